@@ -1,0 +1,43 @@
+# dablot-zero — build, test, benchmark, train.
+GO      ?= go
+BIN     ?= bin/dablot
+VARIANT ?= keyland
+PRESET  ?= overnight
+# Tests that the README promises; CI runs exactly `make test`.
+TESTFLAGS ?= -count=1 -timeout 15m
+
+.PHONY: build test vet fmt-check bench bench-playouts train fuzz clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/dablot
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+# The plain (pure Go, CGO_ENABLED=0) build must always work.
+test: fmt-check vet
+	CGO_ENABLED=0 $(GO) build ./...
+	$(GO) test $(TESTFLAGS) ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+bench-playouts: build
+	$(BIN) bench playouts --variant $(VARIANT) --threads 1 --seconds 10
+
+# Short fuzzing of every parser (each target FUZZTIME long).
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test ./game -run '^$$' -fuzz '^FuzzParseFEN$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./game -run '^$$' -fuzz '^FuzzParseTurn$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./game -run '^$$' -fuzz '^FuzzParseVariant$$' -fuzztime $(FUZZTIME)
+
+train: build
+	$(BIN) train --config configs/train/$(PRESET).yaml --variant $(VARIANT)
+
+clean:
+	rm -rf bin
