@@ -1,0 +1,136 @@
+// Package configs holds the project's data files, the rule variants
+// (variants/*.yaml) and the training presets (train/*.yaml), embedded in the
+// binary so that it works from any directory.
+package configs
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/dablot-zero/dablot/game"
+)
+
+//go:embed variants/*.yaml
+var variantFS embed.FS
+
+// VariantNames returns the names of the built-in variants, sorted.
+func VariantNames() []string {
+	entries, _ := fs.ReadDir(variantFS, "variants")
+	var names []string
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e.Name(), ".yaml"))
+	}
+	slices.Sort(names)
+	return names
+}
+
+// VariantYAML returns the YAML text of a built-in variant.
+func VariantYAML(name string) ([]byte, error) {
+	if strings.ContainsAny(name, "/\\") {
+		return nil, fmt.Errorf("unknown variant %q", name)
+	}
+	data, err := variantFS.ReadFile(path.Join("variants", name+".yaml"))
+	if err != nil {
+		return nil, fmt.Errorf("unknown variant %q (built-in variants: %s)", name, strings.Join(VariantNames(), ", "))
+	}
+	return data, nil
+}
+
+var (
+	cacheMu sync.Mutex
+	cache   = map[string]*game.Rules{}
+)
+
+// Variant loads a variant by spec and caches it. A spec is a built-in name
+// ("keyland"), the path of a YAML file ("my/variant.yaml", which may use
+// "base: keyland"), or either followed by rule overrides separated by commas,
+// such as "daablot,no_return=true,promotion=prince" (keys are YAML fields,
+// dotted for nested ones: "ranks.king.must_capture=true").
+func Variant(spec string) (*game.Rules, error) {
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if r, ok := cache[spec]; ok {
+		return r, nil
+	}
+	r, err := loadVariant(spec)
+	if err != nil {
+		return nil, err
+	}
+	cache[spec] = r
+	return r, nil
+}
+
+// MustVariant is Variant for built-in names in tests and examples; it panics
+// on error.
+func MustVariant(spec string) *game.Rules {
+	r, err := Variant(spec)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+func loadVariant(spec string) (*game.Rules, error) {
+	if spec == "" {
+		return nil, errors.New("no variant given")
+	}
+	base, overrides, _ := strings.Cut(spec, ",")
+	var data []byte
+	var err error
+	if strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml") || strings.ContainsRune(base, '/') {
+		if data, err = os.ReadFile(base); err != nil {
+			return nil, fmt.Errorf("variant file: %w", err)
+		}
+	} else if data, err = VariantYAML(base); err != nil {
+		return nil, err
+	}
+	if overrides == "" {
+		r, err := game.ParseVariant(data, VariantYAML)
+		if err != nil && !strings.Contains(err.Error(), base) {
+			err = fmt.Errorf("%s: %w", base, err)
+		}
+		return r, err
+	}
+	// Overrides become a variant file of their own whose base is the spec's.
+	baseRules, err := game.ParseVariant(data, VariantYAML)
+	if err != nil {
+		return nil, err
+	}
+	lookup := func(name string) ([]byte, error) {
+		if name == "\x00base" {
+			return data, nil
+		}
+		return VariantYAML(name)
+	}
+	doc := map[string]any{"base": "\x00base", "name": baseRules.Name + "," + overrides}
+	for _, kv := range strings.Split(overrides, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("variant %q: override %q: want key=value", spec, kv)
+		}
+		if k == "name" || k == "base" {
+			return nil, fmt.Errorf("variant %q: override %q: %s cannot be overridden", spec, kv, k)
+		}
+		setDotted(doc, strings.Split(k, "."), v)
+	}
+	return game.ParseVariant(yamlOf(doc), lookup)
+}
+
+func setDotted(m map[string]any, keys []string, v string) {
+	for _, k := range keys[:len(keys)-1] {
+		sub, ok := m[k].(map[string]any)
+		if !ok {
+			sub = map[string]any{}
+			m[k] = sub
+		}
+		m = sub
+	}
+	m[keys[len(keys)-1]] = v
+}

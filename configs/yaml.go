@@ -1,0 +1,35 @@
+package configs
+
+import (
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// yamlOf writes an override document; values that read as YAML scalars
+// (true, 12) keep their type, as they would in a file.
+func yamlOf(doc map[string]any) []byte {
+	out, _ := yaml.Marshal(convert(doc))
+	return out
+}
+
+func convert(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := map[string]any{}
+		for k, e := range x {
+			m[k] = convert(e)
+		}
+		return m
+	case string:
+		if b, err := strconv.ParseBool(x); err == nil && strings.ToLower(x) == x {
+			return b
+		}
+		if n, err := strconv.Atoi(x); err == nil {
+			return n
+		}
+		return x
+	}
+	return v
+}
