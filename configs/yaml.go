@@ -2,7 +2,6 @@ package configs
 
 import (
 	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -23,7 +22,8 @@ func convert(v any) any {
 		}
 		return m
 	case string:
-		if b, err := strconv.ParseBool(x); err == nil && strings.ToLower(x) == x {
+		if x == "true" || x == "false" {
+			b, _ := strconv.ParseBool(x)
 			return b
 		}
 		if n, err := strconv.Atoi(x); err == nil {

@@ -87,3 +87,9 @@ func (b Bits) shift(k int) Bits {
 	u := uint(-k)
 	return Bits{b.Lo>>u | b.Hi<<(64-u), b.Hi >> u}
 }
+
+// shl moves every point u places towards higher indices (0 < u < 64).
+func (b Bits) shl(u uint) Bits { return Bits{b.Lo << u, b.Hi<<u | b.Lo>>(64-u)} }
+
+// shr moves every point u places towards lower indices (0 < u < 64).
+func (b Bits) shr(u uint) Bits { return Bits{b.Lo>>u | b.Hi<<(64-u), b.Hi >> u} }

@@ -68,6 +68,7 @@ type Board struct {
 	stepFrom [NumDirections]Bits // points with a neighbour in direction d
 	jumpFrom [NumDirections]Bits // points with a jump landing in direction d
 	rowBits  []Bits              // points on each doubled row y
+	adjacent []Bits              // the neighbours of each point
 	names    []string
 	mirror   []int8 // left-right reflection
 	rotate   []int8 // half-turn
@@ -99,6 +100,7 @@ func NewBoard(cols, rows int) (*Board, error) {
 	b.Neighbor = make([][NumDirections]int8, n)
 	b.JumpTo = make([][NumDirections]int8, n)
 	b.rowBits = make([]Bits, h)
+	b.adjacent = make([]Bits, n)
 	b.names = make([]string, n)
 	b.mirror = make([]int8, n)
 	b.rotate = make([]int8, n)
@@ -121,6 +123,7 @@ func NewBoard(cols, rows int) (*Board, error) {
 					panic("game: board layout broken") // cannot happen: the layout makes shifts constant
 				}
 				b.Neighbor[p][d] = int8(q)
+				b.adjacent[p] = b.adjacent[p].Or(Bit(q))
 				b.stepFrom[d] = b.stepFrom[d].Or(Bit(p))
 				if r := b.At(x+2*v[0], y+2*v[1]); r >= 0 {
 					b.JumpTo[p][d] = int8(r)

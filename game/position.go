@@ -213,7 +213,8 @@ func (p *Position) endTurn(last int, pass bool) {
 			p.put(mover, r.PromoteTo, last)
 		}
 	}
-	if p.captured {
+	captured := p.captured
+	if captured {
 		p.quiet = 0
 	} else {
 		p.quiet++
@@ -228,7 +229,8 @@ func (p *Position) endTurn(last int, pass bool) {
 	p.side = mover.Other()
 	p.hash ^= r.zobrist.side
 	p.ply++
-	if p.checkEnd(mover, true) {
+	// Without a capture only immobilisation (of a lone piece) can end it.
+	if (captured || p.occ[p.side].Count() == 1) && p.checkEnd(mover, true) {
 		return
 	}
 	switch {

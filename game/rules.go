@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -125,8 +126,9 @@ type Rules struct {
 	// Assumed lists the choices made where the sources are silent.
 	Assumed []string
 
-	start     Position
-	stepDirs  [2][NumRanks]uint8 // absolute direction masks by side and rank
+	start      Position
+	stepDirs   [2][NumRanks]uint8 // absolute direction masks by side and rank
+	stepGroups [2][]stepGroup     // ranks that step alike, stepped together
 	mustRanks uint8              // bit r set: rank r must capture
 	zobrist   *zobristKeys
 }
@@ -441,8 +443,24 @@ func parseStep(n *yaml.Node) (uint8, error) {
 	return mask, nil
 }
 
+// stepGroup is a set of ranks (bit r for rank r) with the same step directions.
+type stepGroup struct{ ranks, dirs uint8 }
+
 // derive fills the tables computed from the rule fields.
 func (r *Rules) derive() {
+	defer func() {
+		for s := range 2 {
+			for rank := range NumRanks {
+				dirs := r.stepDirs[s][rank]
+				i := slices.IndexFunc(r.stepGroups[s], func(g stepGroup) bool { return g.dirs == dirs })
+				if i < 0 {
+					r.stepGroups[s] = append(r.stepGroups[s], stepGroup{dirs: dirs})
+					i = len(r.stepGroups[s]) - 1
+				}
+				r.stepGroups[s][i].ranks |= 1 << rank
+			}
+		}
+	}()
 	for rank := range NumRanks {
 		rel := r.Ranks[rank].Step
 		for d := range NumDirections {
