@@ -30,8 +30,8 @@ func (p *Position) empty() Bits {
 type moveSets struct {
 	n     int
 	total int // points in all sets
-	to   [6 * NumDirections]Bits
-	meta [6 * NumDirections]uint8 // direction | 8 for a jump
+	to    [6 * NumDirections]Bits
+	meta  [6 * NumDirections]uint8 // direction | 8 for a jump
 }
 
 func (ms *moveSets) add(to Bits, d Direction, jump uint8) {

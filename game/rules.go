@@ -129,8 +129,8 @@ type Rules struct {
 	start      Position
 	stepDirs   [2][NumRanks]uint8 // absolute direction masks by side and rank
 	stepGroups [2][]stepGroup     // ranks that step alike, stepped together
-	mustRanks uint8              // bit r set: rank r must capture
-	zobrist   *zobristKeys
+	mustRanks  uint8              // bit r set: rank r must capture
+	zobrist    *zobristKeys
 }
 
 // Start returns the start position of the variant.

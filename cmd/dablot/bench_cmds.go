@@ -58,8 +58,8 @@ func runBenchPlayouts(args []string, out io.Writer) error {
 	}
 	type tally struct {
 		games, decisions, plies int64
-		outcomes            [4]int64
-		reasons             map[game.Reason]int64
+		outcomes                [4]int64
+		reasons                 map[game.Reason]int64
 	}
 	tallies := make([]tally, *threads)
 	deadline := time.Now().Add(time.Duration(*seconds * float64(time.Second)))
