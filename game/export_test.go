@@ -1,0 +1,27 @@
+package game
+
+// DecisionsByCount lists the decisions that RandomDecision can return, by
+// walking its counting path for every index, so tests can check that it
+// draws from exactly the set Decisions lists.
+func (p *Position) DecisionsByCount() []Decision {
+	if special, ok := p.specialDecisions(nil); ok {
+		return special
+	}
+	var ms moveSets
+	p.collect(&ms)
+	var out []Decision
+	for k := range ms.total {
+		for i := range ms.n {
+			if c := ms.to[i].Count(); k >= c {
+				k -= c
+				continue
+			}
+			out = append(out, ms.decision(p.rules.Board, i, ms.to[i].Nth(k)))
+			break
+		}
+	}
+	if len(out) == 0 && p.rules.NoMove == NoMovePasses {
+		out = append(out, Pass)
+	}
+	return out
+}

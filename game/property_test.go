@@ -1,0 +1,156 @@
+package game_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+)
+
+// visitRandomGames plays seeded random games of every variant and calls
+// check at every position before each decision. The no-capture limit is off
+// so that games reach endgames (single combat, immobilisation, promotion).
+func visitRandomGames(t *testing.T, games int, check func(t *testing.T, p *game.Position, d game.Decision, after *game.Position)) {
+	for _, name := range configs.VariantNames() {
+		t.Run(name, func(t *testing.T) {
+			r := configs.MustVariant(name + ",no_capture_limit=0,max_plies=3000")
+			rng := rand.New(rand.NewPCG(7, uint64(len(name))))
+			for range games {
+				p := r.Start()
+				var buf []game.Decision
+				for {
+					buf = p.Decisions(buf)
+					if len(buf) == 0 {
+						break
+					}
+					d := buf[rng.IntN(len(buf))]
+					after := p
+					after.Apply(d)
+					check(t, &p, d, &after)
+					if t.Failed() {
+						t.Fatalf("at %s, decision %s", p.FEN(), p.DecisionString(d))
+					}
+					p = after
+				}
+				if !p.Status().Over() {
+					t.Fatalf("no decisions but the game is not over: %s", p.FEN())
+				}
+			}
+		})
+	}
+}
+
+func decisionSet(p *game.Position) []game.Decision {
+	ds := p.Decisions(nil)
+	slices.Sort(ds)
+	return ds
+}
+
+// TestSymmetries: the half-turn with colours swapped and the left-right
+// mirror map the legal decisions onto the legal decisions of the image, and
+// commute with playing a decision.
+func TestSymmetries(t *testing.T) {
+	games := 6
+	if testing.Short() {
+		games = 2
+	}
+	visitRandomGames(t, games, func(t *testing.T, p *game.Position, d game.Decision, after *game.Position) {
+		b := p.Board()
+		for _, sym := range []game.Symmetry{game.Mirror, game.HalfTurnSwap} {
+			img := sym.Position(p)
+			var want []game.Decision
+			for _, x := range decisionSet(p) {
+				want = append(want, sym.Decision(b, x))
+			}
+			slices.Sort(want)
+			if got := decisionSet(&img); !slices.Equal(got, want) {
+				t.Errorf("symmetry %d: %d decisions in the image, want %d", sym, len(got), len(want))
+			}
+			img.Apply(sym.Decision(b, d))
+			if want := sym.Position(after); img.FEN() != want.FEN() || img.Hash() != want.Hash() || img.Status() != want.Status() {
+				t.Errorf("symmetry %d does not commute with %s: %s vs %s", sym, p.DecisionString(d), img.FEN(), want.FEN())
+			}
+		}
+	})
+}
+
+// TestMaterial: pieces are never created; a step moves one piece; a jump
+// moves one piece and removes exactly the jumped one; promotion only changes
+// a soldier's rank on the farthest row.
+func TestMaterial(t *testing.T) {
+	visitRandomGames(t, 4, func(t *testing.T, p *game.Position, d game.Decision, after *game.Position) {
+		b := p.Board()
+		mover := p.SideToMove()
+		all := func(q *game.Position, s game.Side) game.Bits { return q.Occupied(s) }
+		if !d.IsMove() {
+			if all(p, game.South) != all(after, game.South) || all(p, game.North) != all(after, game.North) {
+				t.Errorf("%s moved pieces", d)
+			}
+			return
+		}
+		from := d.From()
+		to := int(b.Neighbor[from][d.Dir()])
+		var over = -1
+		if d.IsJump() {
+			over, to = to, int(b.JumpTo[from][d.Dir()])
+		}
+		wantMine := all(p, mover).Xor(game.Bit(from)).Xor(game.Bit(to))
+		if got := all(after, mover); got != wantMine {
+			t.Errorf("mover's pieces: got %v want %v", got, wantMine)
+		}
+		wantTheirs := all(p, mover.Other())
+		if over >= 0 {
+			if !wantTheirs.Has(over) {
+				t.Errorf("jumped over %s, which held no enemy piece", b.Name(over))
+			}
+			wantTheirs = wantTheirs.Xor(game.Bit(over))
+		}
+		if got := all(after, mover.Other()); got != wantTheirs {
+			t.Errorf("opponent's pieces: got %v want %v", got, wantTheirs)
+		}
+		_, r0, _ := p.PieceAt(from)
+		_, r1, _ := after.PieceAt(to)
+		if r1 != r0 && !(r0 == game.Soldier && r1 == p.Rules().PromoteTo) {
+			t.Errorf("the piece changed from %s to %s", r0, r1)
+		}
+	})
+}
+
+// TestConsistency: FEN round-trips, the hash is the hash of the position
+// set up from scratch, RandomDecision draws from exactly the decisions, and
+// every listed turn converts to decisions and back.
+func TestConsistency(t *testing.T) {
+	visitRandomGames(t, 3, func(t *testing.T, p *game.Position, d game.Decision, after *game.Position) {
+		r := p.Rules()
+		q, err := game.ParseFEN(r, p.FEN())
+		if err != nil {
+			t.Fatalf("FEN does not parse back: %v", err)
+		}
+		if q.FEN() != p.FEN() {
+			t.Errorf("FEN round trip: %s became %s", p.FEN(), q.FEN())
+		}
+		if p.Chain() < 0 && q.Hash() != p.Hash() {
+			t.Errorf("hash %x differs from the hash of the same position set up: %x", p.Hash(), q.Hash())
+		}
+		byCount := p.DecisionsByCount()
+		slices.Sort(byCount)
+		if !slices.Equal(byCount, decisionSet(p)) {
+			t.Errorf("RandomDecision draws from %v, Decisions lists %v", byCount, decisionSet(p))
+		}
+		if p.Ply()%5 != 0 || p.Chain() >= 0 {
+			return
+		}
+		for _, turn := range p.Turns() {
+			ds, err := p.TurnDecisions(turn)
+			if err != nil {
+				t.Fatalf("listed turn %s is refused: %v", turn.Format(r.Board), err)
+			}
+			back, n, complete := p.DecisionsToTurn(ds)
+			if !complete || n != len(ds) || !back.Equal(turn) {
+				t.Errorf("turn %s → %v → %s", turn.Format(r.Board), ds, back.Format(r.Board))
+			}
+		}
+	})
+}
