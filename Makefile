@@ -35,6 +35,7 @@ fuzz:
 	$(GO) test ./game -run '^$$' -fuzz '^FuzzParseFEN$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./game -run '^$$' -fuzz '^FuzzParseTurn$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./game -run '^$$' -fuzz '^FuzzParseVariant$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./game -run '^$$' -fuzz '^FuzzReadPGN$$' -fuzztime $(FUZZTIME)
 
 train: build
 	$(BIN) train --config configs/train/$(PRESET).yaml --variant $(VARIANT)
