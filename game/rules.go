@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -212,7 +213,7 @@ func decodeVariant(data []byte, f *variantFile, lookup BaseLookup, depth int) er
 		Base string `yaml:"base"`
 	}
 	if err := yaml.Unmarshal(data, &head); err != nil {
-		return fmt.Errorf("variant: %w", cleanYAMLError(err))
+		return fmt.Errorf("variant: %w", cleanYAMLError(data, err))
 	}
 	if head.Base != "" {
 		if depth >= 8 {
@@ -238,17 +239,77 @@ func decodeVariant(data []byte, f *variantFile, lookup BaseLookup, depth int) er
 		if errors.Is(err, io.EOF) {
 			return errors.New("variant: the file is empty")
 		}
-		return fmt.Errorf("variant: %w", cleanYAMLError(err))
+		return fmt.Errorf("variant: %w", cleanYAMLError(data, err))
 	}
 	f.Assumed = append(inherited, f.Assumed...)
 	return nil
 }
 
-func cleanYAMLError(err error) error {
-	msg := strings.ReplaceAll(err.Error(), "in type game.variantFile", "")
-	msg = strings.ReplaceAll(msg, "in type game.rankFile", "")
-	msg = regexp.MustCompile(`in type struct \{[^}]*\}`).ReplaceAllString(msg, "")
-	return errors.New(strings.TrimSpace(msg))
+// cleanYAMLError rewrites yaml.v3's errors so that each names the field
+// ("no_return (line 3): cannot unmarshal !!str `maybe` into bool") rather
+// than Go types.
+func cleanYAMLError(data []byte, err error) error {
+	var root yaml.Node
+	_ = yaml.Unmarshal(data, &root)
+	lineRE := regexp.MustCompile(`line (\d+): `)
+	valueRE := regexp.MustCompile("`([^`]*)`")
+	typeRE := regexp.MustCompile(` in type [^ ]+| in type struct \{.*\}`)
+	var lines []string
+	for _, msg := range strings.Split(err.Error(), "\n") {
+		msg = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(msg), "yaml: unmarshal errors:"))
+		if msg == "" {
+			continue
+		}
+		msg = typeRE.ReplaceAllString(msg, "")
+		msg = strings.NewReplacer("into game.rankFile", "into a rank's rules (a mapping)", "into game.variantFile", "into a variant (a mapping)").Replace(msg)
+		if m := lineRE.FindStringSubmatchIndex(msg); m != nil {
+			line, _ := strconv.Atoi(msg[m[2]:m[3]])
+			value := ""
+			if v := valueRE.FindStringSubmatch(msg); v != nil {
+				value = v[1]
+			}
+			field := fieldAtLine(&root, line, value, "")
+			if field == "" {
+				field = fieldAtLine(&root, line, "", "")
+			}
+			if field != "" {
+				msg = msg[:m[0]] + field + " (line " + msg[m[2]:m[3]] + "): " + msg[m[1]:]
+			}
+		}
+		lines = append(lines, msg)
+	}
+	return errors.New(strings.Join(lines, "; "))
+}
+
+// fieldAtLine returns the dotted path of the mapping key on line whose
+// scalar value is value (any value, if value is empty).
+func fieldAtLine(n *yaml.Node, line int, value, prefix string) string {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			if f := fieldAtLine(c, line, value, prefix); f != "" {
+				return f
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			path := k.Value
+			if prefix != "" {
+				path = prefix + "." + k.Value
+			}
+			if f := fieldAtLine(v, line, value, path); f != "" {
+				return f
+			}
+			if v.Line == line && v.Kind == yaml.ScalarNode && (value == "" || v.Value == value) {
+				return path
+			}
+			if k.Line == line && v.Kind != yaml.ScalarNode && v.Line != line && value == "" {
+				return path
+			}
+		}
+	}
+	return ""
 }
 
 func (f *variantFile) rules() (*Rules, error) {
