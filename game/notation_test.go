@@ -47,8 +47,8 @@ func TestParseFENErrors(t *testing.T) {
 		{strings.Replace(start, "p4", "p5", 1) + " s", "row 8"},
 		{strings.Replace(start, "p4", "p3", 1) + " s", "row 8"},
 		{strings.Replace(start, "k4K", "k4Q", 1) + " s", "row 7"},
-		{start + " s e7", "chain"}, // empty point
-		{start + " s a2", "chain"}, // not a point
+		{start + " s e7", "chain"},  // empty point
+		{start + " s a2", "chain"},  // not a point
 		{start + " s a13", "chain"}, // North's piece
 		{start + " s - -1", "quiet"},
 		{start + " s - x", "quiet"},
