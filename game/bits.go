@@ -16,10 +16,11 @@ func Bit(p int) Bits {
 
 // Has reports whether point p is in the set.
 func (b Bits) Has(p int) bool {
-	if p < 64 {
-		return b.Lo>>uint(p)&1 != 0
+	w := b.Lo
+	if p >= 64 {
+		w = b.Hi
 	}
-	return b.Hi>>uint(p-64)&1 != 0
+	return w>>(uint(p)&63)&1 != 0
 }
 
 // And returns the intersection of b and c.

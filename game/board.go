@@ -69,6 +69,7 @@ type Board struct {
 	jumpFrom [NumDirections]Bits // points with a jump landing in direction d
 	rowBits  []Bits              // points on each doubled row y
 	adjacent []Bits              // the neighbours of each point
+	dirTo    [][]int8            // dirTo[p][q]: direction from p to its neighbour q, or -1
 	names    []string
 	mirror   []int8 // left-right reflection
 	rotate   []int8 // half-turn
@@ -101,6 +102,13 @@ func NewBoard(cols, rows int) (*Board, error) {
 	b.JumpTo = make([][NumDirections]int8, n)
 	b.rowBits = make([]Bits, h)
 	b.adjacent = make([]Bits, n)
+	b.dirTo = make([][]int8, n)
+	for p := range b.dirTo {
+		b.dirTo[p] = make([]int8, n)
+		for q := range b.dirTo[p] {
+			b.dirTo[p][q] = -1
+		}
+	}
 	b.names = make([]string, n)
 	b.mirror = make([]int8, n)
 	b.rotate = make([]int8, n)
@@ -124,6 +132,7 @@ func NewBoard(cols, rows int) (*Board, error) {
 				}
 				b.Neighbor[p][d] = int8(q)
 				b.adjacent[p] = b.adjacent[p].Or(Bit(q))
+				b.dirTo[p][q] = int8(d)
 				b.stepFrom[d] = b.stepFrom[d].Or(Bit(p))
 				if r := b.At(x+2*v[0], y+2*v[1]); r >= 0 {
 					b.JumpTo[p][d] = int8(r)

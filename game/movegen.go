@@ -9,15 +9,13 @@ import "math/rand/v2"
 // capturable returns the enemy pieces that a piece of rank r of side s may
 // capture: those of equal or lower rank.
 func (p *Position) capturable(s Side, r Rank) Bits {
-	e := p.pieces[s.Other()]
-	c := e[Soldier]
-	if r >= Prince {
-		c = c.Or(e[Prince])
+	switch r {
+	case Soldier:
+		return p.pieces[s^1][Soldier]
+	case Prince:
+		return p.pieces[s^1][Soldier].Or(p.pieces[s^1][Prince])
 	}
-	if r == King {
-		c = c.Or(e[King])
-	}
-	return c
+	return p.occ[s^1]
 }
 
 func (p *Position) empty() Bits {
@@ -154,14 +152,12 @@ func (p *Position) collectJumps(ms *moveSets, rankMask uint8, empty Bits) {
 			continue
 		}
 		if r != Soldier {
-			// Princes and kings are few: look at each one's neighbours.
+			// Princes and kings are few: look at the prey next to each.
 			for !mine.Empty() {
 				q := mine.PopFirst()
-				if b.adjacent[q].And(prey).Empty() {
-					continue
-				}
-				for d := Direction(0); d < NumDirections; d++ {
-					if to := b.JumpTo[q][d]; to >= 0 && prey.Has(int(b.Neighbor[q][d])) && empty.Has(int(to)) {
+				for near := b.adjacent[q].And(prey); !near.Empty(); {
+					d := Direction(b.dirTo[q][near.PopFirst()])
+					if to := b.JumpTo[q][d]; to >= 0 && empty.Has(int(to)) {
 						ms.add(Bit(int(to)), d, 8)
 					}
 				}
