@@ -1,0 +1,77 @@
+package configs_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dablot-zero/dablot/configs"
+)
+
+// The variants VARIANTS.md requires.
+var required = []string{"keyland", "dablot", "cyningstan", "cyningstan-modern", "winther", "winther-promotion",
+	"winther-all-must-capture", "frostviken", "daablot", "daablot-king", "daablot-17", "daablot-16"}
+
+func TestBuiltInVariants(t *testing.T) {
+	names := configs.VariantNames()
+	for _, n := range required {
+		if !slices.Contains(names, n) {
+			t.Errorf("variant %s is missing", n)
+		}
+	}
+	for _, n := range names {
+		r, err := configs.Variant(n)
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		if r.Name != n || r.Description == "" || r.Source == "" {
+			t.Errorf("%s: name %q, description %q, source %q", n, r.Name, r.Description, r.Source)
+		}
+		start := r.Start()
+		if start.Status().Over() || start.CountTurns() == 0 {
+			t.Errorf("%s: the start position has no play", n)
+		}
+	}
+}
+
+func TestOverrides(t *testing.T) {
+	r, err := configs.Variant("daablot,no_return=true,promotion=prince,ranks.king.must_capture=true,max_plies=300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := configs.MustVariant("daablot")
+	if !r.NoReturn || r.PromoteTo != 1 || !r.Ranks[2].MustCapture || r.MaxPlies != 300 {
+		t.Errorf("overrides not applied: %+v", r)
+	}
+	if r.Ranks[0] != base.Ranks[0] || r.Setup != base.Setup || !slices.Equal(r.Assumed, base.Assumed) {
+		t.Error("overrides changed other fields")
+	}
+	for _, bad := range []string{"daablot,name=x", "daablot,promotion", "daablot,colour=red", "nosuch", "", "../x"} {
+		if _, err := configs.Variant(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestVariantFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mine.yaml")
+	text := "base: keyland\nname: mine\ndescription: keyland with compulsory captures\nranks:\n  soldier: {step: all, must_capture: true, chain_must_continue: true}\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := configs.Variant(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Name != "mine" || !r.Ranks[0].MustCapture || r.Ranks[1].MustCapture || !r.SingleCombat {
+		t.Errorf("file variant: %+v", r)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(text, "step: all", "step: up", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := configs.Variant(path + ",max_plies=5"); err == nil || !strings.Contains(err.Error(), "ranks.soldier.step") {
+		t.Errorf("bad file: %v", err)
+	}
+}
