@@ -154,3 +154,30 @@ func TestConsistency(t *testing.T) {
 		}
 	})
 }
+
+// TestBinaryRoundTrip: the binary form decodes to the same position, and
+// damaged data is refused or decodes to a valid position, never a panic.
+func TestBinaryRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	visitRandomGames(t, 1, func(t *testing.T, p *game.Position, d game.Decision, after *game.Position) {
+		data := p.AppendBinary(nil)
+		if len(data) != game.PositionSize {
+			t.Fatalf("%d bytes", len(data))
+		}
+		q, err := game.DecodePosition(p.Rules(), data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q != *p {
+			t.Fatalf("round trip changed %s into %s", p.FEN(), q.FEN())
+		}
+		data[rng.IntN(len(data))] ^= byte(1 << rng.IntN(8))
+		if q, err := game.DecodePosition(p.Rules(), data); err == nil {
+			q.Decisions(nil)
+			q.Status()
+		}
+	})
+	if _, err := game.DecodePosition(configs.MustVariant("keyland"), make([]byte, 3)); err == nil {
+		t.Error("short data accepted")
+	}
+}
