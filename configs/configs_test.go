@@ -75,3 +75,17 @@ func TestVariantFile(t *testing.T) {
 		t.Errorf("bad file: %v", err)
 	}
 }
+
+func TestFingerprints(t *testing.T) {
+	seen := map[string]string{}
+	for _, n := range configs.VariantNames() {
+		fp := configs.MustVariant(n).Fingerprint()
+		if other, ok := seen[fp]; ok {
+			t.Errorf("%s and %s have the same fingerprint", n, other)
+		}
+		seen[fp] = n
+	}
+	if configs.MustVariant("keyland").Fingerprint() == configs.MustVariant("keyland,max_plies=999").Fingerprint() {
+		t.Error("max_plies does not change the fingerprint")
+	}
+}

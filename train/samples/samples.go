@@ -1,0 +1,223 @@
+// Package samples stores self-play training samples in shard files.
+//
+// A shard is one zstd stream holding: the magic "DBLTSHD1", a JSON header
+// (variant, rules fingerprint, number of samples, provenance), the samples
+// in a fixed binary layout, and a SHA-256 of everything before it. Shards
+// are written to a temporary name, synced and renamed, so a reader sees a
+// whole shard or none; a damaged shard is refused with an error.
+package samples
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/klauspost/compress/zstd"
+)
+
+const magic = "DBLTSHD1"
+
+// PolicyEntry is the target probability of one decision, by its policy index.
+type PolicyEntry struct {
+	Index uint16
+	Prob  float32
+}
+
+// Sample is one training position with its targets, all from the point of
+// view of the side to move in Position.
+type Sample struct {
+	Position game.Position
+	Policy   []PolicyEntry // search's improved policy over the legal decisions
+	Result   int8          // the game's result: 1 win, 0 draw, -1 loss
+	Value    float32       // the search's value of the position, in [-1, 1]
+	Full     bool          // searched with the full budget: a policy target
+}
+
+// Header describes a shard.
+type Header struct {
+	Variant     string `json:"variant"`
+	Fingerprint string `json:"fingerprint"` // game.Rules.Fingerprint
+	Count       int    `json:"count"`
+	Generation  int    `json:"generation"`       // the model generation that played
+	Model       string `json:"model,omitempty"`  // the model file's checksum
+	Worker      string `json:"worker,omitempty"` // who wrote it
+	Games       int    `json:"games"`
+}
+
+const maxPolicy = 4 * game.MaxPoints
+
+// Write stores samples of variant r in a new shard at path, atomically: the
+// file appears complete or not at all.
+func Write(path string, r *game.Rules, h Header, ss []Sample) error {
+	h.Variant, h.Fingerprint, h.Count = r.Name, r.Fingerprint(), len(ss)
+	var raw bytes.Buffer
+	raw.WriteString(magic)
+	hj, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	raw.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(hj))))
+	raw.Write(hj)
+	rec := make([]byte, 0, 1024)
+	for i := range ss {
+		s := &ss[i]
+		if len(s.Policy) > maxPolicy {
+			return fmt.Errorf("sample %d: %d policy entries", i, len(s.Policy))
+		}
+		rec = s.Position.AppendBinary(rec[:0])
+		flags := byte(0)
+		if s.Full {
+			flags = 1
+		}
+		rec = append(rec, byte(s.Result), flags)
+		rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(s.Value))
+		rec = binary.LittleEndian.AppendUint16(rec, uint16(len(s.Policy)))
+		for _, e := range s.Policy {
+			rec = binary.LittleEndian.AppendUint16(rec, e.Index)
+			rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(e.Prob))
+		}
+		raw.Write(rec)
+	}
+	sum := sha256.Sum256(raw.Bytes())
+	raw.Write(sum[:])
+	return writeAtomic(path, func(w io.Writer) error {
+		zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault))
+		if err != nil {
+			return err
+		}
+		if _, err := zw.Write(raw.Bytes()); err != nil {
+			zw.Close()
+			return err
+		}
+		return zw.Close()
+	})
+}
+
+// writeAtomic writes a file through a temporary name in the same directory,
+// syncs it and renames it into place.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // after a successful rename there is nothing to remove
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// ErrCorrupt is wrapped by every error about a shard's content.
+var ErrCorrupt = errors.New("corrupt shard")
+
+// Read loads a shard of variant r, checking its checksum, its variant and
+// every sample.
+func Read(path string, r *game.Rules) (Header, []Sample, error) {
+	fail := func(format string, args ...any) (Header, []Sample, error) {
+		return Header{}, nil, fmt.Errorf("shard %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return Header{}, nil, err
+	}
+	defer f.Close()
+	zr, err := zstd.NewReader(f, zstd.WithDecoderMaxMemory(1<<30))
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer zr.Close()
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return fail("decompressing: %v", err)
+	}
+	if len(raw) < len(magic)+4+sha256.Size || string(raw[:len(magic)]) != magic {
+		return fail("not a sample shard (bad magic or too short)")
+	}
+	body, sum := raw[:len(raw)-sha256.Size], raw[len(raw)-sha256.Size:]
+	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+		return fail("checksum mismatch")
+	}
+	rest := body[len(magic):]
+	hl := int(binary.LittleEndian.Uint32(rest))
+	rest = rest[4:]
+	if hl > len(rest) {
+		return fail("header length %d past the end", hl)
+	}
+	var h Header
+	if err := json.Unmarshal(rest[:hl], &h); err != nil {
+		return fail("header: %v", err)
+	}
+	rest = rest[hl:]
+	if h.Variant != r.Name || h.Fingerprint != r.Fingerprint() {
+		return Header{}, nil, fmt.Errorf("shard %s: samples of variant %s (rules %s), not %s (rules %s)",
+			path, h.Variant, h.Fingerprint, r.Name, r.Fingerprint())
+	}
+	if h.Count < 0 || h.Count > len(rest)/game.PositionSize {
+		return fail("count %d does not fit the data", h.Count)
+	}
+	ss := make([]Sample, h.Count)
+	for i := range ss {
+		if len(rest) < game.PositionSize+8 {
+			return fail("sample %d truncated", i)
+		}
+		p, err := game.DecodePosition(r, rest[:game.PositionSize])
+		if err != nil {
+			return fail("sample %d: %v", i, err)
+		}
+		rest = rest[game.PositionSize:]
+		flags := rest[1]
+		s := Sample{Position: p, Result: int8(rest[0]), Full: flags == 1}
+		s.Value = math.Float32frombits(binary.LittleEndian.Uint32(rest[2:]))
+		n := int(binary.LittleEndian.Uint16(rest[6:]))
+		rest = rest[8:]
+		if s.Result < -1 || s.Result > 1 || flags > 1 || n > maxPolicy || len(rest) < 6*n || !(s.Value >= -1 && s.Value <= 1) {
+			return fail("sample %d: fields out of range", i)
+		}
+		size := game.PolicySize(r.Board)
+		s.Policy = make([]PolicyEntry, n)
+		for j := range s.Policy {
+			e := PolicyEntry{binary.LittleEndian.Uint16(rest), math.Float32frombits(binary.LittleEndian.Uint32(rest[2:]))}
+			if int(e.Index) >= size || !(e.Prob >= 0 && e.Prob <= 1) {
+				return fail("sample %d: policy entry %d out of range", i, j)
+			}
+			s.Policy[j] = e
+			rest = rest[6:]
+		}
+		ss[i] = s
+	}
+	if len(rest) != 0 {
+		return fail("%d bytes after the last sample", len(rest))
+	}
+	return h, ss, nil
+}

@@ -1,0 +1,88 @@
+package samples_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/train/samples"
+)
+
+func randomSamples(r *game.Rules, n int, seed uint64) []samples.Sample {
+	rng := rand.New(rand.NewPCG(seed, 9))
+	p := r.Start()
+	var out []samples.Sample
+	for len(out) < n {
+		ds := p.Decisions(nil)
+		if len(ds) == 0 {
+			p = r.Start()
+			continue
+		}
+		s := samples.Sample{Position: p, Result: int8(rng.IntN(3) - 1), Value: float32(rng.Float64()*2 - 1), Full: rng.IntN(2) == 0}
+		for _, d := range ds {
+			s.Policy = append(s.Policy, samples.PolicyEntry{Index: uint16(d.PolicyIndex(r.Board)), Prob: 1 / float32(len(ds))})
+		}
+		out = append(out, s)
+		p.Apply(ds[rng.IntN(len(ds))])
+	}
+	return out
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, v := range []string{"keyland", "frostviken"} {
+		r := configs.MustVariant(v)
+		ss := randomSamples(r, 500, 1)
+		path := filepath.Join(t.TempDir(), "a.shard")
+		if err := samples.Write(path, r, samples.Header{Generation: 3, Games: 2}, ss); err != nil {
+			t.Fatal(err)
+		}
+		h, back, err := samples.Read(path, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Count != 500 || h.Generation != 3 || h.Variant != v || !reflect.DeepEqual(back, ss) {
+			t.Errorf("%s: round trip changed the shard (header %+v)", v, h)
+		}
+		entries, _ := os.ReadDir(filepath.Dir(path))
+		if len(entries) != 1 {
+			t.Errorf("temporary files left behind: %v", entries)
+		}
+	}
+}
+
+func TestDamagedShards(t *testing.T) {
+	r := configs.MustVariant("keyland")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.shard")
+	if err := samples.Write(path, r, samples.Header{}, randomSamples(r, 50, 2)); err != nil {
+		t.Fatal(err)
+	}
+	good, _ := os.ReadFile(path)
+	cases := map[string][]byte{
+		"truncated": good[:len(good)/2],
+		"empty":     {},
+		"garbage":   []byte("not a shard at all"),
+	}
+	flipped := append([]byte(nil), good...)
+	flipped[len(flipped)/2] ^= 0x10
+	cases["flipped bit"] = flipped
+	for name, data := range cases {
+		bad := filepath.Join(dir, "bad.shard")
+		os.WriteFile(bad, data, 0o644)
+		if _, _, err := samples.Read(bad, r); !errors.Is(err, samples.ErrCorrupt) {
+			t.Errorf("%s: error %v, want ErrCorrupt", name, err)
+		}
+	}
+	if _, _, err := samples.Read(path, configs.MustVariant("keyland,max_plies=10")); err == nil || !strings.Contains(err.Error(), "not keyland") {
+		t.Errorf("other rules: %v", err)
+	}
+	if err := samples.Write(filepath.Join(dir, "nodir", "x.shard"), r, samples.Header{}, nil); err == nil {
+		t.Error("write into a missing directory succeeded")
+	}
+}
