@@ -92,6 +92,14 @@ func (p *Position) SideToMove() Side { return p.side }
 // chain, or -1 if the turn has not started.
 func (p *Position) Chain() int { return int(p.chain) }
 
+// ChainStart returns the point where the current capture chain started, or
+// -1 if there is no chain or the start is unknown (a position set up inside
+// a chain).
+func (p *Position) ChainStart() int { return int(p.chainStart) }
+
+// Passes returns the number of passes played in a row just before.
+func (p *Position) Passes() int { return int(p.passes) }
+
 // Ply returns the number of complete turns played since the start.
 func (p *Position) Ply() int { return int(p.ply) }
 

@@ -1,0 +1,93 @@
+package encode_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net/encode"
+)
+
+// forPositions calls f on positions from seeded random games of variant v.
+func forPositions(t *testing.T, v string, f func(e *encode.Encoder, p *game.Position, ds []game.Decision)) {
+	r := configs.MustVariant(v + ",no_capture_limit=0")
+	e := encode.New(r)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 3 {
+		p := r.Start()
+		for {
+			ds := p.Decisions(nil)
+			if len(ds) == 0 {
+				break
+			}
+			f(e, &p, ds)
+			p.Apply(ds[rng.IntN(len(ds))])
+		}
+	}
+}
+
+func TestSideToMoveFrame(t *testing.T) {
+	for _, v := range []string{"keyland", "winther-promotion", "daablot,no_return=true"} {
+		forPositions(t, v, func(e *encode.Encoder, p *game.Position, ds []game.Decision) {
+			img := game.HalfTurnSwap.Position(p)
+			a, b := make([]float32, e.InputSize()), make([]float32, e.InputSize())
+			e.Encode(p, a)
+			e.Encode(&img, b)
+			if !slices.Equal(a, b) {
+				t.Fatalf("%s: %s and its half-turn image encode differently", v, p.FEN())
+			}
+			idx := e.LegalIndices(p, ds, nil)
+			seen := map[int32]bool{}
+			for i, d := range ds {
+				j := e.PolicyIndex(&img, game.HalfTurnSwap.Decision(p.Board(), d))
+				if int32(j) != idx[i] || idx[i] < 0 || int(idx[i]) >= e.PolicySize() || seen[idx[i]] {
+					t.Fatalf("%s: decision %s has index %d, image %d", p.FEN(), p.DecisionString(d), idx[i], j)
+				}
+				seen[idx[i]] = true
+			}
+		})
+	}
+}
+
+func TestMirror(t *testing.T) {
+	forPositions(t, "winther", func(e *encode.Encoder, p *game.Position, ds []game.Decision) {
+		b := p.Board()
+		img := game.Mirror.Position(p)
+		a, m := make([]float32, e.InputSize()), make([]float32, e.InputSize())
+		e.Encode(p, a)
+		e.Encode(&img, m)
+		for q := range e.Points() {
+			if !slices.Equal(a[q*encode.Planes:(q+1)*encode.Planes], m[b.Mirror(q)*encode.Planes:(b.Mirror(q)+1)*encode.Planes]) {
+				t.Fatalf("%s: planes of %s differ from its mirror's", p.FEN(), b.Name(q))
+			}
+		}
+		for _, d := range ds {
+			if got, want := e.PolicyIndex(&img, game.Mirror.Decision(b, d)), e.MirrorIndex(e.PolicyIndex(p, d)); got != want {
+				t.Fatalf("%s: mirror of %s has index %d, MirrorIndex says %d", p.FEN(), p.DecisionString(d), got, want)
+			}
+		}
+	})
+}
+
+func TestPlanesContent(t *testing.T) {
+	r := configs.MustVariant("keyland")
+	e := encode.New(r)
+	p := r.Start()
+	x := make([]float32, e.InputSize())
+	e.Encode(&p, x)
+	var own, theirs float32
+	for q := range e.Points() {
+		for k := range 3 {
+			own += x[q*encode.Planes+k]
+			theirs += x[q*encode.Planes+3+k]
+		}
+	}
+	if own != 30 || theirs != 30 {
+		t.Errorf("start: %v own and %v enemy pieces", own, theirs)
+	}
+	if len(e.Neighbors()) != 72 || e.PolicySize() != 72*16+1 {
+		t.Errorf("topology %d points, policy %d", len(e.Neighbors()), e.PolicySize())
+	}
+}

@@ -1,0 +1,19 @@
+package encode_test
+
+import (
+	"fmt"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/net/encode"
+)
+
+func ExampleEncoder() {
+	r := configs.MustVariant("frostviken")
+	e := encode.New(r)
+	p := r.Start()
+	input := make([]float32, e.InputSize())
+	e.Encode(&p, input)
+	ds := p.Decisions(nil)
+	fmt.Println(e.Points(), encode.Planes, e.PolicySize(), len(e.LegalIndices(&p, ds, nil)))
+	// Output: 41 38 657 13
+}
