@@ -15,5 +15,5 @@ func ExampleEncoder() {
 	e.Encode(&p, input)
 	ds := p.Decisions(nil)
 	fmt.Println(e.Points(), encode.Planes, e.PolicySize(), len(e.LegalIndices(&p, ds, nil)))
-	// Output: 41 38 657 13
+	// Output: 41 42 657 13
 }
