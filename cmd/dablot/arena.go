@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/train"
+)
+
+func init() {
+	register(&command{"arena", "play a match between two players: --a SPEC --b SPEC --games N [--sprt e0,e1]", runArena})
+}
+
+// loadModelEvaluator loads a model file as an evaluator for "model=" player
+// specs. The network package will set it; until then model files are an
+// error.
+var loadModelEvaluator func(path string) (mcts.Evaluator, error)
+
+const arenaUsage = `--variant V --a SPEC --b SPEC --games N [--sprt elo0,elo1] [--seed S] [--out FILE.pgn] [--threads T] [--open K] [--fen F]
+
+Player SPECs: random | greedy | uct:playouts=1000 | alphabeta:depth=4 | alphabeta:ms=1000 |
+  mcts:eval=rollout|material,sims=200 | mcts:model=FILE,sims=200 | gumbel:eval=material,sims=16 | gumbel:model=FILE,sims=16
+  (keys: uct playouts,ms,c,rollout; alphabeta depth,ms,tt,q,mobility,hunt;
+   mcts model,eval,sims,ms,nodes,cpuct,fpu,batch,noise,temp,tempplies,rollouts,rollout,reuse;
+   gumbel model,eval,sims,ms,nodes,batch,m,cvisit,cscale,gscale,rollouts,rollout)`
+
+func runArena(args []string, out io.Writer) error {
+	fs := newFlags("arena", arenaUsage, out)
+	variant := fs.String("variant", "", "variant name, YAML file, or name,key=value,...")
+	fen := fs.String("fen", "", "start position (default: the variant's)")
+	specA := fs.String("a", "", "player A (see SPEC above)")
+	specB := fs.String("b", "", "player B")
+	games := fs.Int("games", 20, "number of games (sides alternate: A is South in games 1, 3, …)")
+	sprt := fs.String("sprt", "", "stop early by a GSPRT of elo0 against elo1 (alpha = beta = 0.05), such as 0,50")
+	seed := fs.Uint64("seed", 1, "random seed: the same seed plays the same games")
+	outFile := fs.String("out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines)")
+	threads := fs.Int("threads", runtime.NumCPU(), "games played at once")
+	opening := fs.Int("open", 0, "random turns before the players take over (shared by each pair of games)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *specA == "" || *specB == "":
+		return usagef("--a and --b are required (such as --a alphabeta:depth=4 --b greedy)")
+	case *games < 1 || *games > 1_000_000:
+		return usagef("--games %d: want 1 to 1000000", *games)
+	case *threads < 1 || *threads > 256:
+		return usagef("--threads %d: want 1 to 256", *threads)
+	case *opening < 0 || *opening > 1000:
+		return usagef("--open %d: want 0 to 1000", *opening)
+	}
+	var test *train.SPRT
+	if *sprt != "" {
+		t, err := parseSPRT(*sprt)
+		if err != nil {
+			return err
+		}
+		test = &t
+	}
+	r, start, err := position(*variant, *fen)
+	if err != nil {
+		return err
+	}
+	opts := mcts.SpecOptions{LoadModel: loadModelEvaluator}
+	a, err := mcts.ParseFactory(*specA, opts)
+	if err != nil {
+		return usagef("--a: %v", err)
+	}
+	defer a.Close()
+	b, err := mcts.ParseFactory(*specB, opts)
+	if err != nil {
+		return usagef("--b: %v", err)
+	}
+	defer b.Close()
+	if a.Name == b.Name {
+		a.Name, b.Name = a.Name+" (A)", b.Name+" (B)"
+	}
+
+	var sink *os.File
+	if *outFile != "" {
+		if sink, err = os.Create(*outFile); err != nil {
+			return err
+		}
+		defer sink.Close()
+	}
+	jsonl := strings.HasSuffix(*outFile, ".jsonl")
+
+	var bar *progressbar.ProgressBar
+	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar = progressbar.NewOptions(*games,
+			progressbar.OptionSetWriter(out),
+			progressbar.OptionSetDescription("games"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionThrottle(200*time.Millisecond))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var writeErr error
+	cfg := train.ArenaConfig{
+		Rules: r, Start: &start, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed,
+		OpeningTurns: *opening, SPRT: test,
+		OnGame: func(g *train.ArenaGame, sofar train.WDL) {
+			if sink != nil && writeErr == nil {
+				writeErr = writeRecord(sink, g.Record, jsonl)
+			}
+			if bar != nil {
+				bar.Describe(fmt.Sprintf("A +%d =%d -%d", sofar.W, sofar.D, sofar.L))
+				bar.Add(1)
+			}
+		},
+	}
+	fmt.Fprintf(out, "arena: %s, A = %s, B = %s, %d games, %d threads, seed %d\n", r.Name, a.Name, b.Name, *games, *threads, *seed)
+	res, err := train.RunArena(ctx, cfg)
+	if bar != nil {
+		bar.Finish()
+	}
+	if res != nil && len(res.Games) > 0 {
+		printArena(out, res, test)
+	}
+	if err != nil {
+		return err
+	}
+	if writeErr != nil {
+		return fmt.Errorf("writing %s: %w", *outFile, writeErr)
+	}
+	if sink != nil {
+		fmt.Fprintf(out, "records written to %s\n", *outFile)
+	}
+	return nil
+}
+
+func writeRecord(w io.Writer, rec *game.Record, jsonl bool) error {
+	if jsonl {
+		return writeJSONLine(w, rec)
+	}
+	return rec.WritePGN(w)
+}
+
+func writeJSONLine(w io.Writer, rec *game.Record) error {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+func parseSPRT(s string) (train.SPRT, error) {
+	e0s, e1s, ok := strings.Cut(s, ",")
+	if !ok {
+		return train.SPRT{}, usagef("--sprt %q: want elo0,elo1 such as 0,50", s)
+	}
+	e0, err0 := strconv.ParseFloat(strings.TrimSpace(e0s), 64)
+	e1, err1 := strconv.ParseFloat(strings.TrimSpace(e1s), 64)
+	if err0 != nil || err1 != nil {
+		return train.SPRT{}, usagef("--sprt %q: want two numbers elo0,elo1", s)
+	}
+	t := train.SPRT{Elo0: e0, Elo1: e1, Alpha: 0.05, Beta: 0.05}
+	if err := t.Validate(); err != nil {
+		return train.SPRT{}, usagef("--sprt %q: %v", s, err)
+	}
+	return t, nil
+}
+
+func printArena(out io.Writer, res *train.ArenaResult, test *train.SPRT) {
+	w := res.WDL
+	n := w.Games()
+	lo, hi := w.ScoreCI(0.95)
+	elo, elo0, elo1 := w.Elo(0.95)
+	var plies, decisive int
+	for _, g := range res.Games {
+		plies += len(g.Record.Turns)
+		if g.Status.Outcome != game.Draw {
+			decisive++
+		}
+	}
+	fmt.Fprintf(out, "games   %d in %.1f s (%.1f s/game, %.0f turns/game)\n", n, res.Elapsed.Seconds(),
+		res.Elapsed.Seconds()/float64(n), float64(plies)/float64(n))
+	fmt.Fprintf(out, "A W/D/L %d/%d/%d   (as south %d/%d/%d, as north %d/%d/%d)\n", w.W, w.D, w.L,
+		res.AsSouth.W, res.AsSouth.D, res.AsSouth.L, res.AsNorth.W, res.AsNorth.D, res.AsNorth.L)
+	fmt.Fprintf(out, "score   %.1f%%  95%% CI [%.1f%%, %.1f%%]\n", 100*w.Score(), 100*lo, 100*hi)
+	fmt.Fprintf(out, "Elo     %s  95%% CI [%s, %s]   LOS %.1f%%\n", train.FormatElo(elo), train.FormatElo(elo0), train.FormatElo(elo1), 100*w.LOS())
+	if test != nil {
+		lower, upper := test.Bounds()
+		fmt.Fprintf(out, "SPRT    elo0=%g elo1=%g alpha=%g beta=%g: LLR %.2f [%.2f, %.2f]: %s\n",
+			test.Elo0, test.Elo1, test.Alpha, test.Beta, res.LLR, lower, upper, res.Verdict)
+	}
+}

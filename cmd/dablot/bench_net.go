@@ -1,0 +1,83 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"text/tabwriter"
+	"time"
+
+	"github.com/dablot-zero/dablot/net"
+)
+
+// runBenchNet implements "dablot bench net": network throughput on a
+// synthetic board (inference at batch 1/16/64/256, training at batch 256)
+// and the matrix-multiply speed next to gonum's blas32 at 512³.
+func runBenchNet(args []string) error { return runBenchNetTo(args, os.Stdout) }
+
+func runBenchNetTo(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("bench net", flag.ContinueOnError)
+	fs.SetOutput(out)
+	def := net.DefaultConfig(8)
+	blocks := fs.Int("blocks", def.Blocks, "residual blocks")
+	channels := fs.Int("channels", def.Channels, "channels")
+	planes := fs.Int("planes", def.InputPlanes, "input planes per point")
+	points := fs.Int("points", 72, "board size: 72 (6x7 lines) or 41 (5x5 lines)")
+	seconds := fs.Float64("seconds", 2, "time per measurement")
+	threads := fs.Int("threads", runtime.GOMAXPROCS(0), "inference worker goroutines")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("bench net: unexpected argument %q", fs.Arg(0))
+	}
+	var topo *net.Topology
+	switch *points {
+	case 72:
+		topo = net.GridBoard(6, 7)
+	case 41:
+		topo = net.GridBoard(5, 5)
+	default:
+		return fmt.Errorf("bench net: --points %d: want 72 or 41", *points)
+	}
+	if *seconds <= 0 || *seconds > 600 {
+		return fmt.Errorf("bench net: --seconds %g: want more than 0, at most 600", *seconds)
+	}
+	cfg := def
+	cfg.Blocks, cfg.Channels, cfg.InputPlanes = *blocks, *channels, *planes
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	d := time.Duration(*seconds * float64(time.Second))
+	fmt.Fprintf(out, "network: %d blocks, %d channels, %d input planes, %d points; %.2f MFLOP per position (forward)\n",
+		cfg.Blocks, cfg.Channels, cfg.InputPlanes, topo.Points, cfg.FLOPsPerPosition(topo.Points)/1e6)
+	fmt.Fprintf(out, "matmul kernel: %s, GOMAXPROCS %d\n\n", net.GemmImplementation(), runtime.GOMAXPROCS(0))
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "measurement\tbatch\tpositions/s\tGFLOP/s\t")
+	for _, b := range []int{1, 16, 64, 256} {
+		r, err := net.MeasureInference(topo, cfg, b, *threads, d)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(tw, "inference\t%d\t%.0f\t%.1f\t\n", b, r.PosPerSec, r.GFLOPs)
+	}
+	r, err := net.MeasureTraining(topo, cfg, 256, d)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(tw, "training\t%d\t%.0f\t%.1f\t\n", 256, r.PosPerSec, r.GFLOPs)
+	for _, g := range []bool{false, true} {
+		gf, err := net.MeasureSgemm(512, g, d)
+		if err != nil {
+			return err
+		}
+		name := "sgemm 512³ (" + net.GemmImplementation() + ")"
+		if g {
+			name = "sgemm 512³ (gonum blas32)"
+		}
+		fmt.Fprintf(tw, "%s\t-\t-\t%.1f\t\n", name, gf)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,467 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dablot-zero/dablot/game"
+)
+
+// AlphaBetaConfig sets up an AlphaBetaPlayer.
+type AlphaBetaConfig struct {
+	// Depth is the depth in complete turns (a capture chain counts as one
+	// turn however many jumps it has); Time bounds the iterative deepening
+	// of one decision. At least one must be set; with only Time the depth
+	// grows until time runs out.
+	Depth int
+	Time  time.Duration
+	// TTBits is log2 of the number of transposition-table entries (16 bytes
+	// each); 0 means no table.
+	TTBits int
+	// Quiescence extends the leaves with capture sequences (all decisions
+	// inside a chain; captures only at the start of a turn, where the side to
+	// move may also stand pat unless capture is compulsory).
+	Quiescence bool
+	// Weights are the values of soldier, prince and king in evaluation
+	// units; Mobility is added for each step the side to move could make
+	// and subtracted for each step the opponent could make.
+	Weights  [game.NumRanks]int
+	Mobility int
+	// Hunt is the bonus per step of distance that the side ahead in
+	// material gains by closing in on the other side's last pieces (when
+	// they are few), so that a won game is pressed instead of drawn by the
+	// no-capture rule.
+	Hunt int
+}
+
+// DefaultAlphaBetaConfig returns depth 4 with a 2^20-entry table, quiescence,
+// material 100/300/500, mobility 2 and hunt 3.
+func DefaultAlphaBetaConfig() AlphaBetaConfig {
+	return AlphaBetaConfig{Depth: 4, TTBits: 20, Quiescence: true, Weights: [game.NumRanks]int{100, 300, 500}, Mobility: 2, Hunt: 3}
+}
+
+// Validate reports the first setting out of range.
+func (c *AlphaBetaConfig) Validate() error {
+	switch {
+	case c.Depth <= 0 && c.Time <= 0:
+		return errors.New("mcts: alpha-beta needs a depth or a time")
+	case c.Depth < 0 || c.Depth > maxDepth:
+		return fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d", c.Depth, maxDepth)
+	case c.TTBits < 0 || c.TTBits > 28:
+		return fmt.Errorf("mcts: alpha-beta table bits %d: want 0 to 28", c.TTBits)
+	}
+	return nil
+}
+
+const (
+	maxDepth  = 64
+	maxPly    = 512 // decisions below the root, chains and quiescence included
+	winScore  = 1 << 24
+	winBound  = winScore - 2*maxPly
+	infScore  = winScore + 1
+	ttExact   = 1
+	ttLower   = 2
+	ttUpper   = 3
+	nullMove  = game.Decision(0xfffd)
+	nodeCheck = 1023
+)
+
+type ttEntry struct {
+	key   uint64
+	value int32
+	move  game.Decision
+	depth int8
+	flag  uint8
+}
+
+// AlphaBetaPlayer is a negamax alpha-beta search at the decision level with
+// iterative deepening, captures first, a transposition table (Zobrist
+// hash) and a material + mobility evaluation. The negation of a child's
+// score depends on whether the child's side to move differs from the
+// parent's, never on depth, so a capture chain (the same side deciding
+// again) is searched correctly; depth is counted in turns.
+type AlphaBetaPlayer struct {
+	cfg      AlphaBetaConfig
+	rules    *game.Rules
+	tt       []ttEntry
+	ttMask   uint64
+	bufs     [maxPly + 1][2 * game.MaxPoints]game.Decision
+	stepDirs [2][game.NumRanks]uint8
+	nodes    int64
+	stop     bool
+	deadline time.Time
+	ctx      context.Context
+	rootBest game.Decision
+	// Nodes counts the nodes searched so far; Elapsed the time spent.
+	Nodes   int64
+	Elapsed time.Duration
+}
+
+// NewAlphaBetaPlayer returns an alpha-beta player. It has no randomness:
+// the same position always gets the same decision.
+func NewAlphaBetaPlayer(cfg AlphaBetaConfig) (*AlphaBetaPlayer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	ab := &AlphaBetaPlayer{cfg: cfg}
+	if cfg.TTBits > 0 {
+		ab.tt = make([]ttEntry, 1<<cfg.TTBits)
+		ab.ttMask = 1<<cfg.TTBits - 1
+	}
+	return ab, nil
+}
+
+// ABResult is the outcome of one alpha-beta search.
+type ABResult struct {
+	Best  game.Decision
+	Score int // for the side to move, in evaluation units (≥ WinScore-ply: a forced win)
+	Depth int // the deepest depth completed
+	Nodes int64
+}
+
+// WinScore is the score of a won position; a win found n decisions below the
+// root scores WinScore-n, a loss -(WinScore-n).
+const WinScore = winScore
+
+// Search finds the best decision in p by iterative deepening.
+func (ab *AlphaBetaPlayer) Search(ctx context.Context, p *game.Position) (ABResult, error) {
+	if err := ab.cfg.Validate(); err != nil {
+		return ABResult{}, err
+	}
+	start := time.Now()
+	defer func() { ab.Elapsed += time.Since(start) }()
+	legal := p.Decisions(nil)
+	if len(legal) == 0 {
+		return ABResult{}, errOver
+	}
+	ab.setStepDirs(p.Rules())
+	ab.ctx, ab.stop, ab.nodes = ctx, false, 0
+	ab.deadline = time.Time{}
+	if ab.cfg.Time > 0 {
+		ab.deadline = start.Add(ab.cfg.Time)
+	}
+	depth := ab.cfg.Depth
+	if depth <= 0 {
+		depth = maxDepth
+	}
+	res := ABResult{Best: legal[0]}
+	for d := 1; d <= depth; d++ {
+		ab.rootBest = nullMove
+		if d > 1 {
+			ab.rootBest = res.Best
+		}
+		score := ab.search(p, d, -infScore, infScore, 0)
+		if ab.stop {
+			break
+		}
+		res = ABResult{Best: ab.rootBest, Score: score, Depth: d}
+		if score >= winBound || score <= -winBound {
+			break // a forced result: deeper search cannot change it
+		}
+	}
+	ab.Nodes += ab.nodes
+	res.Nodes = ab.nodes
+	if res.Depth == 0 {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// Turn implements Player.
+func (ab *AlphaBetaPlayer) Turn(ctx context.Context, p *game.Position) ([]game.Decision, error) {
+	q := *p
+	var ds []game.Decision
+	for {
+		var d game.Decision
+		if legal := q.Decisions(nil); len(legal) == 1 {
+			d = legal[0] // forced: no need to search
+		} else {
+			r, err := ab.Search(ctx, &q)
+			if err != nil {
+				return nil, err
+			}
+			d = r.Best
+		}
+		ds = append(ds, d)
+		q.Apply(d)
+		if q.Chain() < 0 {
+			return ds, nil
+		}
+	}
+}
+
+func (ab *AlphaBetaPlayer) setStepDirs(r *game.Rules) {
+	if ab.rules == r {
+		return
+	}
+	ab.rules = r
+	for rank := range game.Rank(game.NumRanks) {
+		rel := r.Ranks[rank].Step
+		ab.stepDirs[game.South][rank] = rel
+		ab.stepDirs[game.North][rank] = rel<<4 | rel>>4 // forward is south
+	}
+}
+
+// terminalScore is the score of a finished game for its side to move.
+func terminalScore(p *game.Position, ply int) int {
+	switch p.Status().Outcome.ScoreFor(p.SideToMove()) {
+	case 1:
+		return winScore - ply
+	case 0:
+		return -winScore + ply
+	}
+	return 0
+}
+
+func (ab *AlphaBetaPlayer) checkStop() {
+	if ab.nodes&nodeCheck != 0 {
+		return
+	}
+	if ab.ctx.Err() != nil || !ab.deadline.IsZero() && time.Now().After(ab.deadline) {
+		ab.stop = true
+	}
+}
+
+// search returns the negamax score of p for its side to move, searched depth
+// more turns.
+func (ab *AlphaBetaPlayer) search(p *game.Position, depth, alpha, beta, ply int) int {
+	ab.nodes++
+	ab.checkStop()
+	if ab.stop {
+		return 0
+	}
+	legal := p.Decisions(ab.bufs[ply][:0])
+	if len(legal) == 0 {
+		return terminalScore(p, ply)
+	}
+	if ply >= maxPly-1 {
+		return ab.Evaluate(p)
+	}
+	if depth <= 0 && p.Chain() < 0 {
+		if ab.cfg.Quiescence {
+			return ab.quiesce(p, legal, alpha, beta, ply)
+		}
+		return ab.Evaluate(p)
+	}
+	alphaOrig := alpha
+	ttMove := nullMove
+	var e *ttEntry
+	if ab.tt != nil {
+		e = &ab.tt[p.Hash()&ab.ttMask]
+		if e.key == p.Hash() {
+			ttMove = e.move
+			if int(e.depth) >= depth && ply > 0 {
+				v := fromTT(int(e.value), ply)
+				switch {
+				case e.flag == ttExact:
+					return v
+				case e.flag == ttLower && v >= beta:
+					return v
+				case e.flag == ttUpper && v <= alpha:
+					return v
+				}
+			}
+		}
+	}
+	if ply == 0 && ab.rootBest != nullMove {
+		ttMove = ab.rootBest
+	}
+	orderDecisions(p, legal, ttMove)
+	best, bestMove := -infScore, legal[0]
+	me := p.SideToMove()
+	for _, d := range legal {
+		q := *p
+		q.Apply(d)
+		nd := depth
+		if q.Chain() < 0 {
+			nd--
+		}
+		var v int
+		if q.SideToMove() == me {
+			v = ab.search(&q, nd, alpha, beta, ply+1)
+		} else {
+			v = -ab.search(&q, nd, -beta, -alpha, ply+1)
+		}
+		if ab.stop {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, d
+		}
+		alpha = max(alpha, v)
+		if alpha >= beta {
+			break
+		}
+	}
+	if ply == 0 {
+		ab.rootBest = bestMove
+	}
+	if e != nil {
+		flag := uint8(ttExact)
+		switch {
+		case best <= alphaOrig:
+			flag = ttUpper
+		case best >= beta:
+			flag = ttLower
+		}
+		*e = ttEntry{key: p.Hash(), value: int32(toTT(best, ply)), move: bestMove, depth: int8(depth), flag: flag}
+	}
+	return best
+}
+
+// quiesce searches the captures of p (legal are its decisions).
+func (ab *AlphaBetaPlayer) quiesce(p *game.Position, legal []game.Decision, alpha, beta, ply int) int {
+	best := -infScore
+	if p.Chain() < 0 {
+		hasJump, forced := false, true
+		for _, d := range legal {
+			if d.IsJump() {
+				hasJump = true
+			} else {
+				forced = false
+			}
+		}
+		if !forced || !hasJump {
+			best = ab.Evaluate(p)
+			if best >= beta || !hasJump {
+				return best
+			}
+			alpha = max(alpha, best)
+		}
+	}
+	orderDecisions(p, legal, nullMove)
+	me := p.SideToMove()
+	for _, d := range legal {
+		if p.Chain() < 0 && !d.IsJump() {
+			continue
+		}
+		q := *p
+		q.Apply(d)
+		var v int
+		if q.SideToMove() == me {
+			v = ab.qnode(&q, alpha, beta, ply+1)
+		} else {
+			v = -ab.qnode(&q, -beta, -alpha, ply+1)
+		}
+		if ab.stop {
+			return 0
+		}
+		best = max(best, v)
+		alpha = max(alpha, v)
+		if alpha >= beta {
+			break
+		}
+	}
+	return best
+}
+
+func (ab *AlphaBetaPlayer) qnode(p *game.Position, alpha, beta, ply int) int {
+	ab.nodes++
+	ab.checkStop()
+	if ab.stop {
+		return 0
+	}
+	legal := p.Decisions(ab.bufs[ply][:0])
+	if len(legal) == 0 {
+		return terminalScore(p, ply)
+	}
+	if ply >= maxPly-1 {
+		return ab.Evaluate(p)
+	}
+	return ab.quiesce(p, legal, alpha, beta, ply)
+}
+
+// toTT and fromTT make win scores relative to the node, so that a stored
+// win is read back at another ply correctly.
+func toTT(v, ply int) int {
+	switch {
+	case v >= winBound:
+		return v + ply
+	case v <= -winBound:
+		return v - ply
+	}
+	return v
+}
+
+func fromTT(v, ply int) int {
+	switch {
+	case v >= winBound:
+		return v - ply
+	case v <= -winBound:
+		return v + ply
+	}
+	return v
+}
+
+// orderDecisions sorts legal in place: first, then jumps (higher-ranked
+// victims first), then the rest in generation order.
+func orderDecisions(p *game.Position, legal []game.Decision, first game.Decision) {
+	key := func(d game.Decision) int {
+		switch {
+		case d == first:
+			return 0
+		case d.IsJump():
+			b := p.Board()
+			_, r, _ := p.PieceAt(int(b.Neighbor[d.From()][d.Dir()]))
+			return 3 - int(r)
+		}
+		return 4
+	}
+	// Insertion sort: stable, and the lists are short.
+	for i := 1; i < len(legal); i++ {
+		d, k := legal[i], key(legal[i])
+		j := i
+		for ; j > 0 && key(legal[j-1]) > k; j-- {
+			legal[j] = legal[j-1]
+		}
+		legal[j] = d
+	}
+}
+
+// Evaluate is the static evaluation of p for its side to move: material
+// balance, mobility balance and the hunt term. The game must not be over.
+func (ab *AlphaBetaPlayer) Evaluate(p *game.Position) int {
+	ab.setStepDirs(p.Rules())
+	me := p.SideToMove()
+	mat := 0
+	for r := range game.Rank(game.NumRanks) {
+		mat += ab.cfg.Weights[r] * (p.Pieces(me, r).Count() - p.Pieces(me.Other(), r).Count())
+	}
+	v := mat
+	if ab.cfg.Mobility != 0 {
+		v += ab.cfg.Mobility * (ab.mobility(p, me) - ab.mobility(p, me.Other()))
+	}
+	if ab.cfg.Hunt != 0 {
+		switch {
+		case mat > 0:
+			v -= ab.cfg.Hunt * huntDistance(p, me)
+		case mat < 0:
+			v += ab.cfg.Hunt * huntDistance(p, me.Other())
+		}
+	}
+	return v
+}
+
+// mobility counts the steps side s could make (ignoring compulsory capture).
+func (ab *AlphaBetaPlayer) mobility(p *game.Position, s game.Side) int {
+	b := p.Board()
+	occ := p.Occupied(game.South).Or(p.Occupied(game.North))
+	n := 0
+	for r := range game.Rank(game.NumRanks) {
+		dirs := ab.stepDirs[s][r]
+		for pcs := p.Pieces(s, r); !pcs.Empty(); {
+			q := pcs.PopFirst()
+			nb := &b.Neighbor[q]
+			for d := range game.Direction(game.NumDirections) {
+				if dirs>>d&1 != 0 && nb[d] >= 0 && !occ.Has(int(nb[d])) {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,184 @@
+package mcts
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+)
+
+// minimax is plain minimax by the alpha-beta player's own rules: depth in
+// turns, the sign of a child's score by comparing sides, static evaluation
+// at depth 0 (no quiescence).
+func minimax(ab *AlphaBetaPlayer, p *game.Position, depth, ply int) int {
+	legal := p.Decisions(nil)
+	if len(legal) == 0 {
+		return terminalScore(p, ply)
+	}
+	if depth <= 0 && p.Chain() < 0 {
+		return ab.Evaluate(p)
+	}
+	best := -infScore
+	for _, d := range legal {
+		q := *p
+		q.Apply(d)
+		nd := depth
+		if q.Chain() < 0 {
+			nd--
+		}
+		v := minimax(ab, &q, nd, ply+1)
+		if q.SideToMove() != p.SideToMove() {
+			v = -v
+		}
+		best = max(best, v)
+	}
+	return best
+}
+
+// smallPositions returns positions with few pieces, from play-outs of
+// small fixtures, so that minimax stays cheap.
+func smallPositions(t *testing.T) []game.Position {
+	fixtures := []struct{ variant, fen string }{
+		{"keyland", fenLongChain},
+		{"keyland", fenStopPoint},
+		{"dablot", fenWinInTwo},
+		{"keyland", "6/5/6/5/2s3/1s3/k5/5/2S3/1S3/K5/5/6 s"},
+		{"dablot", "6/5/6/2s2/2s3/5/1S2s1/5/2S3/2S2/6/5/6 n"},
+		{"winther", "6/5/6/5/2k3/1s3/3p2/5/2S3/1P3/3K2/5/6 s"},
+	}
+	var out []game.Position
+	rng := rand.New(rand.NewPCG(5, 6))
+	var scratch game.MoveScratch
+	for _, f := range fixtures {
+		p := mustFEN(t, f.variant, f.fen)
+		out = append(out, p)
+		// A few random decisions on: positions inside chains too.
+		for range 4 {
+			d, ok := p.RandomDecision(rng, &scratch)
+			if !ok {
+				break
+			}
+			p.Apply(d)
+			if len(p.Decisions(nil)) > 0 {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func TestAlphaBetaEqualsMinimax(t *testing.T) {
+	positions := smallPositions(t)
+	for _, tt := range []int{0, 16} {
+		for depth := 1; depth <= 3; depth++ {
+			for i, p := range positions {
+				c := DefaultAlphaBetaConfig()
+				c.Depth, c.TTBits, c.Quiescence = depth, tt, false
+				ab, err := NewAlphaBetaPlayer(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := ab.Search(context.Background(), &p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := minimax(ab, &p, depth, 0)
+				if r.Score != want && !(r.Score >= winBound && want >= winBound) && !(r.Score <= -winBound && want <= -winBound) {
+					t.Errorf("tt %d depth %d position %d (%s): alpha-beta %d, minimax %d", tt, depth, i, p.FEN(), r.Score, want)
+				}
+				// The chosen decision must achieve the value.
+				q := p
+				q.Apply(r.Best)
+				nd := depth
+				if q.Chain() < 0 {
+					nd--
+				}
+				v := minimax(ab, &q, nd, 1)
+				if q.SideToMove() != p.SideToMove() {
+					v = -v
+				}
+				if v != want && !(v >= winBound && want >= winBound) {
+					t.Errorf("tt %d depth %d position %d: best %s scores %d, not %d", tt, depth, i, p.DecisionString(r.Best), v, want)
+				}
+			}
+		}
+	}
+}
+
+func TestAlphaBetaConfig(t *testing.T) {
+	for _, c := range []AlphaBetaConfig{{}, {Depth: -1}, {Depth: 100}, {Depth: 2, TTBits: 40}} {
+		if _, err := NewAlphaBetaPlayer(c); err == nil {
+			t.Errorf("%+v: no error", c)
+		}
+	}
+}
+
+func TestSpecs(t *testing.T) {
+	for _, tc := range []struct{ spec, err string }{
+		{"random", ""},
+		{"greedy", ""},
+		{"uct:playouts=1000", ""},
+		{"uct:ms=100", ""},
+		{"alphabeta:depth=4", ""},
+		{"alphabeta:ms=1000", ""},
+		{"alphabeta:depth=3,tt=0,q=false,mobility=0,hunt=0", ""},
+		{"mcts:eval=rollout,sims=200", ""},
+		{"mcts:eval=material,sims=50,cpuct=2,noise=0.25,temp=1,tempplies=10,batch=4,reuse=false", ""},
+		{"gumbel:eval=material,sims=16,m=8,cscale=1", ""},
+		{"MCTS:eval=material", ""},
+		{"", `unknown kind ""`},
+		{"minimax", `unknown kind "minimax"`},
+		{"uct:playout=10", `unknown key "playout"`},
+		{"uct:playouts=0", "playouts=0"},
+		{"uct:playouts=many", "playouts=many"},
+		{"alphabeta:depth", `want key=value`},
+		{"alphabeta:depth=4,depth=5", `given twice`},
+		{"alphabeta:depth=0", "depth=0"},
+		{"random:x=1", `unknown key "x"`},
+		{"mcts:sims=10", "needs model=FILE or eval="},
+		{"mcts:eval=net", "eval=net"},
+		{"mcts:model=models/x.dbm,sims=200", "model files are not supported yet"},
+		{"gumbel:model=models/x.dbm,sims=16", "model files are not supported yet"},
+		{"mcts:model=a,eval=material", "not both"},
+		{"gumbel:eval=material,sims=0", "sims=0"},
+		{"mcts:eval=material,cpuct=-1", "cpuct=-1"},
+		{"gumbel:eval=material,cpuct=2", `unknown key "cpuct"`},
+	} {
+		f, err := ParseFactory(tc.spec, SpecOptions{})
+		if tc.err == "" {
+			if err != nil {
+				t.Errorf("%q: %v", tc.spec, err)
+				continue
+			}
+			pl, err := f.New(1)
+			if err != nil {
+				t.Errorf("%q: New: %v", tc.spec, err)
+				continue
+			}
+			p := configs.MustVariant("dablot").Start()
+			if _, err := PlayTurn(context.Background(), pl, &p); err != nil && !strings.HasPrefix(tc.spec, "uct:ms") {
+				t.Errorf("%q: %v", tc.spec, err)
+			}
+			f.Close()
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%q: error %v, want one containing %q", tc.spec, err, tc.err)
+		}
+	}
+	// A model loader is used when given.
+	loaded := ""
+	f, err := ParseFactory("mcts:model=m.dbm,sims=10", SpecOptions{LoadModel: func(path string) (Evaluator, error) {
+		loaded = path
+		return &MaterialEvaluator{}, nil
+	}})
+	if err != nil || loaded != "m.dbm" {
+		t.Fatalf("loader: %v, loaded %q", err, loaded)
+	}
+	if _, err := f.New(1); err != nil {
+		t.Error(err)
+	}
+}

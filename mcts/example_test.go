@@ -1,0 +1,67 @@
+package mcts_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+)
+
+// A PUCT search with the material heuristic finds the five-capture chain
+// that wins at once, one decision (one jump) at a time.
+func ExampleSearch() {
+	r := configs.MustVariant("keyland")
+	p, err := game.ParseFEN(r, "6/5/4s1/2s2/6/5/2s3/5/1s4/5/s5/5/S5 s")
+	if err != nil {
+		panic(err)
+	}
+	s, err := mcts.NewSearch(&mcts.MaterialEvaluator{}, mcts.DefaultConfig())
+	if err != nil {
+		panic(err)
+	}
+	s.SetPosition(p)
+	for !p.Status().Over() {
+		res, err := s.Run(context.Background(), mcts.Limits{Sims: 200})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s to move: %s\n", p.SideToMove(), p.DecisionString(res.Best))
+		p.Apply(res.Best)
+		s.Advance(res.Best)
+	}
+	fmt.Println(p.Status())
+	// Output:
+	// south to move: a1xa5
+	// south to move: a5xe5
+	// south to move: e5xe9
+	// south to move: e9xg11
+	// south to move: g11xk11
+	// south wins: no pieces left
+}
+
+// Players are made from spec strings, as the arena does.
+func ExampleParseFactory() {
+	f, err := mcts.ParseFactory("alphabeta:depth=2", mcts.SpecOptions{})
+	if err != nil {
+		panic(err)
+	}
+	pl, err := f.New(1)
+	if err != nil {
+		panic(err)
+	}
+	p, _ := game.ParseFEN(configs.MustVariant("dablot"), "6/5/6/5/2s3/5/6/5/SSS3/5/6/5/6 s")
+	before := p
+	ds, err := mcts.PlayTurn(context.Background(), pl, &p)
+	if err != nil {
+		panic(err)
+	}
+	t, _, _ := before.DecisionsToTurn(ds)
+	fmt.Println(t.Format(p.Board()))
+	_, err = mcts.ParseFactory("uct:playout=10", mcts.SpecOptions{})
+	fmt.Println(err)
+	// Output:
+	// e5-e7
+	// player "uct:playout=10": unknown key "playout" for uct (keys: c, ms, playouts, rollout)
+}

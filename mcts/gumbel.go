@@ -1,0 +1,227 @@
+package mcts
+
+import (
+	"math"
+)
+
+// This file is the Gumbel search of Danihelka, Guez, Schrittwieser and
+// Silver, "Policy improvement by planning with Gumbel" (ICLR 2022), in the
+// form of DeepMind's mctx library (gumbel_muzero_policy): Gumbel-top-k
+// sampling of the root decisions and sequential halving over them, both
+// done by one rule at the root (choose, among the decisions whose visit
+// count is the one the halving schedule asks for next, the highest
+// g + logits + σ(q̂)); deterministic improved-policy selection below the
+// root; and softmax(logits + σ(completed q)) as the policy target.
+
+// consideredVisits returns, for each simulation of a budget of n spread over
+// m root decisions by sequential halving, the visit count that the decision
+// to visit must have (mctx's get_sequence_of_considered_visits).
+func consideredVisits(m, n int) []int {
+	seq := make([]int, 0, n)
+	if m <= 1 {
+		for i := range n {
+			seq = append(seq, i)
+		}
+		return seq
+	}
+	log2m := int(math.Ceil(math.Log2(float64(m))))
+	visits := make([]int, m)
+	considered := m
+	for len(seq) < n {
+		extra := max(1, n/(log2m*considered))
+		for range extra {
+			seq = append(seq, visits[:considered]...)
+			for i := range considered {
+				visits[i]++
+			}
+		}
+		considered = max(2, considered/2)
+	}
+	return seq[:n]
+}
+
+// gumbelStart draws the root's Gumbel noise and the halving schedule for a
+// budget of sims simulations.
+func (s *Search) gumbelStart(sims int) {
+	r := s.root
+	k := len(r.legal)
+	s.gLogits = resize(s.gLogits, k)
+	s.gNoise = resize(s.gNoise, k)
+	for i := range k {
+		s.gLogits[i] = logit(r.prior[i])
+		g := 0.0
+		if s.cfg.GumbelScale > 0 {
+			u := s.rng.Float64()
+			for u == 0 {
+				u = s.rng.Float64()
+			}
+			g = -math.Log(-math.Log(u)) * s.cfg.GumbelScale
+		}
+		s.gNoise[i] = g
+	}
+	s.gTable = consideredVisits(min(s.cfg.GumbelM, k), sims)
+	s.gBase = 0
+	for _, c := range r.children {
+		if c != nil {
+			s.gBase += int(c.n)
+		}
+	}
+}
+
+func logit(p float32) float64 { return math.Log(max(float64(p), 1e-30)) }
+
+func resize(x []float64, k int) []float64 {
+	if cap(x) < k {
+		return make([]float64, k)
+	}
+	return x[:k]
+}
+
+// gumbelRootSelect picks the root decision to visit next.
+func (s *Search) gumbelRootSelect() int {
+	r := s.root
+	sigma := s.completedSigma(r)
+	idx := -s.gBase
+	for _, c := range r.children {
+		if c != nil {
+			idx += int(c.n + c.vl)
+		}
+	}
+	want := -1
+	if idx >= 0 && idx < len(s.gTable) {
+		want = s.gTable[idx]
+	}
+	best, fallback := -1, -1
+	bestScore, fallbackScore := math.Inf(-1), math.Inf(-1)
+	for i, c := range r.children {
+		visits := 0
+		if c != nil {
+			visits = int(c.n + c.vl)
+		}
+		score := s.gNoise[i] + s.gLogits[i] + sigma[i]
+		if score > fallbackScore {
+			fallback, fallbackScore = i, score
+		}
+		if visits == want && score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	if best < 0 {
+		// Past the budget (or out of step, after collisions): the best by
+		// the same score among all decisions.
+		return fallback
+	}
+	return best
+}
+
+// gumbelInteriorSelect picks the child of a non-root node: the decision
+// whose improved-policy probability most exceeds its share of the visits.
+func (s *Search) gumbelInteriorSelect(n *node) int {
+	sigma := s.completedSigma(n)
+	k := len(n.legal)
+	pi := resize(s.scratchB, k)
+	s.scratchB = pi
+	softmaxInto(pi, n.prior, sigma)
+	total := 0.0
+	for _, c := range n.children {
+		if c != nil {
+			total += float64(c.n + c.vl)
+		}
+	}
+	best, bestScore := 0, math.Inf(-1)
+	for i, c := range n.children {
+		visits := 0.0
+		if c != nil {
+			visits = float64(c.n + c.vl)
+		}
+		if score := pi[i] - visits/(1+total); score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return best
+}
+
+// softmaxInto sets out to softmax(log prior + sigma).
+func softmaxInto(out []float64, prior []float32, sigma []float64) {
+	m := math.Inf(-1)
+	for i := range out {
+		out[i] = logit(prior[i]) + sigma[i]
+		m = max(m, out[i])
+	}
+	var sum float64
+	for i := range out {
+		out[i] = math.Exp(out[i] - m)
+		sum += out[i]
+	}
+	for i := range out {
+		out[i] /= sum
+	}
+}
+
+// completedSigma returns σ(completed q) for the children of n, from n's
+// side's point of view: visited children have their mean value, unvisited
+// ones the mixed value v_mix of n; the values are rescaled to [0, 1] and
+// multiplied by (CVisit + max N)·CScale. The slice is scratch space.
+func (s *Search) completedSigma(n *node) []float64 {
+	k := len(n.legal)
+	q := resize(s.scratchA, k)
+	s.scratchA = q
+	var sumN, sumP, weighted float64
+	maxN := int32(0)
+	for i, c := range n.children {
+		if c != nil && c.n > 0 {
+			p := max(float64(n.prior[i]), 1e-30)
+			sumN += float64(c.n)
+			sumP += p
+			weighted += p * c.qFor(n.side)
+			maxN = max(maxN, c.n)
+		}
+	}
+	vmix := float64(n.value)
+	if sumP > 0 {
+		vmix = (vmix + sumN*weighted/sumP) / (1 + sumN)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, c := range n.children {
+		if c != nil && c.n > 0 {
+			q[i] = c.qFor(n.side)
+		} else {
+			q[i] = vmix
+		}
+		lo, hi = min(lo, q[i]), max(hi, q[i])
+	}
+	scale := (s.cfg.CVisit + float64(maxN)) * s.cfg.CScale / max(hi-lo, 1e-8)
+	for i := range q {
+		q[i] = (q[i] - lo) * scale
+	}
+	return q
+}
+
+// gumbelFinish fills the policy target and the chosen decision of a Gumbel
+// search's result.
+func (s *Search) gumbelFinish(res *Result) {
+	r := s.root
+	sigma := s.completedSigma(r)
+	pi := make([]float64, len(r.legal))
+	softmaxInto(pi, r.prior, sigma)
+	maxN := 0
+	for i, p := range pi {
+		res.Policy[i] = float32(p)
+		maxN = max(maxN, res.Visits[i])
+	}
+	best, bestScore := 0, math.Inf(-1)
+	noise := s.gNoise
+	for i := range r.legal {
+		if res.Visits[i] != maxN {
+			continue
+		}
+		g := 0.0
+		if i < len(noise) {
+			g = noise[i]
+		}
+		if score := g + logit(r.prior[i]) + sigma[i]; score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	res.Best = r.legal[best]
+}

@@ -1,0 +1,465 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+)
+
+// sideEvaluator is a stub: uniform priors, and a value that depends only
+// on the side to move (South is always better by v).
+type sideEvaluator struct{ v float32 }
+
+func (e sideEvaluator) Evaluate(batch []Request) error {
+	for i := range batch {
+		uniform(&batch[i])
+		batch[i].Value = e.v
+		if batch[i].Pos.SideToMove() == game.North {
+			batch[i].Value = -e.v
+		}
+	}
+	return nil
+}
+
+func newSearch(t testing.TB, ev Evaluator, cfg Config, p game.Position) *Search {
+	t.Helper()
+	s, err := NewSearch(ev, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetPosition(p)
+	return s
+}
+
+func TestBackupSignsFollowSides(t *testing.T) {
+	// South jumps, South jumps again (a chain), then North is to move.
+	path := []*node{{side: game.South, vl: 1}, {side: game.South, vl: 1}, {side: game.North, vl: 1}}
+	backup(path, 0.5, game.North)
+	for i, want := range []float64{-0.5, -0.5, 0.5} {
+		if path[i].w != want || path[i].n != 1 || path[i].vl != 0 {
+			t.Errorf("node %d: w %g n %d vl %d, want w %g n 1 vl 0", i, path[i].w, path[i].n, path[i].vl, want)
+		}
+	}
+}
+
+// TestChainValuesDoNotFlip searches the long-chain win. Every decision of
+// the chain is South's, so every node on the chain is worth about +1 to
+// South; a search that flipped signs by depth would see the win as a loss
+// every other jump.
+func TestChainValuesDoNotFlip(t *testing.T) {
+	for _, gumbel := range []bool{false, true} {
+		cfg := DefaultConfig()
+		cfg.Gumbel = gumbel
+		p := mustFEN(t, "keyland", fenLongChain)
+		s := newSearch(t, &MaterialEvaluator{}, cfg, p)
+		res, err := s.Run(context.Background(), Limits{Sims: 300})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.DecisionString(res.Best); got != "a1xa5" {
+			t.Fatalf("gumbel %v: best %s, want a1xa5", gumbel, got)
+		}
+		// Follow the most visited path down the chain: all South nodes.
+		n := s.root
+		for depth := 0; n.state == expanded && n.side == game.South; depth++ {
+			if q := n.q(); depth > 0 && q < 0.5 {
+				t.Errorf("gumbel %v: chain node at depth %d (%s) has value %.3f for South, want > 0.5", gumbel, depth, n.pos.FEN(), q)
+			}
+			var next *node
+			for _, c := range n.children {
+				if c != nil && (next == nil || c.n > next.n) {
+					next = c
+				}
+			}
+			if next == nil {
+				break
+			}
+			n = next
+		}
+		if n.state != terminal || n.value != 1 || n.side != game.South {
+			t.Errorf("gumbel %v: the chain ends in state %d, value %g for %s; want South's win", gumbel, n.state, n.value, n.side)
+		}
+	}
+}
+
+// TestValuesPerNodeSide runs PUCT with an evaluator that always favours
+// South and checks every evaluated node's value from its own side's view,
+// including the nodes inside capture chains.
+func TestValuesPerNodeSide(t *testing.T) {
+	p := mustFEN(t, "keyland", fenStopPoint)
+	s := newSearch(t, sideEvaluator{0.5}, DefaultConfig(), p)
+	if _, err := s.Run(context.Background(), Limits{Sims: 300}); err != nil {
+		t.Fatal(err)
+	}
+	checked, chainEdges := 0, 0
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n.state != expanded {
+			return
+		}
+		want := float32(0.5)
+		if n.side == game.North {
+			want = -0.5
+		}
+		if n.value != want {
+			t.Errorf("%s: value %g for %s, want %g", n.pos.FEN(), n.value, n.side, want)
+		}
+		checked++
+		for _, c := range n.children {
+			if c == nil {
+				continue
+			}
+			if c.side == n.side && c.state == expanded {
+				chainEdges++
+			}
+			walk(c)
+		}
+	}
+	walk(s.root)
+	if checked < 20 || chainEdges == 0 {
+		t.Errorf("%d nodes checked, %d inside chains", checked, chainEdges)
+	}
+}
+
+func TestGumbelPicksBestRootAction(t *testing.T) {
+	for _, tc := range []struct {
+		variant, fen, want string
+		sims               int
+	}{
+		{"keyland", fenLongChain, "a1xa5", 32},
+		{"dablot", fenWinInTwo, "e5-e7", 400},
+	} {
+		p := mustFEN(t, tc.variant, tc.fen)
+		for seed := range uint64(5) {
+			cfg := DefaultConfig()
+			cfg.Gumbel, cfg.GumbelM, cfg.Seed = true, 32, seed
+			s := newSearch(t, &MaterialEvaluator{}, cfg, p)
+			res, err := s.Run(context.Background(), Limits{Sims: tc.sims})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.DecisionString(res.Best); got != tc.want {
+				t.Errorf("%s seed %d: best %s, want %s (visits %v)", tc.variant, seed, got, tc.want, res.Visits)
+			}
+			i := slices.Index(res.Legal, res.Best)
+			if j := argmax(res.Policy); j != i {
+				t.Errorf("%s seed %d: improved policy peaks at %s, not the best", tc.variant, seed, p.DecisionString(res.Legal[j]))
+			}
+			if res.Simulations != tc.sims {
+				t.Errorf("%d simulations, want %d", res.Simulations, tc.sims)
+			}
+		}
+	}
+}
+
+func argmax(x []float32) int {
+	best := 0
+	for i := range x {
+		if x[i] > x[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+func TestConsideredVisits(t *testing.T) {
+	for _, tc := range []struct{ m, n int }{{1, 5}, {2, 8}, {4, 16}, {16, 16}, {16, 200}, {3, 7}} {
+		seq := consideredVisits(tc.m, tc.n)
+		if len(seq) != tc.n {
+			t.Fatalf("m %d n %d: %d entries", tc.m, tc.n, len(seq))
+		}
+		for i := range min(tc.m, tc.n) {
+			if seq[i] != 0 && tc.m > 1 {
+				t.Errorf("m %d n %d: entry %d is %d, want 0 (each considered decision once first)", tc.m, tc.n, i, seq[i])
+			}
+		}
+	}
+	// mctx's own example: 4 actions, 16 simulations.
+	want := []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5}
+	if got := consideredVisits(4, 16); !slices.Equal(got, want) {
+		t.Errorf("consideredVisits(4, 16) = %v, want %v", got, want)
+	}
+}
+
+func TestSearchDeterministic(t *testing.T) {
+	p := configs.MustVariant("keyland").Start()
+	for _, gumbel := range []bool{false, true} {
+		run := func() *Result {
+			cfg := SelfPlayConfig()
+			cfg.Gumbel, cfg.Seed = gumbel, 42
+			s := newSearch(t, &RolloutEvaluator{Seed: 3, MaxDecisions: 100}, cfg, p)
+			res, err := s.Run(context.Background(), Limits{Sims: 64})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		a, b := run(), run()
+		if !slices.Equal(a.Visits, b.Visits) || !slices.Equal(a.Policy, b.Policy) || a.Best != b.Best || a.Value != b.Value {
+			t.Errorf("gumbel %v: two runs differ: %v %v vs %v %v", gumbel, a.Visits, a.Best, b.Visits, b.Best)
+		}
+	}
+	for _, name := range []string{"uct", "mcts-rollout", "greedy"} {
+		var texts []string
+		for range 2 {
+			for _, pc := range testPlayers() {
+				if pc.name == name {
+					pl, err := pc.make(9)
+					if err != nil {
+						t.Fatal(err)
+					}
+					texts = append(texts, turnText(t, pl, p))
+				}
+			}
+		}
+		if texts[0] != texts[1] {
+			t.Errorf("%s: same seed, different turns %v", name, texts)
+		}
+	}
+}
+
+func TestTreeReuse(t *testing.T) {
+	p := configs.MustVariant("keyland").Start()
+	s := newSearch(t, &MaterialEvaluator{}, DefaultConfig(), p)
+	res, err := s.Run(context.Background(), Limits{Sims: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.Index(res.Legal, res.Best)
+	kept := res.Visits[i]
+	if err := s.Advance(res.Best); err != nil {
+		t.Fatal(err)
+	}
+	if got := int(s.root.n); got != kept {
+		t.Errorf("after Advance the root has %d visits, want the %d kept", got, kept)
+	}
+	q := p
+	q.Apply(res.Best)
+	// Opponent's reply: SetPosition finds it in the tree.
+	r2, err := s.Run(context.Background(), Limits{Sims: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Apply(r2.Best)
+	before := s.root.children[slices.Index(s.root.legal, r2.Best)]
+	s.SetPosition(q)
+	if s.root != before {
+		t.Error("SetPosition did not reuse the subtree")
+	}
+	if err := s.Advance(game.Pass); err == nil {
+		t.Error("Advance with an illegal decision: no error")
+	}
+}
+
+func TestNoiseAndTemperature(t *testing.T) {
+	p := configs.MustVariant("keyland").Start()
+	cfg := SelfPlayConfig()
+	s := newSearch(t, &MaterialEvaluator{}, cfg, p)
+	res, err := s.Run(context.Background(), Limits{Sims: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float32
+	for i, x := range s.rootPrior {
+		sum += x
+		if x == res.Prior[i] {
+			t.Errorf("noise left prior %d unchanged", i)
+		}
+	}
+	if math.Abs(float64(sum)-1) > 1e-4 {
+		t.Errorf("noisy priors sum to %g", sum)
+	}
+	// Temperature 1 samples by visits; 0 takes the best.
+	rng := rand.New(rand.NewPCG(1, 2))
+	seen := map[game.Decision]bool{}
+	for range 200 {
+		seen[res.Choose(1, rng)] = true
+	}
+	if len(seen) < 2 {
+		t.Errorf("temperature 1 always chose the same decision")
+	}
+	if d := res.Choose(0, rng); d != res.Best {
+		t.Errorf("temperature 0 chose %v, not Best", d)
+	}
+	if got := cfg.TemperatureAt(0); got != 1 {
+		t.Errorf("TemperatureAt(0) = %g", got)
+	}
+	if got := cfg.TemperatureAt(cfg.TemperaturePlies); got != 0 {
+		t.Errorf("TemperatureAt(%d) = %g", cfg.TemperaturePlies, got)
+	}
+}
+
+func TestSearchLimitsAndErrors(t *testing.T) {
+	p := configs.MustVariant("keyland").Start()
+	s := newSearch(t, &MaterialEvaluator{}, DefaultConfig(), p)
+	if _, err := s.Run(context.Background(), Limits{}); !errors.Is(err, ErrNoLimit) {
+		t.Errorf("no limits: %v", err)
+	}
+	res, err := s.Run(context.Background(), Limits{Nodes: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Nodes < 50 || res.Nodes > 50+DefaultConfig().BatchSize+1 {
+		t.Errorf("node limit 50: %d nodes", res.Nodes)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Run(ctx, Limits{Sims: 10}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	over := mustFEN(t, "keyland", "6/5/6/5/6/5/6/5/6/5/6/5/S5 n")
+	s.SetPosition(over)
+	if _, err := s.Run(context.Background(), Limits{Sims: 10}); err == nil {
+		t.Error("finished game: no error")
+	}
+	bad := DefaultConfig()
+	bad.CPuct = -1
+	if _, err := NewSearch(&MaterialEvaluator{}, bad); err == nil {
+		t.Error("CPuct -1: no error")
+	}
+	if _, err := NewSearch(nil, DefaultConfig()); err == nil {
+		t.Error("nil evaluator: no error")
+	}
+	// An evaluator that fails leaves the tree usable.
+	s2 := newSearch(t, failing{}, DefaultConfig(), p)
+	if _, err := s2.Run(context.Background(), Limits{Sims: 10}); err == nil {
+		t.Error("failing evaluator: no error")
+	}
+	if s2.root.state != unexpanded || s2.root.vl != 0 {
+		t.Errorf("after a failure the root is in state %d with %d in flight", s2.root.state, s2.root.vl)
+	}
+}
+
+type failing struct{}
+
+func (failing) Evaluate([]Request) error { return errors.New("no network") }
+
+func TestEvaluators(t *testing.T) {
+	p := configs.MustVariant("dablot").Start()
+	legal := p.Decisions(nil)
+	for name, ev := range map[string]Evaluator{
+		"rollout":  &RolloutEvaluator{Rollouts: 4, Seed: 1},
+		"material": &MaterialEvaluator{CaptureBias: 3},
+	} {
+		reqs := []Request{{Pos: p, Legal: legal, Priors: make([]float32, len(legal))}}
+		if err := ev.Evaluate(reqs); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkRequest(&reqs[0]); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		again := []Request{{Pos: p, Legal: legal, Priors: make([]float32, len(legal))}}
+		ev.Evaluate(again)
+		if again[0].Value != reqs[0].Value {
+			t.Errorf("%s: not a function of the position: %g then %g", name, reqs[0].Value, again[0].Value)
+		}
+	}
+	// Material: a side a prince up is better, and says so from both sides.
+	up := mustFEN(t, "keyland", "6/5/6/5/6/5/2s3/5/1SP3/5/6/5/6 s")
+	down := mustFEN(t, "keyland", "6/5/6/5/6/5/2s3/5/1SP3/5/6/5/6 n")
+	var m MaterialEvaluator
+	if a, b := m.value(&up), m.value(&down); !(a > 0 && b < 0 && math.Abs(a+b) < 1e-12) {
+		t.Errorf("material values %g (south to move) and %g (north to move)", a, b)
+	}
+	// Capture bias: jumps get more prior.
+	cp := mustFEN(t, "keyland", fenLongChain)
+	cl := cp.Decisions(nil)
+	req := []Request{{Pos: cp, Legal: cl, Priors: make([]float32, len(cl))}}
+	(&MaterialEvaluator{CaptureBias: 4}).Evaluate(req)
+	for i, d := range cl {
+		if d.IsJump() && req[0].Priors[i] <= 1/float32(len(cl)) {
+			t.Errorf("jump %s prior %g not raised", cp.DecisionString(d), req[0].Priors[i])
+		}
+	}
+}
+
+func TestSetPriorsFromLogits(t *testing.T) {
+	p := configs.MustVariant("keyland").Start()
+	legal := p.Decisions(nil)
+	r := Request{Pos: p, Legal: legal, Priors: make([]float32, len(legal))}
+	logits := make([]float32, game.PolicySize(p.Board()))
+	idx := r.PolicyIndices(nil)
+	logits[idx[0]] = 2
+	if err := r.SetPriorsFromLogits(logits); err != nil {
+		t.Fatal(err)
+	}
+	if !(r.Priors[0] > r.Priors[1]) || math.Abs(float64(sum32(r.Priors))-1) > 1e-5 {
+		t.Errorf("priors %v", r.Priors)
+	}
+	if err := r.SetPriorsFromLogits(logits[:3]); err == nil {
+		t.Error("short logits: no error")
+	}
+}
+
+func sum32(x []float32) float32 {
+	var s float32
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+func TestBatcher(t *testing.T) {
+	inner := &countingEvaluator{}
+	b := NewBatcher(inner, 64, 0)
+	defer b.Close()
+	p := configs.MustVariant("keyland").Start()
+	var wg sync.WaitGroup
+	results := make([][]Result, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			cfg := DefaultConfig()
+			cfg.Seed = uint64(g)
+			s, err := NewSearch(b, cfg)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			s.SetPosition(p)
+			res, err := s.Run(context.Background(), Limits{Sims: 100})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			results[g] = []Result{*res}
+		})
+	}
+	wg.Wait()
+	// Alone, the same search gives the same result.
+	s := newSearch(t, &MaterialEvaluator{}, DefaultConfig(), p)
+	alone, err := s.Run(context.Background(), Limits{Sims: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(results[0][0].Visits, alone.Visits) {
+		t.Errorf("batched search differs from a lone one: %v vs %v", results[0][0].Visits, alone.Visits)
+	}
+	batches, reqs := b.Stats()
+	if batches == 0 || reqs/batches < 2 {
+		t.Logf("batches %d, requests %d", batches, reqs)
+	}
+	b.Close()
+	if err := b.Evaluate([]Request{{Pos: p}}); !errors.Is(err, ErrClosed) {
+		t.Errorf("after Close: %v", err)
+	}
+}
+
+type countingEvaluator struct {
+	mu sync.Mutex
+	n  int
+	MaterialEvaluator
+}
+
+func (c *countingEvaluator) Evaluate(batch []Request) error {
+	c.mu.Lock()
+	c.n += len(batch)
+	c.mu.Unlock()
+	return c.MaterialEvaluator.Evaluate(batch)
+}

@@ -1,0 +1,302 @@
+package mcts
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Spec is a player description such as "alphabeta:depth=4" or
+// "mcts:eval=material,sims=200": a kind, then optional key=value settings
+// separated by commas.
+type Spec struct {
+	Text   string            // the spec as given, trimmed
+	Kind   string            // random, greedy, uct, alphabeta, mcts or gumbel
+	Params map[string]string // the settings by key (lower case)
+}
+
+// The player kinds and their keys.
+var specKeys = map[string][]string{
+	"random":    {},
+	"greedy":    {},
+	"uct":       {"playouts", "ms", "c", "rollout"},
+	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt"},
+	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
+		"rollouts", "rollout", "reuse"},
+	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
+		"rollouts", "rollout"},
+}
+
+// SpecKinds returns the player kinds ParseSpec knows.
+func SpecKinds() []string { return slices.Sorted(maps.Keys(specKeys)) }
+
+// ParseSpec parses a player spec and checks its kind and keys (not yet the
+// values; NewSpecFactory does).
+func ParseSpec(s string) (Spec, error) {
+	text := strings.TrimSpace(s)
+	kind, rest, _ := strings.Cut(text, ":")
+	kind = strings.ToLower(kind)
+	keys, ok := specKeys[kind]
+	if !ok {
+		return Spec{}, fmt.Errorf("player %q: unknown kind %q (want one of %s)", s, kind, strings.Join(SpecKinds(), ", "))
+	}
+	sp := Spec{Text: text, Kind: kind, Params: map[string]string{}}
+	if rest == "" {
+		return sp, nil
+	}
+	for _, kv := range strings.Split(rest, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		k = strings.ToLower(strings.TrimSpace(k))
+		if !ok || k == "" {
+			return Spec{}, fmt.Errorf("player %q: setting %q: want key=value", s, kv)
+		}
+		if !slices.Contains(keys, k) {
+			known := "none"
+			if len(keys) > 0 {
+				known = strings.Join(slices.Sorted(slices.Values(keys)), ", ")
+			}
+			return Spec{}, fmt.Errorf("player %q: unknown key %q for %s (keys: %s)", s, k, kind, known)
+		}
+		if _, dup := sp.Params[k]; dup {
+			return Spec{}, fmt.Errorf("player %q: key %q given twice", s, k)
+		}
+		sp.Params[k] = strings.TrimSpace(v)
+	}
+	return sp, nil
+}
+
+// ErrModelUnsupported is the error of a spec with model= when no model
+// loader is given.
+var ErrModelUnsupported = errors.New("model files are not supported yet")
+
+// SpecOptions are what NewSpecFactory needs beyond the spec.
+type SpecOptions struct {
+	// LoadModel loads a model file as an evaluator. The factory puts a
+	// Batcher in front of it, so the players of all games running at once
+	// share it in batches; it need not be safe for concurrent use. Nil: a
+	// spec with model= fails with ErrModelUnsupported.
+	LoadModel func(path string) (Evaluator, error)
+}
+
+// specReader reads a spec's values, remembering the first error.
+type specReader struct {
+	sp  Spec
+	err error
+}
+
+func (r *specReader) fail(key, val, want string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("player %q: %s=%s: want %s", r.sp.Text, key, val, want)
+	}
+}
+
+func (r *specReader) int(key string, def, lo, hi int) int {
+	v, ok := r.sp.Params[key]
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		r.fail(key, v, fmt.Sprintf("a whole number from %d to %d", lo, hi))
+		return def
+	}
+	return n
+}
+
+func (r *specReader) float(key string, def, lo, hi float64) float64 {
+	v, ok := r.sp.Params[key]
+	if !ok {
+		return def
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(x >= lo && x <= hi) {
+		r.fail(key, v, fmt.Sprintf("a number from %g to %g", lo, hi))
+		return def
+	}
+	return x
+}
+
+func (r *specReader) bool(key string, def bool) bool {
+	v, ok := r.sp.Params[key]
+	if !ok {
+		return def
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		r.fail(key, v, "true or false (1 or 0)")
+		return def
+	}
+	return b
+}
+
+func (r *specReader) ms(key string) time.Duration {
+	return time.Duration(r.int(key, 0, 0, 3_600_000)) * time.Millisecond
+}
+
+// NewSpecFactory checks every value of sp and returns a factory of its
+// players. Keys, by kind (defaults in brackets):
+//
+//	random, greedy     no keys
+//	uct                playouts [1000], ms [0: none], c [1.41], rollout [0: to the end]
+//	alphabeta          depth [4, or none if ms is given], ms, tt [20: log2 entries; 0 none],
+//	                   q [1: quiescence], mobility [2], hunt [3]
+//	mcts               model=FILE or eval=rollout|material; sims [200], ms, nodes,
+//	                   cpuct [1.25], fpu [0.25], batch [8], noise [0], temp [0],
+//	                   tempplies [0], rollouts [1], rollout [0], reuse [true]
+//	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16],
+//	                   m [16], cvisit [50], cscale [0.1], gscale [1]
+//
+// ms limits are per decision.
+func NewSpecFactory(sp Spec, opts SpecOptions) (*Factory, error) {
+	r := &specReader{sp: sp}
+	name := sp.Text
+	switch sp.Kind {
+	case "random":
+		return NewFactory(name, func(seed uint64) (Player, error) { return NewRandomPlayer(seed), nil }), nil
+	case "greedy":
+		return NewFactory(name, func(seed uint64) (Player, error) { return NewGreedyPlayer(seed), nil }), nil
+	case "uct":
+		cfg := UCTConfig{Time: r.ms("ms"), C: r.float("c", 1.41, 0, 100), MaxRollout: r.int("rollout", 0, 0, 1<<30)}
+		cfg.Playouts = r.int("playouts", 1000, 1, 1<<30)
+		if _, ok := sp.Params["playouts"]; !ok && cfg.Time > 0 {
+			cfg.Playouts = 0
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		if _, err := NewUCTPlayer(cfg); err != nil {
+			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+		}
+		return NewFactory(name, func(seed uint64) (Player, error) {
+			c := cfg
+			c.Seed = seed
+			return NewUCTPlayer(c)
+		}), nil
+	case "alphabeta":
+		cfg := DefaultAlphaBetaConfig()
+		cfg.Time = r.ms("ms")
+		def := cfg.Depth
+		if cfg.Time > 0 {
+			def = 0
+		}
+		cfg.Depth = r.int("depth", def, 1, maxDepth)
+		cfg.TTBits = r.int("tt", cfg.TTBits, 0, 28)
+		cfg.Quiescence = r.bool("q", cfg.Quiescence)
+		cfg.Mobility = r.int("mobility", cfg.Mobility, -1000, 1000)
+		cfg.Hunt = r.int("hunt", cfg.Hunt, -1000, 1000)
+		if r.err != nil {
+			return nil, r.err
+		}
+		if err := cfg.Validate(); err != nil {
+			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+		}
+		return NewFactory(name, func(uint64) (Player, error) { return NewAlphaBetaPlayer(cfg) }), nil
+	case "mcts", "gumbel":
+		return searchFactory(sp, r, opts)
+	}
+	return nil, fmt.Errorf("player %q: unknown kind %q", sp.Text, sp.Kind)
+}
+
+func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
+	gumbel := sp.Kind == "gumbel"
+	cfg := DefaultConfig()
+	cfg.Gumbel = gumbel
+	lim := Limits{Time: r.ms("ms"), Nodes: r.int("nodes", 0, 0, 1<<30)}
+	defSims := 200
+	if gumbel {
+		defSims = 16
+	} else if lim.Time > 0 || lim.Nodes > 0 {
+		defSims = 0
+	}
+	lim.Sims = r.int("sims", defSims, 0, 1<<30)
+	if gumbel && lim.Sims < 1 {
+		r.fail("sims", sp.Params["sims"], "at least 1 for gumbel")
+	}
+	cfg.BatchSize = r.int("batch", cfg.BatchSize, 1, 4096)
+	if gumbel {
+		cfg.GumbelM = r.int("m", cfg.GumbelM, 1, 1024)
+		cfg.CVisit = r.float("cvisit", cfg.CVisit, 0, 1e6)
+		cfg.CScale = r.float("cscale", cfg.CScale, 1e-6, 1e6)
+		cfg.GumbelScale = r.float("gscale", cfg.GumbelScale, 0, 100)
+	} else {
+		cfg.CPuct = r.float("cpuct", cfg.CPuct, 1e-6, 100)
+		cfg.FPUReduction = r.float("fpu", cfg.FPUReduction, -10, 10)
+		cfg.NoiseEpsilon = r.float("noise", 0, 0, 1)
+		cfg.Temperature = r.float("temp", 0, 0, 100)
+		cfg.TemperaturePlies = r.int("tempplies", 0, 0, 1<<20)
+		if cfg.Temperature > 0 && cfg.TemperaturePlies == 0 {
+			cfg.TemperaturePlies = 1 << 20 // temp alone: for the whole game
+		}
+		cfg.Reuse = r.bool("reuse", cfg.Reuse)
+	}
+	rollouts := r.int("rollouts", 1, 1, 1<<20)
+	maxRollout := r.int("rollout", 0, 0, 1<<30)
+	model, hasModel := sp.Params["model"]
+	evalKind, hasEval := sp.Params["eval"]
+	if r.err != nil {
+		return nil, r.err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+	}
+	var shared Evaluator
+	var newEval func(seed uint64) Evaluator
+	var closeFn func()
+	switch {
+	case hasModel && hasEval:
+		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
+	case hasModel:
+		if model == "" {
+			return nil, fmt.Errorf("player %q: model=: want a model file", sp.Text)
+		}
+		if opts.LoadModel == nil {
+			return nil, fmt.Errorf("player %q: model=%s: %w", sp.Text, model, ErrModelUnsupported)
+		}
+		ev, err := opts.LoadModel(model)
+		if err != nil {
+			return nil, fmt.Errorf("player %q: model=%s: %w", sp.Text, model, err)
+		}
+		batcher := NewBatcher(ev, 0, 0)
+		shared = batcher
+		closeFn = func() {
+			batcher.Close()
+			if c, ok := ev.(interface{ Close() }); ok {
+				c.Close()
+			}
+		}
+	case evalKind == "rollout":
+		newEval = func(seed uint64) Evaluator {
+			return &RolloutEvaluator{Rollouts: rollouts, MaxDecisions: maxRollout, Seed: seed}
+		}
+	case evalKind == "material":
+		shared = &MaterialEvaluator{}
+	case hasEval:
+		return nil, fmt.Errorf("player %q: eval=%s: want rollout or material", sp.Text, evalKind)
+	default:
+		return nil, fmt.Errorf("player %q: %s needs model=FILE or eval=rollout|material", sp.Text, sp.Kind)
+	}
+	f := NewFactory(sp.Text, func(seed uint64) (Player, error) {
+		c := cfg
+		c.Seed = seed
+		ev := shared
+		if newEval != nil {
+			ev = newEval(Mix(seed, 1))
+		}
+		return NewSearchPlayer(ev, c, lim)
+	})
+	f.close = closeFn
+	return f, nil
+}
+
+// ParseFactory is ParseSpec followed by NewSpecFactory.
+func ParseFactory(s string, opts SpecOptions) (*Factory, error) {
+	sp, err := ParseSpec(s)
+	if err != nil {
+		return nil, err
+	}
+	return NewSpecFactory(sp, opts)
+}

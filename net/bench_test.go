@@ -1,0 +1,82 @@
+package net
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+)
+
+// benchConfig is the network the benchmarks measure (the proposed default,
+// with 8 input planes).
+var benchConfig = DefaultConfig(8)
+
+// BenchmarkInference measures Evaluator throughput on the 72-point board
+// with GOMAXPROCS worker goroutines.
+func BenchmarkInference(b *testing.B) {
+	topo := GridBoard(6, 7)
+	w, err := NewWeights(benchConfig, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := NewEvaluator(topo, w)
+	if err != nil {
+		b.Fatal(err)
+	}
+	flops := benchConfig.FLOPsPerPosition(topo.Points)
+	for _, batch := range []int{1, 16, 64, 256} {
+		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
+			ws := e.NewWorkspace(batch, runtime.GOMAXPROCS(0))
+			defer ws.Close()
+			in := benchInputs(batch*e.InputSize(), 2)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, _, err := ws.Forward(in, batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			pps := float64(b.N*batch) / b.Elapsed().Seconds()
+			b.ReportMetric(pps, "pos/s")
+			b.ReportMetric(pps*flops/1e9, "GFLOP/s")
+			b.ReportMetric(flops/1e6, "MFLOP/pos")
+		})
+	}
+}
+
+// BenchmarkTraining measures Trainer.Step at batch 256 on the 72-point board.
+func BenchmarkTraining(b *testing.B) {
+	topo := GridBoard(6, 7)
+	const batch = 256
+	w, err := NewWeights(benchConfig, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tc := DefaultTrainConfig()
+	tc.BatchSize = batch
+	tr, err := NewTrainer(topo, w, tc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tr.Close()
+	A := PolicySize(topo.Points)
+	bt := Batch{N: batch, Input: benchInputs(batch*topo.Points*benchConfig.InputPlanes, 3),
+		Policy: make([]float32, batch*A), Value: make([]float32, batch*3)}
+	for q := 0; q < batch; q++ {
+		bt.Policy[q*A+q%A] = 1
+		bt.Value[q*3+q%3] = 1
+	}
+	if _, err := tr.Step(bt); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := tr.Step(bt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	pps := float64(b.N*batch) / b.Elapsed().Seconds()
+	flops := benchConfig.FLOPsPerPosition(topo.Points)
+	b.ReportMetric(pps, "pos/s")
+	b.ReportMetric(3*pps*flops/1e9, "GFLOP/s")
+	b.ReportMetric(flops/1e6, "MFLOP/pos")
+}

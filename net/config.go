@@ -1,0 +1,193 @@
+package net
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Config is the network architecture.
+type Config struct {
+	Blocks      int `json:"blocks"`       // residual blocks (two graph-conv layers each)
+	Channels    int `json:"channels"`     // feature width C of the trunk
+	InputPlanes int `json:"input_planes"` // input features per point
+	ValueHidden int `json:"value_hidden"` // hidden width of the value head
+}
+
+// DefaultConfig is the proposed default architecture for inputPlanes input
+// features per point (see the package benchmarks for its speed).
+func DefaultConfig(inputPlanes int) Config {
+	return Config{Blocks: 4, Channels: 32, InputPlanes: inputPlanes, ValueHidden: 64}
+}
+
+// Validate rejects sizes that cannot build a network (or absurd ones).
+func (c Config) Validate() error {
+	switch {
+	case c.Blocks < 0 || c.Blocks > 256:
+		return fmt.Errorf("net: config: blocks %d out of range 0..256", c.Blocks)
+	case c.Channels < 1 || c.Channels > 4096:
+		return fmt.Errorf("net: config: channels %d out of range 1..4096", c.Channels)
+	case c.InputPlanes < 1 || c.InputPlanes > 4096:
+		return fmt.Errorf("net: config: input planes %d out of range 1..4096", c.InputPlanes)
+	case c.ValueHidden < 1 || c.ValueHidden > 4096:
+		return fmt.Errorf("net: config: value hidden %d out of range 1..4096", c.ValueHidden)
+	}
+	return nil
+}
+
+// policyHeadPlanes is the per-point policy width: 8 directions x {step, jump}.
+const policyHeadPlanes = movesPerPoint
+
+// FLOPsPerPosition counts the multiply-adds (x2) of one forward pass on a
+// board of points points: the graph convolutions, the pooled heads and the
+// gather-sums, i.e. the network arithmetic the benchmarks report.
+func (c Config) FLOPsPerPosition(points int) float64 {
+	conv := func(cin, cout int) float64 { return 2 * float64(points) * 9 * float64(cin) * float64(cout) }
+	f := conv(c.InputPlanes, c.Channels)
+	f += float64(2*c.Blocks) * conv(c.Channels, c.Channels)
+	f += conv(c.Channels, policyHeadPlanes)
+	f += 2 * float64(c.Channels) * float64(1+c.ValueHidden)
+	f += 2 * float64(c.ValueHidden) * 3
+	return f
+}
+
+// Tensor is one named float32 array of the model.
+type Tensor struct {
+	Name  string
+	Shape []int
+	Data  []float32
+}
+
+// Weights are the parameters of a network in a fixed order (see
+// TensorSpecs). Graph-convolution weights have shape [9*Cin, Cout]: row
+// slot*Cin+c multiplies channel c of the point itself (slot 0) or of its
+// neighbour in direction slot-1.
+type Weights struct {
+	Config  Config
+	Tensors []Tensor
+}
+
+// TensorSpec is the name and shape of one parameter tensor.
+type TensorSpec struct {
+	Name  string
+	Shape []int
+}
+
+// TensorSpecs lists every parameter tensor of the architecture, in order.
+func (c Config) TensorSpecs() []TensorSpec {
+	C, I, H := c.Channels, c.InputPlanes, c.ValueHidden
+	s := []TensorSpec{{"stem.w", []int{9 * I, C}}, {"stem.b", []int{C}}}
+	for i := 0; i < c.Blocks; i++ {
+		p := fmt.Sprintf("block%d.", i)
+		s = append(s,
+			TensorSpec{p + "conv1.w", []int{9 * C, C}}, TensorSpec{p + "conv1.b", []int{C}},
+			TensorSpec{p + "conv2.w", []int{9 * C, C}}, TensorSpec{p + "conv2.b", []int{C}})
+	}
+	s = append(s,
+		TensorSpec{"policy.w", []int{9 * C, policyHeadPlanes}}, TensorSpec{"policy.b", []int{policyHeadPlanes}},
+		TensorSpec{"stop.w", []int{C, 1}}, TensorSpec{"stop.b", []int{1}},
+		TensorSpec{"value1.w", []int{C, H}}, TensorSpec{"value1.b", []int{H}},
+		TensorSpec{"value2.w", []int{H, 3}}, TensorSpec{"value2.b", []int{3}})
+	return s
+}
+
+func numel(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+// NewWeights initialises a network: He-normal weights, the first layer of
+// each residual block scaled by 1/sqrt(Blocks) and the second set to zero
+// (Fixup-style, so every block starts as the identity and training is
+// stable without batch normalisation), small policy weights, zero biases.
+func NewWeights(c Config, seed uint64) (*Weights, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	w := &Weights{Config: c}
+	for _, s := range c.TensorSpecs() {
+		t := Tensor{Name: s.Name, Shape: append([]int(nil), s.Shape...), Data: make([]float32, numel(s.Shape))}
+		if len(s.Shape) == 2 {
+			fanIn := s.Shape[0]
+			std := math.Sqrt(2 / float64(fanIn))
+			switch {
+			case hasSuffix(s.Name, "conv1.w"):
+				std /= math.Sqrt(float64(max(1, c.Blocks)))
+			case hasSuffix(s.Name, "conv2.w"):
+				std = 0
+			case s.Name == "policy.w" || s.Name == "stop.w" || s.Name == "value2.w":
+				std = 0.1 / math.Sqrt(float64(fanIn))
+			}
+			for i := range t.Data {
+				t.Data[i] = float32(r.NormFloat64() * std)
+			}
+		}
+		w.Tensors = append(w.Tensors, t)
+	}
+	return w, nil
+}
+
+func hasSuffix(s, suf string) bool { return len(s) >= len(suf) && s[len(s)-len(suf):] == suf }
+
+// Tensor returns the named tensor or nil.
+func (w *Weights) Tensor(name string) *Tensor {
+	for i := range w.Tensors {
+		if w.Tensors[i].Name == name {
+			return &w.Tensors[i]
+		}
+	}
+	return nil
+}
+
+// Check verifies that w holds exactly the tensors of its Config with the
+// right shapes and sizes.
+func (w *Weights) Check() error {
+	if w == nil {
+		return fmt.Errorf("net: nil weights")
+	}
+	if err := w.Config.Validate(); err != nil {
+		return err
+	}
+	specs := w.Config.TensorSpecs()
+	if len(w.Tensors) != len(specs) {
+		return fmt.Errorf("net: weights have %d tensors, architecture needs %d", len(w.Tensors), len(specs))
+	}
+	for _, s := range specs {
+		t := w.Tensor(s.Name)
+		if t == nil {
+			return fmt.Errorf("net: missing tensor %q", s.Name)
+		}
+		if !equalInts(t.Shape, s.Shape) {
+			return fmt.Errorf("net: tensor %q has shape %v, want %v", s.Name, t.Shape, s.Shape)
+		}
+		if len(t.Data) != numel(s.Shape) {
+			return fmt.Errorf("net: tensor %q has %d values, want %d", s.Name, len(t.Data), numel(s.Shape))
+		}
+	}
+	return nil
+}
+
+// Clone returns a deep copy.
+func (w *Weights) Clone() *Weights {
+	c := &Weights{Config: w.Config, Tensors: make([]Tensor, len(w.Tensors))}
+	for i, t := range w.Tensors {
+		c.Tensors[i] = Tensor{Name: t.Name, Shape: append([]int(nil), t.Shape...), Data: append([]float32(nil), t.Data...)}
+	}
+	return c
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

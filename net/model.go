@@ -1,0 +1,308 @@
+package net
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+)
+
+// Model file format: the safetensors layout. An 8-byte little-endian header
+// length N, N bytes of JSON header, then the raw little-endian tensor data.
+// The header maps each tensor name to {"dtype": "F32", "shape": [...],
+// "data_offsets": [begin, end]} (byte offsets into the data section) and
+// holds a "__metadata__" map of strings.
+const (
+	ModelFormat        = "dablot-zero-net" // value of metadata "format"
+	ModelFormatVersion = 1                 // value of metadata "format_version"
+	maxHeaderBytes     = 64 << 20
+)
+
+// Metadata keys written by Save; callers cannot set them.
+const (
+	MetaFormat       = "format"
+	MetaVersion      = "format_version"
+	MetaArchitecture = "architecture"
+	MetaChecksum     = "data_sha256"
+)
+
+// Architecture is the JSON stored under MetaArchitecture.
+type Architecture struct {
+	Config
+	Points         int    `json:"points"`
+	PolicySize     int    `json:"policy_size"`
+	TopologySHA256 string `json:"topology_sha256"`
+}
+
+// Model is a loaded model file.
+type Model struct {
+	Weights      *Weights
+	Architecture Architecture
+	Metadata     map[string]string // every metadata entry, including the reserved ones
+}
+
+// Expect is what the caller requires of a model file. Load refuses a file
+// that does not match.
+type Expect struct {
+	Topology    *Topology         // required: the board the model must have been trained on
+	InputPlanes int               // if > 0, the input encoding width
+	Metadata    map[string]string // entries that must be present with exactly these values (e.g. encoding version)
+}
+
+type tensorHeader struct {
+	Dtype       string `json:"dtype"`
+	Shape       []int  `json:"shape"`
+	DataOffsets [2]int `json:"data_offsets"`
+}
+
+// Encode serialises w (trained on topo) with the caller's metadata entries.
+func Encode(topo *Topology, w *Weights, meta map[string]string) ([]byte, error) {
+	if err := topo.Validate(); err != nil {
+		return nil, err
+	}
+	if err := w.Check(); err != nil {
+		return nil, err
+	}
+	md := map[string]string{}
+	for k, v := range meta {
+		switch k {
+		case MetaFormat, MetaVersion, MetaArchitecture, MetaChecksum:
+			return nil, fmt.Errorf("net: save: metadata key %q is reserved", k)
+		}
+		md[k] = v
+	}
+	arch, err := json.Marshal(Architecture{Config: w.Config, Points: topo.Points, PolicySize: PolicySize(topo.Points), TopologySHA256: topo.Hash()})
+	if err != nil {
+		return nil, err
+	}
+	var data bytes.Buffer
+	header := map[string]any{}
+	for _, t := range w.Tensors {
+		begin := data.Len()
+		var b [4]byte
+		for _, v := range t.Data {
+			binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
+			data.Write(b[:])
+		}
+		header[t.Name] = tensorHeader{Dtype: "F32", Shape: t.Shape, DataOffsets: [2]int{begin, data.Len()}}
+	}
+	sum := sha256.Sum256(data.Bytes())
+	md[MetaFormat] = ModelFormat
+	md[MetaVersion] = strconv.Itoa(ModelFormatVersion)
+	md[MetaArchitecture] = string(arch)
+	md[MetaChecksum] = hex.EncodeToString(sum[:])
+	header["__metadata__"] = md
+	hj, err := json.Marshal(header)
+	if err != nil {
+		return nil, err
+	}
+	for len(hj)%8 != 0 { // align the data section, as safetensors writers do
+		hj = append(hj, ' ')
+	}
+	out := make([]byte, 8, 8+len(hj)+data.Len())
+	binary.LittleEndian.PutUint64(out, uint64(len(hj)))
+	out = append(out, hj...)
+	return append(out, data.Bytes()...), nil
+}
+
+// Save writes the model atomically: a temporary file in the same directory,
+// fsync, rename, then fsync of the directory.
+func Save(path string, topo *Topology, w *Weights, meta map[string]string) error {
+	buf, err := Encode(topo, w, meta)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("net: save: %w", err)
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(buf); err != nil {
+		return fmt.Errorf("net: save: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("net: save: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("net: save: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("net: save: %w", err)
+	}
+	ok = true
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Load reads and validates a model file against exp.
+func Load(path string, exp Expect) (*Model, error) {
+	buf, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("net: load: %w", err)
+	}
+	m, err := Decode(buf, exp)
+	if err != nil {
+		return nil, fmt.Errorf("%w (file %s)", err, path)
+	}
+	return m, nil
+}
+
+// Decode parses and validates a model file image against exp.
+func Decode(buf []byte, exp Expect) (*Model, error) {
+	if len(buf) < 8 {
+		return nil, fmt.Errorf("net: load: truncated file: %d bytes, the header length alone needs 8", len(buf))
+	}
+	n := binary.LittleEndian.Uint64(buf)
+	switch {
+	case n == 0 || n > maxHeaderBytes:
+		return nil, fmt.Errorf("net: load: header length %d is absurd (limit %d)", n, maxHeaderBytes)
+	case n > uint64(len(buf)-8):
+		return nil, fmt.Errorf("net: load: truncated file: header length %d but only %d bytes follow", n, len(buf)-8)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(buf[8:8+n], &raw); err != nil {
+		return nil, fmt.Errorf("net: load: bad JSON header: %v", err)
+	}
+	data := buf[8+n:]
+	meta := map[string]string{}
+	if mj, ok := raw["__metadata__"]; ok {
+		if err := json.Unmarshal(mj, &meta); err != nil {
+			return nil, fmt.Errorf("net: load: bad __metadata__: %v", err)
+		}
+		delete(raw, "__metadata__")
+	}
+	if meta[MetaFormat] != ModelFormat {
+		return nil, fmt.Errorf("net: load: metadata format is %q, want %q", meta[MetaFormat], ModelFormat)
+	}
+	if v, err := strconv.Atoi(meta[MetaVersion]); err != nil || v != ModelFormatVersion {
+		return nil, fmt.Errorf("net: load: unsupported format version %q (this code reads %d)", meta[MetaVersion], ModelFormatVersion)
+	}
+	// Tensor headers: dtype, shape, offsets inside the data section, no
+	// overlaps or gaps.
+	type span struct {
+		name       string
+		begin, end int
+	}
+	var spans []span
+	headers := map[string]tensorHeader{}
+	for name, rj := range raw {
+		var th tensorHeader
+		dec := json.NewDecoder(bytes.NewReader(rj))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&th); err != nil {
+			return nil, fmt.Errorf("net: load: bad header entry for tensor %q: %v", name, err)
+		}
+		if th.Dtype != "F32" {
+			return nil, fmt.Errorf("net: load: tensor %q has dtype %q, only F32 is supported", name, th.Dtype)
+		}
+		elems := 1
+		for _, d := range th.Shape {
+			if d < 0 || d > 1<<28 || elems*max(d, 1) > 1<<28 {
+				return nil, fmt.Errorf("net: load: tensor %q has absurd shape %v", name, th.Shape)
+			}
+			elems *= d
+		}
+		b, e := th.DataOffsets[0], th.DataOffsets[1]
+		if b < 0 || e < b || e > len(data) {
+			return nil, fmt.Errorf("net: load: tensor %q data offsets [%d, %d] out of range (data section is %d bytes)", name, b, e, len(data))
+		}
+		if e-b != 4*elems {
+			return nil, fmt.Errorf("net: load: tensor %q spans %d bytes, shape %v needs %d", name, e-b, th.Shape, 4*elems)
+		}
+		spans = append(spans, span{name, b, e})
+		headers[name] = th
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].begin < spans[j].begin })
+	for i := 1; i < len(spans); i++ {
+		if spans[i].begin < spans[i-1].end {
+			return nil, fmt.Errorf("net: load: data offsets of tensors %q and %q overlap", spans[i-1].name, spans[i].name)
+		}
+	}
+	pos := 0
+	for _, s := range spans {
+		if s.begin > pos {
+			return nil, fmt.Errorf("net: load: gap before tensor %q in the data section", s.name)
+		}
+		pos = s.end
+	}
+	if pos != len(data) {
+		return nil, fmt.Errorf("net: load: data section has %d bytes, tensors cover %d (truncated or trailing bytes)", len(data), pos)
+	}
+	sum := sha256.Sum256(data)
+	if got := hex.EncodeToString(sum[:]); got != meta[MetaChecksum] {
+		return nil, fmt.Errorf("net: load: checksum mismatch: data sha256 %s, metadata says %q", got, meta[MetaChecksum])
+	}
+	var arch Architecture
+	dec := json.NewDecoder(bytes.NewReader([]byte(meta[MetaArchitecture])))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&arch); err != nil {
+		return nil, fmt.Errorf("net: load: bad architecture metadata: %v", err)
+	}
+	if err := arch.Config.Validate(); err != nil {
+		return nil, fmt.Errorf("net: load: %w", err)
+	}
+	// Expectations.
+	if exp.Topology == nil {
+		return nil, fmt.Errorf("net: load: no expected topology given")
+	}
+	if arch.Points != exp.Topology.Points {
+		return nil, fmt.Errorf("net: load: model is for a %d-point board, expected %d points", arch.Points, exp.Topology.Points)
+	}
+	if arch.TopologySHA256 != exp.Topology.Hash() {
+		return nil, fmt.Errorf("net: load: model topology %s does not match the expected board %s", arch.TopologySHA256, exp.Topology.Hash())
+	}
+	if arch.PolicySize != PolicySize(arch.Points) {
+		return nil, fmt.Errorf("net: load: policy size %d, want %d", arch.PolicySize, PolicySize(arch.Points))
+	}
+	if exp.InputPlanes > 0 && arch.InputPlanes != exp.InputPlanes {
+		return nil, fmt.Errorf("net: load: model encodes %d input planes, expected %d", arch.InputPlanes, exp.InputPlanes)
+	}
+	for k, v := range exp.Metadata {
+		got, ok := meta[k]
+		if !ok {
+			return nil, fmt.Errorf("net: load: metadata %q missing, expected %q", k, v)
+		}
+		if got != v {
+			return nil, fmt.Errorf("net: load: metadata %q is %q, expected %q", k, got, v)
+		}
+	}
+	w := &Weights{Config: arch.Config}
+	for _, s := range arch.Config.TensorSpecs() {
+		th, ok := headers[s.Name]
+		if !ok {
+			return nil, fmt.Errorf("net: load: missing tensor %q", s.Name)
+		}
+		if !equalInts(th.Shape, s.Shape) {
+			return nil, fmt.Errorf("net: load: tensor %q has shape %v, architecture needs %v", s.Name, th.Shape, s.Shape)
+		}
+		vals := make([]float32, numel(s.Shape))
+		raw := data[th.DataOffsets[0]:th.DataOffsets[1]]
+		for i := range vals {
+			vals[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+		}
+		w.Tensors = append(w.Tensors, Tensor{Name: s.Name, Shape: append([]int(nil), s.Shape...), Data: vals})
+		delete(headers, s.Name)
+	}
+	for name := range headers {
+		return nil, fmt.Errorf("net: load: unexpected tensor %q", name)
+	}
+	return &Model{Weights: w, Architecture: arch, Metadata: meta}, nil
+}

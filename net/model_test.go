@@ -1,0 +1,234 @@
+package net
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func testModel(t *testing.T) (*Topology, *Weights, []byte) {
+	t.Helper()
+	topo := smallBoard()
+	w := perturbed(Config{Blocks: 1, Channels: 4, InputPlanes: 3, ValueHidden: 5}, 3, 1)
+	buf, err := Encode(topo, w, map[string]string{"variant": "keyland", "encoding_version": "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topo, w, buf
+}
+
+func TestModelRoundTrip(t *testing.T) {
+	topo, w, _ := testModel(t)
+	path := filepath.Join(t.TempDir(), "m.safetensors")
+	if err := Save(path, topo, w, map[string]string{"variant": "keyland"}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(path, Expect{Topology: topo, InputPlanes: 3, Metadata: map[string]string{"variant": "keyland"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Metadata["variant"] != "keyland" || m.Architecture.Points != 41 || m.Weights.Config != w.Config {
+		t.Fatalf("metadata or architecture lost: %+v", m.Architecture)
+	}
+	for i, tt := range w.Tensors {
+		got := m.Weights.Tensors[i]
+		if got.Name != tt.Name || !equalInts(got.Shape, tt.Shape) {
+			t.Fatalf("tensor %d: %s %v", i, got.Name, got.Shape)
+		}
+		for j := range tt.Data {
+			if math.Float32bits(got.Data[j]) != math.Float32bits(tt.Data[j]) {
+				t.Fatalf("tensor %s differs", tt.Name)
+			}
+		}
+	}
+	if err := Save(path, topo, w, map[string]string{MetaChecksum: "x"}); err == nil {
+		t.Fatal("reserved metadata key accepted")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Fatalf("temporary files left behind: %v", entries)
+	}
+}
+
+// rewriteHeader replaces the JSON header of a model image.
+func rewriteHeader(t *testing.T, buf []byte, edit func(h map[string]any)) []byte {
+	t.Helper()
+	n := binary.LittleEndian.Uint64(buf)
+	var h map[string]any
+	if err := json.Unmarshal(buf[8:8+n], &h); err != nil {
+		t.Fatal(err)
+	}
+	edit(h)
+	hj, _ := json.Marshal(h)
+	out := make([]byte, 8)
+	binary.LittleEndian.PutUint64(out, uint64(len(hj)))
+	return append(append(out, hj...), buf[8+n:]...)
+}
+
+func TestModelLoadRejects(t *testing.T) {
+	topo, _, good := testModel(t)
+	exp := Expect{Topology: topo}
+	tensor := func(h map[string]any, name string) map[string]any { return h[name].(map[string]any) }
+	meta := func(h map[string]any) map[string]any { return h["__metadata__"].(map[string]any) }
+	cases := []struct {
+		name string
+		buf  func() []byte
+		exp  Expect
+		want string
+	}{
+		{"empty file", func() []byte { return nil }, exp, "truncated"},
+		{"truncated header", func() []byte { return good[:20] }, exp, "truncated"},
+		{"truncated data", func() []byte { return good[:len(good)-4] }, exp, "out of range"},
+		{"trailing bytes", func() []byte { return append(append([]byte(nil), good...), 0, 0, 0, 0) }, exp, "trailing"},
+		{"absurd header length", func() []byte {
+			b := append([]byte(nil), good...)
+			binary.LittleEndian.PutUint64(b, 1<<40)
+			return b
+		}, exp, "absurd"},
+		{"bad JSON", func() []byte {
+			b := append([]byte(nil), good...)
+			b[8] = '!'
+			return b
+		}, exp, "bad JSON"},
+		{"wrong dtype", func() []byte {
+			return rewriteHeader(t, good, func(h map[string]any) { tensor(h, "stem.b")["dtype"] = "F16" })
+		}, exp, "dtype"},
+		{"offsets out of range", func() []byte {
+			return rewriteHeader(t, good, func(h map[string]any) { tensor(h, "stem.b")["data_offsets"] = []int{0, 1 << 30} })
+		}, exp, "out of range"},
+		{"overlapping offsets", func() []byte {
+			return rewriteHeader(t, good, func(h map[string]any) {
+				tensor(h, "stem.b")["data_offsets"] = tensor(h, "value2.b")["data_offsets"]
+				tensor(h, "stem.b")["shape"] = []int{3}
+				tensor(h, "stop.b")["data_offsets"] = tensor(h, "value2.b")["data_offsets"]
+				tensor(h, "stop.b")["shape"] = []int{3}
+			})
+		}, exp, "overlap"},
+		{"checksum mismatch", func() []byte {
+			b := append([]byte(nil), good...)
+			b[len(b)-1] ^= 0x40
+			return b
+		}, exp, "checksum"},
+		{"tensor dropped from header", func() []byte {
+			return rewriteHeader(t, good, func(h map[string]any) { delete(h, "value2.b") })
+		}, exp, "trailing"},
+		{"shape mismatch", func() []byte {
+			return rewriteHeader(t, good, func(h map[string]any) { tensor(h, "stem.w")["shape"] = []int{9, 12} })
+		}, exp, "shape"},
+		{"not our format", func() []byte {
+			return rewriteHeader(t, good, func(h map[string]any) { meta(h)["format"] = "other" })
+		}, exp, "format"},
+		{"wrong topology", func() []byte { return good }, Expect{Topology: largeBoard()}, "41-point"},
+		{"wrong encoding", func() []byte { return good }, Expect{Topology: topo, InputPlanes: 7}, "input planes"},
+		{"metadata mismatch", func() []byte { return good }, Expect{Topology: topo, Metadata: map[string]string{"encoding_version": "3"}}, "encoding_version"},
+		{"metadata missing", func() []byte { return good }, Expect{Topology: topo, Metadata: map[string]string{"rules": "x"}}, "missing"},
+		{"no expectation", func() []byte { return good }, Expect{}, "topology"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Decode(c.buf(), c.exp)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %q does not mention %q", err, c.want)
+			}
+		})
+	}
+	// A file whose missing tensor is consistent (data and checksum too).
+	w := perturbed(Config{Blocks: 1, Channels: 4, InputPlanes: 3, ValueHidden: 5}, 3, 1)
+	w.Tensors = w.Tensors[:len(w.Tensors)-1]
+	w2 := &Weights{Config: w.Config, Tensors: w.Tensors}
+	if _, err := Encode(topo, w2, nil); err == nil || !strings.Contains(err.Error(), "tensors") {
+		t.Fatalf("encoding incomplete weights: %v", err)
+	}
+	if _, err := Decode(good, exp); err != nil {
+		t.Fatalf("good file rejected: %v", err)
+	}
+}
+
+// TestModelMissingTensor builds a self-consistent file without one tensor.
+func TestModelMissingTensor(t *testing.T) {
+	topo, w, _ := testModel(t)
+	full, err := Encode(topo, w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Re-encode by hand without value2.b, which is last in the data section.
+	n := binary.LittleEndian.Uint64(full)
+	var h map[string]any
+	json.Unmarshal(full[8:8+n], &h)
+	delete(h, "value2.b")
+	data := full[8+n : len(full)-3*4]
+	sumHex := sha256Hex(data)
+	h["__metadata__"].(map[string]any)["data_sha256"] = sumHex
+	hj, _ := json.Marshal(h)
+	var b bytes.Buffer
+	binary.Write(&b, binary.LittleEndian, uint64(len(hj)))
+	b.Write(hj)
+	b.Write(data)
+	_, err = Decode(b.Bytes(), Expect{Topology: topo})
+	if err == nil || !strings.Contains(err.Error(), `missing tensor "value2.b"`) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestPythonReader(t *testing.T) {
+	// The first python3 with numpy: the one on PATH, else the system one.
+	py := ""
+	for _, cand := range []string{"python3", "/usr/bin/python3"} {
+		p, err := exec.LookPath(cand)
+		if err == nil && exec.Command(p, "-c", "import numpy").Run() == nil {
+			py = p
+			break
+		}
+	}
+	if py == "" {
+		t.Skip("no python3 with numpy installed")
+	}
+	topo, w, _ := testModel(t)
+	path := filepath.Join(t.TempDir(), "m.safetensors")
+	if err := Save(path, topo, w, map[string]string{"variant": "keyland"}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(py, "testdata/read_model.py", path, "--json").Output()
+	if err != nil {
+		t.Fatalf("read_model.py: %v", err)
+	}
+	var got struct {
+		Metadata map[string]string
+		Tensors  map[string]struct {
+			Shape []int
+			Sum   float64
+		}
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Metadata["variant"] != "keyland" || len(got.Tensors) != len(w.Tensors) {
+		t.Fatalf("python read %d tensors, metadata %v", len(got.Tensors), got.Metadata)
+	}
+	for _, tt := range w.Tensors {
+		var s float64
+		for _, v := range tt.Data {
+			s += float64(v)
+		}
+		g := got.Tensors[tt.Name]
+		if !equalInts(g.Shape, tt.Shape) || math.Abs(g.Sum-s) > 1e-9*math.Max(1, math.Abs(s)) {
+			t.Fatalf("%s: python %v %v, go %v %v", tt.Name, g.Shape, g.Sum, tt.Shape, s)
+		}
+	}
+}
+
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}

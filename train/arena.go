@@ -1,0 +1,281 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+)
+
+// ArenaConfig describes a match between two kinds of players.
+type ArenaConfig struct {
+	Rules *game.Rules
+	// Start is the position every game starts from (nil: the variant's).
+	Start *game.Position
+	// A and B make the two players; A is South in even-numbered games
+	// (0, 2, …) and North in odd ones.
+	A, B *mcts.Factory
+	// Games is the number of games (at most; an SPRT may stop earlier).
+	Games int
+	// Threads is the number of games played at once (0 means 1).
+	Threads int
+	// Seed makes the match reproducible: game i's players and opening are
+	// seeded from Seed and i only, whatever the threads.
+	Seed uint64
+	// OpeningTurns random turns are played before the players take over;
+	// games 2k and 2k+1 share the same opening, with the sides swapped.
+	OpeningTurns int
+	// SPRT, if set, stops the match as soon as the test decides. Games are
+	// counted in index order, so the stopping point does not depend on
+	// which thread finished first.
+	SPRT *SPRT
+	// OnGame, if set, is called after each game is counted, in index order,
+	// from one goroutine, with the score so far from A's point of view.
+	OnGame func(g *ArenaGame, sofar WDL)
+}
+
+// ArenaGame is one finished game of a match.
+type ArenaGame struct {
+	Index    int
+	AIsSouth bool
+	Record   *game.Record
+	Status   game.Status
+	ScoreA   float64 // A's score: 1, 0.5 or 0
+	Duration time.Duration
+}
+
+// ArenaResult is the outcome of a match, from A's point of view.
+type ArenaResult struct {
+	Games []*ArenaGame // the games counted, in index order
+	WDL   WDL          // A's wins, draws and losses
+	// AsSouth and AsNorth split WDL by A's side.
+	AsSouth, AsNorth WDL
+	// LLR and Verdict are the SPRT's state after the counted games (when
+	// an SPRT was asked for).
+	LLR     float64
+	Verdict Verdict
+	Elapsed time.Duration
+}
+
+// RunArena plays the match. It returns the first error of any game (an
+// illegal or unfinished turn, a failing player) and stops the others.
+func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
+	switch {
+	case cfg.Rules == nil:
+		return nil, errors.New("arena: no variant")
+	case cfg.A == nil || cfg.B == nil:
+		return nil, errors.New("arena: both players are needed")
+	case cfg.Games < 1:
+		return nil, fmt.Errorf("arena: %d games: want at least 1", cfg.Games)
+	case cfg.OpeningTurns < 0:
+		return nil, fmt.Errorf("arena: %d opening turns: want 0 or more", cfg.OpeningTurns)
+	}
+	if cfg.SPRT != nil {
+		if err := cfg.SPRT.Validate(); err != nil {
+			return nil, fmt.Errorf("arena: %w", err)
+		}
+	}
+	start := cfg.Rules.Start()
+	if cfg.Start != nil {
+		start = *cfg.Start
+	}
+	var buf [2 * game.MaxPoints]game.Decision
+	if len(start.Decisions(buf[:0])) == 0 {
+		return nil, errors.New("arena: the start position is already over")
+	}
+	threads := min(max(cfg.Threads, 1), cfg.Games)
+	began := time.Now()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	jobs := make(chan int)
+	type outcome struct {
+		g   *ArenaGame
+		err error
+	}
+	results := make(chan outcome, threads)
+	var wg sync.WaitGroup
+	for range threads {
+		wg.Go(func() {
+			for i := range jobs {
+				g, err := playArenaGame(ctx, &cfg, start, i)
+				results <- outcome{g, err}
+			}
+		})
+	}
+	go func() {
+		defer close(jobs)
+		for i := range cfg.Games {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	res := &ArenaResult{}
+	waiting := map[int]*ArenaGame{}
+	next := 0
+	var firstErr error
+	stopped := false
+	for o := range results {
+		if o.err != nil {
+			if firstErr == nil && !stopped {
+				firstErr = o.err
+				cancel()
+			}
+			continue
+		}
+		if stopped || firstErr != nil {
+			continue
+		}
+		waiting[o.g.Index] = o.g
+		for !stopped {
+			g, ok := waiting[next]
+			if !ok {
+				break
+			}
+			delete(waiting, next)
+			next++
+			res.Games = append(res.Games, g)
+			res.WDL.Add(g.ScoreA)
+			if g.AIsSouth {
+				res.AsSouth.Add(g.ScoreA)
+			} else {
+				res.AsNorth.Add(g.ScoreA)
+			}
+			if cfg.SPRT != nil {
+				res.LLR, res.Verdict = cfg.SPRT.Test(res.WDL)
+				if res.Verdict != Continue {
+					stopped = true
+					cancel()
+				}
+			}
+			if cfg.OnGame != nil {
+				cfg.OnGame(g, res.WDL)
+			}
+		}
+	}
+	res.Elapsed = time.Since(began)
+	if firstErr != nil {
+		return res, firstErr
+	}
+	if !stopped && len(res.Games) < cfg.Games {
+		if err := context.Cause(ctx); err != nil {
+			return res, fmt.Errorf("arena: stopped after %d games: %w", len(res.Games), err)
+		}
+	}
+	return res, nil
+}
+
+// playArenaGame plays game i of the match.
+func playArenaGame(ctx context.Context, cfg *ArenaConfig, start game.Position, i int) (*ArenaGame, error) {
+	began := time.Now()
+	seed := mcts.Mix(cfg.Seed, uint64(i))
+	a, err := cfg.A.New(mcts.Mix(seed, 1))
+	if err != nil {
+		return nil, fmt.Errorf("game %d: player A (%s): %w", i+1, cfg.A.Name, err)
+	}
+	b, err := cfg.B.New(mcts.Mix(seed, 2))
+	if err != nil {
+		return nil, fmt.Errorf("game %d: player B (%s): %w", i+1, cfg.B.Name, err)
+	}
+	g := &ArenaGame{Index: i, AIsSouth: i%2 == 0}
+	south, north := a, b
+	southName, northName := cfg.A.Name, cfg.B.Name
+	if !g.AIsSouth {
+		south, north = b, a
+		southName, northName = cfg.B.Name, cfg.A.Name
+	}
+	rec := game.NewRecord(cfg.Rules, &start)
+	rec.South, rec.North = southName, northName
+	rec.Tags = map[string]string{"Game": strconv.Itoa(i + 1), "Seed": strconv.FormatUint(cfg.Seed, 10)}
+	p := start
+	if cfg.OpeningTurns > 0 {
+		rec.Tags["Opening"] = strconv.Itoa(cfg.OpeningTurns)
+		opener := mcts.NewRandomPlayer(mcts.Mix(cfg.Seed, 1<<32|uint64(i/2)))
+		for range cfg.OpeningTurns {
+			if err := playRecordedTurn(ctx, opener, &p, rec); err != nil {
+				if errors.Is(err, errGameOver) {
+					break
+				}
+				return nil, fmt.Errorf("game %d: opening: %w", i+1, err)
+			}
+		}
+	}
+	for {
+		pl, name := south, southName
+		if p.SideToMove() == game.North {
+			pl, name = north, northName
+		}
+		if err := playRecordedTurn(ctx, pl, &p, rec); err != nil {
+			if errors.Is(err, errGameOver) {
+				break
+			}
+			return nil, fmt.Errorf("game %d, turn %d (%s, %s): %w", i+1, len(rec.Turns)+1, p.SideToMove(), name, err)
+		}
+	}
+	g.Status = p.Status()
+	rec.Finish(g.Status)
+	g.Record = rec
+	aSide := game.South
+	if !g.AIsSouth {
+		aSide = game.North
+	}
+	g.ScoreA = g.Status.Outcome.ScoreFor(aSide)
+	g.Duration = time.Since(began)
+	return g, nil
+}
+
+var errGameOver = errors.New("the game is over")
+
+// playRecordedTurn plays one checked turn of pl on p and appends it to rec.
+func playRecordedTurn(ctx context.Context, pl mcts.Player, p *game.Position, rec *game.Record) error {
+	var buf [2 * game.MaxPoints]game.Decision
+	if len(p.Decisions(buf[:0])) == 0 {
+		return errGameOver
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	before := *p
+	ds, err := mcts.PlayTurn(ctx, pl, p)
+	if err != nil {
+		return err
+	}
+	t, _, _ := before.DecisionsToTurn(ds)
+	rec.Turns = append(rec.Turns, t.Format(before.Board()))
+	return nil
+}
+
+// PlayGame plays one game between two players from start and returns its
+// record (with the players named south and north as given) and final status.
+func PlayGame(ctx context.Context, r *game.Rules, start game.Position, south, north mcts.Player) (*game.Record, game.Status, error) {
+	rec := game.NewRecord(r, &start)
+	p := start
+	for {
+		pl := south
+		if p.SideToMove() == game.North {
+			pl = north
+		}
+		if err := playRecordedTurn(ctx, pl, &p, rec); err != nil {
+			if errors.Is(err, errGameOver) {
+				break
+			}
+			return rec, p.Status(), fmt.Errorf("turn %d (%s): %w", len(rec.Turns)+1, p.SideToMove(), err)
+		}
+	}
+	st := p.Status()
+	rec.Finish(st)
+	return rec, st, nil
+}

@@ -1,0 +1,151 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+)
+
+func factory(t *testing.T, spec string) *mcts.Factory {
+	t.Helper()
+	f, err := mcts.ParseFactory(spec, mcts.SpecOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestArenaKnownResult plays from a position that South wins in one turn
+// (a1xa5 takes North's only piece): with the same player on both sides, A
+// wins exactly the games where it is South.
+func TestArenaKnownResult(t *testing.T) {
+	r := configs.MustVariant("keyland")
+	start, err := game.ParseFEN(r, "6/5/6/5/6/5/6/5/6/5/s5/5/S5 s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	greedy := func(name string) *mcts.Factory {
+		return mcts.NewFactory(name, func(seed uint64) (mcts.Player, error) { return mcts.NewGreedyPlayer(seed), nil })
+	}
+	res, err := RunArena(context.Background(), ArenaConfig{
+		Rules: r, Start: &start, A: greedy("A"), B: greedy("B"), Games: 10, Threads: 3, Seed: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.WDL != (WDL{5, 0, 5}) || res.AsSouth != (WDL{5, 0, 0}) || res.AsNorth != (WDL{0, 0, 5}) {
+		t.Errorf("W/D/L %v (south %v, north %v), want 5/0/5 with every win as South", res.WDL, res.AsSouth, res.AsNorth)
+	}
+	if s := res.WDL.Score(); s != 0.5 {
+		t.Errorf("score %g", s)
+	}
+	for i, g := range res.Games {
+		if g.Index != i || g.Record.Turns[0] != "a1xa5" || g.Record.Result != "1-0" {
+			t.Errorf("game %d: index %d, turns %v, result %s", i, g.Index, g.Record.Turns, g.Record.Result)
+		}
+		if _, err := g.Record.Replay(r); err != nil {
+			t.Errorf("game %d does not replay: %v", i, err)
+		}
+		if (g.Record.South == "A") != g.AIsSouth || g.AIsSouth != (i%2 == 0) {
+			t.Errorf("game %d: south is %q, A is south: %v", i, g.Record.South, g.AIsSouth)
+		}
+	}
+}
+
+// TestArenaDeterministic: the same seed plays the same games whatever the
+// number of threads.
+func TestArenaDeterministic(t *testing.T) {
+	r := configs.MustVariant("dablot")
+	run := func(threads int) []string {
+		res, err := RunArena(context.Background(), ArenaConfig{
+			Rules: r, A: factory(t, "greedy"), B: factory(t, "mcts:eval=rollout,sims=8,rollout=50"), Games: 4,
+			Threads: threads, Seed: 77, OpeningTurns: 2,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, g := range res.Games {
+			out = append(out, strings.Join(g.Record.Turns, " ")+" "+g.Record.Result)
+		}
+		return out
+	}
+	a, b := run(1), run(2)
+	if !slices.Equal(a, b) {
+		t.Errorf("1 thread and 2 threads differ:\n%v\n%v", a, b)
+	}
+	// The two games of a pair share their opening.
+	if !strings.HasPrefix(a[1], strings.Join(strings.Fields(a[0])[:2], " ")) {
+		t.Errorf("games 1 and 2 have different openings: %.30s / %.30s", a[0], a[1])
+	}
+}
+
+func TestArenaSPRTStopsEarly(t *testing.T) {
+	r := configs.MustVariant("dablot")
+	res, err := RunArena(context.Background(), ArenaConfig{
+		Rules: r, A: factory(t, "alphabeta:depth=1"), B: factory(t, "random"), Games: 400, Threads: 2, Seed: 3,
+		SPRT: &SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != AcceptH1 || len(res.Games) >= 400 {
+		t.Errorf("verdict %v after %d games (%v)", res.Verdict, len(res.Games), res.WDL)
+	}
+}
+
+// badPlayer returns a decision that is not legal.
+type badPlayer struct{}
+
+func (badPlayer) Turn(context.Context, *game.Position) ([]game.Decision, error) {
+	return []game.Decision{game.Pass}, nil
+}
+
+func TestArenaErrors(t *testing.T) {
+	r := configs.MustVariant("dablot")
+	bad := mcts.NewFactory("bad", func(uint64) (mcts.Player, error) { return badPlayer{}, nil })
+	_, err := RunArena(context.Background(), ArenaConfig{Rules: r, A: factory(t, "random"), B: bad, Games: 4, Threads: 2})
+	if err == nil || !strings.Contains(err.Error(), "not legal") {
+		t.Errorf("illegal turn: %v", err)
+	}
+	for _, cfg := range []ArenaConfig{
+		{A: bad, B: bad, Games: 1},
+		{Rules: r, B: bad, Games: 1},
+		{Rules: r, A: bad, B: bad},
+		{Rules: r, A: bad, B: bad, Games: 1, SPRT: &SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05}},
+	} {
+		if _, err := RunArena(context.Background(), cfg); err == nil {
+			t.Errorf("%+v: no error", cfg)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = RunArena(ctx, ArenaConfig{Rules: r, A: factory(t, "random"), B: factory(t, "random"), Games: 4})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+func TestPlayGame(t *testing.T) {
+	r := configs.MustVariant("winther")
+	rec, st, err := PlayGame(context.Background(), r, r.Start(), mcts.NewGreedyPlayer(1), mcts.NewRandomPlayer(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Over() || rec.Result != st.Outcome.Result() {
+		t.Errorf("status %v, record result %s", st, rec.Result)
+	}
+	p, err := rec.Replay(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Status() != st {
+		t.Errorf("replay ends %v, game ended %v", p.Status(), st)
+	}
+}
