@@ -15,6 +15,7 @@ import (
 // benchCommands are the subcommands of "dablot bench".
 var benchCommands = map[string]func(args []string, out io.Writer) error{
 	"playouts": runBenchPlayouts,
+	"net":      runBenchNetTo,
 }
 
 func init() {
