@@ -15,7 +15,10 @@ type Config struct {
 }
 
 // DefaultConfig is the proposed default architecture for inputPlanes input
-// features per point (see the package benchmarks for its speed).
+// features per point: 4 blocks of 32 channels, 11.6 MFLOP per position on
+// the 72-point board (8 planes). Measured on the 2-core development machine
+// while another job used about one core: ~6,000 positions/s inference at
+// batch 64 and ~600 positions/s training at batch 256 (GOEXPERIMENT=simd).
 func DefaultConfig(inputPlanes int) Config {
 	return Config{Blocks: 4, Channels: 32, InputPlanes: inputPlanes, ValueHidden: 64}
 }
