@@ -64,7 +64,7 @@ func runBenchPlayouts(args []string, out io.Writer) error {
 	}
 	tallies := make([]tally, *threads)
 	deadline := time.Now().Add(time.Duration(*seconds * float64(time.Second)))
-	began := time.Now()
+	began, cpuBegan := time.Now(), cpuTime()
 	var wg sync.WaitGroup
 	for i := range *threads {
 		wg.Go(func() {
@@ -86,6 +86,7 @@ func runBenchPlayouts(args []string, out io.Writer) error {
 	}
 	wg.Wait()
 	el := time.Since(began).Seconds()
+	cpu := (cpuTime() - cpuBegan).Seconds()
 	var sum tally
 	sum.reasons = map[game.Reason]int64{}
 	for _, t := range tallies {
@@ -103,6 +104,10 @@ func runBenchPlayouts(args []string, out io.Writer) error {
 	fmt.Fprintf(out, "variant %s, %d thread(s), %.1f s\n", r.Name, *threads, el)
 	fmt.Fprintf(out, "playouts/s   %.0f\n", g/el)
 	fmt.Fprintf(out, "decisions/s  %.0f\n", float64(sum.decisions)/el)
+	if cpu > 0 {
+		fmt.Fprintf(out, "decisions per CPU-second  %.0f  (%.1f CPU-s used in %.1f s; the difference is time the machine gave to others)\n",
+			float64(sum.decisions)/cpu, cpu, el)
+	}
 	fmt.Fprintf(out, "games %d, mean length %.1f turns (%.1f decisions)\n", sum.games, float64(sum.plies)/g, float64(sum.decisions)/g)
 	fmt.Fprintf(out, "south %.1f%%, north %.1f%%, draw %.1f%%\n",
 		100*float64(sum.outcomes[game.SouthWins])/g, 100*float64(sum.outcomes[game.NorthWins])/g, 100*float64(sum.outcomes[game.Draw])/g)
