@@ -7,6 +7,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/encode"
 )
 
@@ -89,5 +90,29 @@ func TestPlanesContent(t *testing.T) {
 	}
 	if len(e.Neighbors()) != 72 || e.PolicySize() != 72*16+1 {
 		t.Errorf("topology %d points, policy %d", len(e.Neighbors()), e.PolicySize())
+	}
+}
+
+// TestAgreesWithNet: the network's policy layout and board graph are the
+// game's, though net does not import game.
+func TestAgreesWithNet(t *testing.T) {
+	for _, v := range []string{"keyland", "daablot"} {
+		e := encode.New(configs.MustVariant(v))
+		b := e.Rules().Board
+		topo := net.Topology{Points: e.Points(), Neighbors: e.Neighbors()}
+		if err := topo.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if net.PolicySize(e.Points()) != e.PolicySize() || net.StopIndex(e.Points()) != game.Stop.PolicyIndex(b) {
+			t.Fatalf("%s: policy sizes differ", v)
+		}
+		for q := range e.Points() {
+			for d := game.Direction(0); d < game.NumDirections; d++ {
+				if net.PolicyIndex(q, int(d), false) != game.StepDecision(q, d).PolicyIndex(b) ||
+					net.PolicyIndex(q, int(d), true) != game.JumpDecision(q, d).PolicyIndex(b) {
+					t.Fatalf("%s: index of %s %s differs", v, b.Name(q), d)
+				}
+			}
+		}
 	}
 }
