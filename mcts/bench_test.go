@@ -2,19 +2,22 @@ package mcts
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dablot-zero/dablot/configs"
 )
 
-// BenchmarkAlphaBeta searches the start position to a fixed depth; the
+// BenchmarkAlphaBeta searches the start position to depth 6 (turns); the
 // nodes/s metric counts every node, quiescence included.
 func BenchmarkAlphaBeta(b *testing.B) {
 	for _, v := range []string{"keyland", "dablot"} {
 		b.Run(v, func(b *testing.B) {
 			p := configs.MustVariant(v).Start()
 			c := DefaultAlphaBetaConfig()
-			c.Depth = 4
+			c.Depth = 6
 			var nodes int64
 			var secs float64
 			for b.Loop() {
@@ -72,6 +75,57 @@ func BenchmarkSearch(b *testing.B) {
 				}
 				sims += r.Simulations
 			}
+			b.ReportMetric(float64(sims)/b.Elapsed().Seconds(), "sims/s")
+		})
+	}
+}
+
+// slowEvaluator stands in for a network: each call costs a fixed time,
+// whatever its size.
+type slowEvaluator struct {
+	MaterialEvaluator
+	cost time.Duration
+}
+
+func (e *slowEvaluator) Evaluate(batch []Request) error {
+	time.Sleep(e.cost)
+	return e.MaterialEvaluator.Evaluate(batch)
+}
+
+// BenchmarkBatcher runs 8 searches at once through one Batcher, as game
+// workers share a network; it reports the mean batch size. With an
+// evaluator that costs 1 ms a call, the calls of all searches merge.
+func BenchmarkBatcher(b *testing.B) {
+	p := configs.MustVariant("keyland").Start()
+	for _, cost := range []time.Duration{0, time.Millisecond} {
+		b.Run(cost.String(), func(b *testing.B) {
+			bt := NewBatcher(&slowEvaluator{cost: cost}, 0, 0)
+			defer bt.Close()
+			sims := int64(0)
+			for b.Loop() {
+				var wg sync.WaitGroup
+				for g := range 8 {
+					wg.Go(func() {
+						cfg := DefaultConfig()
+						cfg.Seed = uint64(g)
+						s, err := NewSearch(bt, cfg)
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						s.SetPosition(p)
+						r, err := s.Run(context.Background(), Limits{Sims: 400})
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						atomic.AddInt64(&sims, int64(r.Simulations))
+					})
+				}
+				wg.Wait()
+			}
+			batches, reqs := bt.Stats()
+			b.ReportMetric(float64(reqs)/float64(batches), "requests/batch")
 			b.ReportMetric(float64(sims)/b.Elapsed().Seconds(), "sims/s")
 		})
 	}
