@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"text/tabwriter"
 	"time"
@@ -12,11 +11,9 @@ import (
 	"github.com/dablot-zero/dablot/net"
 )
 
-// runBenchNet implements "dablot bench net": network throughput on a
+// runBenchNetTo implements "dablot bench net": network throughput on a
 // synthetic board (inference at batch 1/16/64/256, training at batch 256)
 // and the matrix-multiply speed next to gonum's blas32 at 512³.
-func runBenchNet(args []string) error { return runBenchNetTo(args, os.Stdout) }
-
 func runBenchNetTo(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("bench net", flag.ContinueOnError)
 	fs.SetOutput(out)

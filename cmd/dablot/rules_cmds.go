@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -144,7 +145,7 @@ func runPerft(args []string, out io.Writer) error {
 				lines[i] = fmt.Sprintf("%s\t%d", t.Format(p.Board()), counts[i])
 				total += counts[i]
 			}
-			slicesSort(lines)
+			slices.Sort(lines)
 			fmt.Fprintln(out, strings.Join(lines, "\n"))
 		}
 		fmt.Fprintf(out, "total\t%d\n", total)

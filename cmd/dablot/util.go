@@ -1,5 +1,0 @@
-package main
-
-import "slices"
-
-func slicesSort(s []string) { slices.Sort(s) }
