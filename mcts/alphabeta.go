@@ -226,20 +226,30 @@ func (ab *AlphaBetaPlayer) checkStop() {
 	}
 }
 
-// search returns the negamax score of p for its side to move, searched depth
-// more turns.
-func (ab *AlphaBetaPlayer) search(p *game.Position, depth, alpha, beta, ply int) int {
+// enter counts a node and returns its legal decisions, or, when the node
+// ends the search (stopped, game over, too deep), its score and done.
+func (ab *AlphaBetaPlayer) enter(p *game.Position, ply int) (legal []game.Decision, score int, done bool) {
 	ab.nodes++
 	ab.checkStop()
 	if ab.stop {
-		return 0
+		return nil, 0, true
 	}
-	legal := p.Decisions(ab.bufs[ply][:0])
+	legal = p.Decisions(ab.bufs[ply][:0])
 	if len(legal) == 0 {
-		return terminalScore(p, ply)
+		return nil, terminalScore(p, ply), true
 	}
 	if ply >= maxPly-1 {
-		return ab.Evaluate(p)
+		return nil, ab.Evaluate(p), true
+	}
+	return legal, 0, false
+}
+
+// search returns the negamax score of p for its side to move, searched depth
+// more turns.
+func (ab *AlphaBetaPlayer) search(p *game.Position, depth, alpha, beta, ply int) int {
+	legal, score, done := ab.enter(p, ply)
+	if done {
+		return score
 	}
 	if depth <= 0 && p.Chain() < 0 {
 		if ab.cfg.Quiescence {
@@ -360,17 +370,9 @@ func (ab *AlphaBetaPlayer) quiesce(p *game.Position, legal []game.Decision, alph
 }
 
 func (ab *AlphaBetaPlayer) qnode(p *game.Position, alpha, beta, ply int) int {
-	ab.nodes++
-	ab.checkStop()
-	if ab.stop {
-		return 0
-	}
-	legal := p.Decisions(ab.bufs[ply][:0])
-	if len(legal) == 0 {
-		return terminalScore(p, ply)
-	}
-	if ply >= maxPly-1 {
-		return ab.Evaluate(p)
+	legal, score, done := ab.enter(p, ply)
+	if done {
+		return score
 	}
 	return ab.quiesce(p, legal, alpha, beta, ply)
 }
