@@ -285,3 +285,28 @@ func TestMaxPlies(t *testing.T) {
 		t.Errorf("status %v", got)
 	}
 }
+
+// TestRulesYAMLRoundTrip checks that every variant, and variants with
+// options changed, read back from Rules.YAML as the same game.
+func TestRulesYAMLRoundTrip(t *testing.T) {
+	specs := append(configs.VariantNames(), "daablot,no_return=true,promotion=prince",
+		"winther,ranks.king.step=forward,draw.two_passes=true,no_move=pass")
+	for _, spec := range specs {
+		t.Run(spec, func(t *testing.T) {
+			r, err := configs.Variant(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := game.ParseVariant(r.YAML(), nil)
+			if err != nil {
+				t.Fatalf("reading back:\n%s\n%v", r.YAML(), err)
+			}
+			if back.Canonical() != r.Canonical() {
+				t.Errorf("canonical form changed:\n got %s\nwant %s", back.Canonical(), r.Canonical())
+			}
+			if back.Description != r.Description || !slices.Equal(back.Assumed, r.Assumed) {
+				t.Errorf("description or assumptions lost")
+			}
+		})
+	}
+}

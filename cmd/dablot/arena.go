@@ -24,11 +24,6 @@ func init() {
 	register(&command{"arena", "play a match between two players: --a SPEC --b SPEC --games N [--sprt e0,e1]", runArena})
 }
 
-// loadModelEvaluator loads a model file as an evaluator for "model=" player
-// specs. The network package will set it; until then model files are an
-// error.
-var loadModelEvaluator func(path string) (mcts.Evaluator, error)
-
 const arenaUsage = `--variant V --a SPEC --b SPEC --games N [--sprt elo0,elo1] [--seed S] [--out FILE.pgn] [--threads T] [--open K] [--fen F]
 
 Player SPECs: random | greedy | uct:playouts=1000 | alphabeta:depth=4 | alphabeta:ms=1000 |
@@ -74,7 +69,7 @@ func runArena(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := mcts.SpecOptions{LoadModel: loadModelEvaluator}
+	opts := train.SpecOptions(r, *threads)
 	a, err := mcts.ParseFactory(*specA, opts)
 	if err != nil {
 		return usagef("--a: %v", err)

@@ -1,0 +1,217 @@
+package train
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/encode"
+)
+
+// Metadata keys of a model file, besides the network's own (net.Meta*).
+const (
+	MetaVariant     = "variant"         // the variant's name
+	MetaRules       = "rules_yaml"      // the full rules as a variant file (game.Rules.YAML)
+	MetaCanonical   = "rules_canonical" // game.Rules.Canonical
+	MetaFingerprint = "rules_fingerprint"
+	MetaEncoding    = "encoding_version" // encode.Version
+	MetaCode        = "code_version"     // CodeVersion of the program that wrote it
+	MetaCreated     = "created"          // RFC 3339 time
+	MetaGeneration  = "generation"       // the training generation of the weights
+	MetaTraining    = "training"         // JSON TrainingSummary
+	MetaRatings     = "ratings"          // JSON rating table, when known
+)
+
+// TrainingSummary is the provenance a model file carries: where its weights
+// came from and how much training made them.
+type TrainingSummary struct {
+	Run         string  `json:"run,omitempty"`    // run directory name
+	Preset      string  `json:"preset,omitempty"` // training preset
+	Seed        uint64  `json:"seed"`
+	Generation  int     `json:"generation"`
+	Games       int     `json:"games"`
+	Samples     int64   `json:"samples"`
+	TrainSteps  int     `json:"train_steps"`
+	Hours       float64 `json:"hours"` // wall-clock hours of training, over every resumed or warm-started run
+	InitFrom    string  `json:"init_from,omitempty"`
+	Description string  `json:"description,omitempty"`
+}
+
+// Model is a network together with the variant it plays: what a model file
+// holds. It is immutable once loaded and may be shared by goroutines (each
+// evaluator made by NewEvaluator has its own buffers).
+type Model struct {
+	Rules    *game.Rules
+	Encoder  *encode.Encoder
+	Topology *net.Topology
+	Weights  *net.Weights
+	Net      *net.Evaluator
+	Training TrainingSummary
+	// Metadata holds every entry of the file, including the ones above.
+	Metadata map[string]string
+}
+
+// Topology returns the network graph of a variant's board.
+func Topology(r *game.Rules) *net.Topology {
+	return &net.Topology{Points: r.Board.Points(), Neighbors: encode.New(r).Neighbors()}
+}
+
+// NewModel wraps weights for variant r.
+func NewModel(r *game.Rules, w *net.Weights, ts TrainingSummary) (*Model, error) {
+	enc := encode.New(r)
+	if w.Config.InputPlanes != encode.Planes {
+		return nil, fmt.Errorf("train: network takes %d input planes, encoding version %d has %d", w.Config.InputPlanes, encode.Version, encode.Planes)
+	}
+	topo := Topology(r)
+	ev, err := net.NewEvaluator(topo, w)
+	if err != nil {
+		return nil, err
+	}
+	return &Model{Rules: r, Encoder: enc, Topology: topo, Weights: w, Net: ev, Training: ts, Metadata: map[string]string{}}, nil
+}
+
+// NewNetwork returns a freshly initialised network of architecture cfg
+// (InputPlanes is set to the encoding's) for variant r.
+func NewNetwork(r *game.Rules, cfg net.Config, seed uint64) (*Model, error) {
+	cfg.InputPlanes = encode.Planes
+	w, err := net.NewWeights(cfg, seed)
+	if err != nil {
+		return nil, err
+	}
+	return NewModel(r, w, TrainingSummary{Seed: seed})
+}
+
+// Save writes the model file atomically, recording the variant and its full
+// rules, the encoding and code versions, the training summary and extra
+// metadata entries (such as MetaRatings).
+func (m *Model) Save(path string, extra map[string]string) error {
+	ts, err := json.Marshal(m.Training)
+	if err != nil {
+		return err
+	}
+	meta := map[string]string{}
+	for k, v := range extra {
+		meta[k] = v
+	}
+	meta[MetaVariant] = m.Rules.Name
+	meta[MetaRules] = string(m.Rules.YAML())
+	meta[MetaCanonical] = m.Rules.Canonical()
+	meta[MetaFingerprint] = m.Rules.Fingerprint()
+	meta[MetaEncoding] = strconv.Itoa(encode.Version)
+	meta[MetaCode] = CodeVersion()
+	meta[MetaCreated] = time.Now().UTC().Format(time.RFC3339)
+	meta[MetaGeneration] = strconv.Itoa(m.Training.Generation)
+	meta[MetaTraining] = string(ts)
+	return net.Save(path, m.Topology, m.Weights, meta)
+}
+
+// LoadModel reads a model file. The variant comes from the file itself (its
+// full rules), so a model of a variant written by hand loads anywhere. A
+// damaged file, a file of another encoding version, or rules that do not
+// read back as recorded are refused with an error naming the problem.
+func LoadModel(path string) (*Model, error) {
+	buf, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", path, err)
+	}
+	m, err := DecodeModel(buf)
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", path, err)
+	}
+	return m, nil
+}
+
+// DecodeModel is LoadModel on a file's contents.
+func DecodeModel(buf []byte) (*Model, error) {
+	meta, err := peekMetadata(buf)
+	if err != nil {
+		return nil, err
+	}
+	if v := meta[MetaEncoding]; v != strconv.Itoa(encode.Version) {
+		return nil, fmt.Errorf("encoding version %q, this program reads version %d: re-train or use the program that wrote it", v, encode.Version)
+	}
+	yml, ok := meta[MetaRules]
+	if !ok {
+		return nil, errors.New("no rules in the model's metadata (not a dablot-zero model file?)")
+	}
+	r, err := game.ParseVariant([]byte(yml), nil)
+	if err != nil {
+		return nil, fmt.Errorf("rules in the model: %w", err)
+	}
+	if c := meta[MetaCanonical]; c != r.Canonical() {
+		return nil, fmt.Errorf("rules in the model read back as %s, the model records %s", r.Canonical(), c)
+	}
+	nm, err := net.Decode(buf, net.Expect{Topology: Topology(r), InputPlanes: encode.Planes})
+	if err != nil {
+		return nil, err
+	}
+	var ts TrainingSummary
+	if s := meta[MetaTraining]; s != "" {
+		if err := json.Unmarshal([]byte(s), &ts); err != nil {
+			return nil, fmt.Errorf("bad training summary in the model: %v", err)
+		}
+	}
+	m, err := NewModel(r, nm.Weights, ts)
+	if err != nil {
+		return nil, err
+	}
+	m.Metadata = nm.Metadata
+	return m, nil
+}
+
+// peekMetadata reads the __metadata__ map of a safetensors image without
+// checking the rest; net.Decode then validates the whole file.
+func peekMetadata(buf []byte) (map[string]string, error) {
+	if len(buf) < 8 {
+		return nil, fmt.Errorf("truncated file: %d bytes", len(buf))
+	}
+	n := binary.LittleEndian.Uint64(buf)
+	if n == 0 || n > uint64(len(buf)-8) {
+		return nil, fmt.Errorf("not a model file, or truncated: header length %d with %d bytes after it", n, len(buf)-8)
+	}
+	var h struct {
+		Meta map[string]string `json:"__metadata__"`
+	}
+	if err := json.Unmarshal(buf[8:8+n], &h); err != nil {
+		return nil, fmt.Errorf("not a model file: bad header: %v", err)
+	}
+	if h.Meta == nil {
+		return nil, errors.New("not a model file: no __metadata__ in the header")
+	}
+	return h.Meta, nil
+}
+
+// CodeVersion identifies the program: the module version and, in binaries
+// built from a git checkout, the commit (with "+dirty" for local changes).
+func CodeVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		v += " " + rev + dirty
+	}
+	return v
+}

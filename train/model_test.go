@@ -1,0 +1,249 @@
+package train
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net"
+)
+
+// tinyNet is a small architecture that keeps tests fast.
+var tinyNet = net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}
+
+func newTestModel(t *testing.T, spec string, seed uint64) *Model {
+	t.Helper()
+	fresh, err := NewNetwork(configs.MustVariant(spec), tinyNet, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomise(fresh.Weights, seed)
+	m, err := NewModel(fresh.Rules, fresh.Weights, fresh.Training)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// randomise gives every weight a small pseudo-random value, so that a fresh
+// network's outputs are not trivially uniform.
+func randomise(w *net.Weights, seed uint64) {
+	x := seed*0x9e3779b97f4a7c15 + 1
+	for _, t := range w.Tensors {
+		for i := range t.Data {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			t.Data[i] = (float32(x%2001)/1000 - 1) * 0.3
+		}
+	}
+}
+
+// randomPositions plays random games of r and returns positions along them
+// (including positions inside capture chains when there are any).
+func randomPositions(r *game.Rules, n int, seed uint64) []game.Position {
+	var out []game.Position
+	var scratch game.MoveScratch
+	rng := rand.New(rand.NewPCG(seed, 1))
+	for len(out) < n {
+		p := r.Start()
+		for !p.Status().Over() && len(out) < n {
+			if rng.IntN(3) == 0 {
+				out = append(out, p)
+			}
+			d, _ := p.RandomDecision(rng, &scratch)
+			p.Apply(d)
+		}
+	}
+	return out
+}
+
+func TestModelSaveLoad(t *testing.T) {
+	dir := t.TempDir()
+	for _, spec := range []string{"keyland", "daablot,no_return=true,promotion=prince"} {
+		m := newTestModel(t, spec, 3)
+		m.Training = TrainingSummary{Run: "r1", Generation: 7, Games: 100, Samples: 5000, Hours: 1.5}
+		path := filepath.Join(dir, "m.dbm")
+		if err := m.Save(path, map[string]string{MetaRatings: `[]`}); err != nil {
+			t.Fatal(err)
+		}
+		back, err := LoadModel(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back.Rules.Canonical() != m.Rules.Canonical() {
+			t.Errorf("%s: rules changed: %s", spec, back.Rules.Canonical())
+		}
+		if back.Training != m.Training {
+			t.Errorf("%s: training summary %+v, want %+v", spec, back.Training, m.Training)
+		}
+		if back.Metadata[MetaRatings] != `[]` || back.Metadata[MetaCode] == "" {
+			t.Errorf("%s: metadata lost: %v", spec, back.Metadata)
+		}
+		if err := back.CheckRules(m.Rules); err != nil {
+			t.Error(err)
+		}
+		// The same outputs from the loaded model.
+		ps := randomPositions(m.Rules, 5, 1)
+		a, b := evalAll(t, m, ps), evalAll(t, back, ps)
+		for i := range a {
+			if a[i].Value != b[i].Value || !equalF32(a[i].Priors, b[i].Priors) {
+				t.Fatalf("%s: position %d evaluates differently after loading", spec, i)
+			}
+		}
+	}
+}
+
+func TestModelRefused(t *testing.T) {
+	dir := t.TempDir()
+	m := newTestModel(t, "keyland", 1)
+	path := filepath.Join(dir, "m.dbm")
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	good, _ := os.ReadFile(path)
+	otherEnc, err := net.Encode(m.Topology, m.Weights, map[string]string{MetaEncoding: "0", MetaRules: string(m.Rules.YAML())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noRules, _ := net.Encode(m.Topology, m.Weights, map[string]string{MetaEncoding: "1"})
+	flipped := append([]byte(nil), good...)
+	flipped[len(flipped)-3] ^= 0x40
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"empty", nil, "truncated"},
+		{"truncated", good[:len(good)/2], "out of range"},
+		{"flipped bit", flipped, "checksum"},
+		{"not a model", []byte("hello, this is not a model file at all"), "not a model"},
+		{"other encoding", otherEnc, "encoding version"},
+		{"no rules", noRules, "no rules"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := DecodeModel(tc.data)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an error about %q", err, tc.want)
+			}
+		})
+	}
+	other := newTestModel(t, "winther", 1)
+	if err := other.CheckRules(m.Rules); err == nil || !strings.Contains(err.Error(), "plays winther") {
+		t.Errorf("CheckRules across variants: %v", err)
+	}
+	opts := SpecOptions(configs.MustVariant("dablot"), 1)
+	if _, err := opts.LoadModel(path); err == nil || !strings.Contains(err.Error(), "plays keyland, not dablot") {
+		t.Errorf("loading a keyland model for dablot: %v", err)
+	}
+}
+
+func evalAll(t *testing.T, m *Model, ps []game.Position) []mcts.Request {
+	t.Helper()
+	ev := m.NewEvaluator(len(ps), 1)
+	defer ev.Close()
+	reqs := make([]mcts.Request, len(ps))
+	for i, p := range ps {
+		reqs[i].Pos = p
+		reqs[i].Legal = p.Decisions(nil)
+		reqs[i].Priors = make([]float32, len(reqs[i].Legal))
+	}
+	if err := ev.Evaluate(reqs); err != nil {
+		t.Fatal(err)
+	}
+	return reqs
+}
+
+func equalF32(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestNetEvaluator checks priors and values against the network's own
+// masked forward pass, and that a position's result does not depend on the
+// rest of its batch or on which side is to move in the same picture.
+func TestNetEvaluator(t *testing.T) {
+	for _, spec := range []string{"keyland", "dablot", "frostviken"} {
+		m := newTestModel(t, spec, 5)
+		ps := randomPositions(m.Rules, 40, 2)
+		batch := evalAll(t, m, ps)
+		ws := m.Net.NewWorkspace(1, 1)
+		in := make([]float32, m.Encoder.InputSize())
+		mask := make([]float32, m.Encoder.PolicySize())
+		for i, r := range batch {
+			var sum float64
+			for _, p := range r.Priors {
+				if p < 0 || p > 1 {
+					t.Fatalf("%s: prior %v", spec, p)
+				}
+				sum += float64(p)
+			}
+			if math.Abs(sum-1) > 1e-5 {
+				t.Fatalf("%s: priors sum to %v", spec, sum)
+			}
+			if d := r.Value - (r.WDL[0] - r.WDL[2]); math.Abs(float64(d)) > 1e-6 {
+				t.Fatalf("%s: value %v is not W-L of %v", spec, r.Value, r.WDL)
+			}
+			// Alone, through the network's masked softmax.
+			m.Encoder.Encode(&ps[i], in)
+			clear(mask)
+			idx := m.Encoder.LegalIndices(&ps[i], r.Legal, nil)
+			for _, j := range idx {
+				mask[j] = 1
+			}
+			pol, wdl, err := ws.ForwardMasked(in, mask, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, j := range idx {
+				if math.Abs(float64(pol[j]-r.Priors[k])) > 1e-5 {
+					t.Fatalf("%s: position %d decision %d: prior %v, alone %v", spec, i, k, r.Priors[k], pol[j])
+				}
+			}
+			if math.Abs(float64(wdl[0]-r.WDL[0])) > 1e-5 {
+				t.Fatalf("%s: position %d: win %v, alone %v", spec, i, r.WDL[0], wdl[0])
+			}
+		}
+		ws.Close()
+	}
+}
+
+// TestModelSpec plays a short match between a network player and the
+// random player through the spec strings the arena uses.
+func TestModelSpec(t *testing.T) {
+	m := newTestModel(t, "frostviken", 9)
+	path := filepath.Join(t.TempDir(), "f.dbm")
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	opts := SpecOptions(m.Rules, 1)
+	for _, spec := range []string{"mcts:model=" + path + ",sims=8", "gumbel:model=" + path + ",sims=8,m=4"} {
+		a, err := mcts.ParseFactory(spec, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := mcts.ParseFactory("random", opts)
+		res, err := RunArena(context.Background(), ArenaConfig{Rules: m.Rules, A: a, B: b, Games: 2, Threads: 2, Seed: 1})
+		a.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		if res.WDL.Games() != 2 {
+			t.Fatalf("%s: %d games", spec, res.WDL.Games())
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package train
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net"
+)
+
+// NetEvaluator is the network's fast path as an mcts.Evaluator: it encodes
+// the positions of a batch, runs the pure-Go forward pass, and turns the
+// logits of the legal decisions into priors and the win/draw/loss output into
+// a value. It is not safe for concurrent use: put an mcts.Batcher in front to
+// share it between searches.
+type NetEvaluator struct {
+	m        *Model
+	ws       *net.Workspace
+	maxBatch int
+	input    []float32
+	idx      []int32
+	// Positions counts the positions evaluated; Batches the forward passes.
+	Positions, Batches int64
+}
+
+// NewEvaluator returns an evaluator of m that runs up to maxBatch positions
+// per forward pass, split over threads goroutines. Close it when done.
+func (m *Model) NewEvaluator(maxBatch, threads int) *NetEvaluator {
+	maxBatch = max(maxBatch, 1)
+	return &NetEvaluator{m: m, ws: m.Net.NewWorkspace(maxBatch, threads), maxBatch: maxBatch,
+		input: make([]float32, maxBatch*m.Encoder.InputSize())}
+}
+
+// Close stops the evaluator's worker goroutines.
+func (e *NetEvaluator) Close() { e.ws.Close() }
+
+// Evaluate implements mcts.Evaluator.
+func (e *NetEvaluator) Evaluate(batch []mcts.Request) error {
+	for len(batch) > 0 {
+		n := min(len(batch), e.maxBatch)
+		if err := e.evaluate(batch[:n]); err != nil {
+			return err
+		}
+		batch = batch[n:]
+	}
+	return nil
+}
+
+func (e *NetEvaluator) evaluate(batch []mcts.Request) error {
+	enc := e.m.Encoder
+	size := enc.InputSize()
+	for i := range batch {
+		enc.Encode(&batch[i].Pos, e.input[i*size:(i+1)*size])
+	}
+	logits, wdl, err := e.ws.Forward(e.input[:len(batch)*size], len(batch))
+	if err != nil {
+		return fmt.Errorf("network: %w", err)
+	}
+	e.Batches++
+	e.Positions += int64(len(batch))
+	ps := enc.PolicySize()
+	for i := range batch {
+		r := &batch[i]
+		if len(r.Priors) != len(r.Legal) {
+			return fmt.Errorf("network: request %d has %d priors for %d legal decisions", i, len(r.Priors), len(r.Legal))
+		}
+		e.idx = enc.LegalIndices(&r.Pos, r.Legal, e.idx[:0])
+		softmaxAt(logits[i*ps:(i+1)*ps], e.idx, r.Priors)
+		w := wdl[i*3 : i*3+3]
+		r.WDL = [3]float32{w[0], w[1], w[2]}
+		r.Value = w[0] - w[2]
+	}
+	return nil
+}
+
+// softmaxAt writes to dst the softmax of logits restricted to the entries idx.
+func softmaxAt(logits []float32, idx []int32, dst []float32) {
+	hi := float32(math.Inf(-1))
+	for _, j := range idx {
+		hi = max(hi, logits[j])
+	}
+	var sum float32
+	for k, j := range idx {
+		v := float32(math.Exp(float64(logits[j] - hi)))
+		dst[k] = v
+		sum += v
+	}
+	for k := range dst[:len(idx)] {
+		dst[k] /= sum
+	}
+}
+
+// SpecOptions returns the options under which player specs such as
+// "gumbel:model=models/keyland.dbm,sims=16" load their model files for
+// variant r: a model of other rules is refused, and every model is
+// evaluated in batches of up to 256 positions over threads goroutines.
+func SpecOptions(r *game.Rules, threads int) mcts.SpecOptions {
+	return mcts.SpecOptions{LoadModel: func(path string) (mcts.Evaluator, error) {
+		m, err := LoadModel(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.CheckRules(r); err != nil {
+			return nil, fmt.Errorf("model %s: %w", path, err)
+		}
+		return m.NewEvaluator(256, threads), nil
+	}}
+}
+
+// CheckRules returns an error unless the model was trained on rules r.
+func (m *Model) CheckRules(r *game.Rules) error {
+	if m.Rules.Fingerprint() == r.Fingerprint() {
+		return nil
+	}
+	if m.Rules.Name != r.Name {
+		return fmt.Errorf("the model plays %s, not %s", m.Rules.Name, r.Name)
+	}
+	return fmt.Errorf("the model plays %s with other rules (%s) than these (%s)", m.Rules.Name, m.Rules.Canonical(), r.Canonical())
+}
