@@ -30,10 +30,14 @@ func BenchmarkInference(b *testing.B) {
 			in := benchInputs(batch*e.InputSize(), 2)
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0 := cpuTime()
 			for i := 0; i < b.N; i++ {
 				if _, _, err := ws.Forward(in, batch); err != nil {
 					b.Fatal(err)
 				}
+			}
+			if cpu := (cpuTime() - cpu0).Seconds(); cpu > 0 {
+				b.ReportMetric(float64(b.N*batch)/cpu, "pos/CPU-s")
 			}
 			pps := float64(b.N*batch) / b.Elapsed().Seconds()
 			b.ReportMetric(pps, "pos/s")
@@ -69,10 +73,14 @@ func BenchmarkTraining(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		if _, err := tr.Step(bt); err != nil {
 			b.Fatal(err)
 		}
+	}
+	if cpu := (cpuTime() - cpu0).Seconds(); cpu > 0 {
+		b.ReportMetric(float64(b.N*batch)/cpu, "pos/CPU-s")
 	}
 	pps := float64(b.N*batch) / b.Elapsed().Seconds()
 	flops := benchConfig.FLOPsPerPosition(topo.Points)

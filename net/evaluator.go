@@ -348,9 +348,9 @@ func softmaxInto(dst, logits, mask []float32) {
 			dst[i] = 0
 			continue
 		}
-		ev := math.Exp(float64(v - maxv))
-		dst[i] = float32(ev)
-		sum += ev
+		ev := expNeg(v - maxv)
+		dst[i] = ev
+		sum += float64(ev)
 	}
 	inv := float32(1 / sum)
 	for i := range dst {

@@ -70,32 +70,57 @@ func Encode(topo *Topology, w *Weights, meta map[string]string) ([]byte, error) 
 	if err := w.Check(); err != nil {
 		return nil, err
 	}
+	return encodeFile(modelKind, topo, w.Config, w.Tensors, meta, nil)
+}
+
+// fileKind is one of the two file types sharing the safetensors layout:
+// model files and trainer checkpoints.
+type fileKind struct {
+	what     string // "model" or "checkpoint", for messages
+	format   string // metadata MetaFormat
+	version  int    // metadata MetaVersion
+	reserved []string
+}
+
+var modelKind = fileKind{what: "model", format: ModelFormat, version: ModelFormatVersion,
+	reserved: []string{MetaFormat, MetaVersion, MetaArchitecture, MetaChecksum}}
+
+// encodeFile writes tensors (in order) with the caller's metadata meta and
+// the writer's own entries extra (which must be among kind.reserved), plus
+// format, version, architecture and checksum.
+func encodeFile(kind fileKind, topo *Topology, cfg Config, tensors []Tensor, meta, extra map[string]string) ([]byte, error) {
 	md := map[string]string{}
 	for k, v := range meta {
-		switch k {
-		case MetaFormat, MetaVersion, MetaArchitecture, MetaChecksum:
-			return nil, fmt.Errorf("net: save: metadata key %q is reserved", k)
+		for _, r := range kind.reserved {
+			if k == r {
+				return nil, fmt.Errorf("net: save: metadata key %q is reserved", k)
+			}
 		}
 		md[k] = v
 	}
-	arch, err := json.Marshal(Architecture{Config: w.Config, Points: topo.Points, PolicySize: PolicySize(topo.Points), TopologySHA256: topo.Hash()})
+	for k, v := range extra {
+		md[k] = v
+	}
+	arch, err := json.Marshal(Architecture{Config: cfg, Points: topo.Points, PolicySize: PolicySize(topo.Points), TopologySHA256: topo.Hash()})
 	if err != nil {
 		return nil, err
 	}
-	var data bytes.Buffer
-	header := map[string]any{}
-	for _, t := range w.Tensors {
-		begin := data.Len()
-		var b [4]byte
-		for _, v := range t.Data {
-			binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
-			data.Write(b[:])
-		}
-		header[t.Name] = tensorHeader{Dtype: "F32", Shape: t.Shape, DataOffsets: [2]int{begin, data.Len()}}
+	size := 0
+	for _, t := range tensors {
+		size += 4 * len(t.Data)
 	}
-	sum := sha256.Sum256(data.Bytes())
-	md[MetaFormat] = ModelFormat
-	md[MetaVersion] = strconv.Itoa(ModelFormatVersion)
+	data := make([]byte, 0, size)
+	header := map[string]any{}
+	for _, t := range tensors {
+		begin := len(data)
+		for _, v := range t.Data {
+			data = binary.LittleEndian.AppendUint32(data, math.Float32bits(v))
+		}
+		header[t.Name] = tensorHeader{Dtype: "F32", Shape: t.Shape, DataOffsets: [2]int{begin, len(data)}}
+	}
+	sum := sha256.Sum256(data)
+	md[MetaFormat] = kind.format
+	md[MetaVersion] = strconv.Itoa(kind.version)
 	md[MetaArchitecture] = string(arch)
 	md[MetaChecksum] = hex.EncodeToString(sum[:])
 	header["__metadata__"] = md
@@ -106,10 +131,10 @@ func Encode(topo *Topology, w *Weights, meta map[string]string) ([]byte, error) 
 	for len(hj)%8 != 0 { // align the data section, as safetensors writers do
 		hj = append(hj, ' ')
 	}
-	out := make([]byte, 8, 8+len(hj)+data.Len())
+	out := make([]byte, 8, 8+len(hj)+len(data))
 	binary.LittleEndian.PutUint64(out, uint64(len(hj)))
 	out = append(out, hj...)
-	return append(out, data.Bytes()...), nil
+	return append(out, data...), nil
 }
 
 // Save writes the model atomically: a temporary file in the same directory,
@@ -119,6 +144,12 @@ func Save(path string, topo *Topology, w *Weights, meta map[string]string) error
 	if err != nil {
 		return err
 	}
+	return writeAtomic(path, buf)
+}
+
+// writeAtomic writes buf to path through a temporary file in the same
+// directory: write, fsync, rename, fsync of the directory.
+func writeAtomic(path string, buf []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -167,6 +198,80 @@ func Load(path string, exp Expect) (*Model, error) {
 
 // Decode parses and validates a model file image against exp.
 func Decode(buf []byte, exp Expect) (*Model, error) {
+	f, err := decodeFile(buf, modelKind, exp)
+	if err != nil {
+		return nil, err
+	}
+	w, err := f.weights()
+	if err != nil {
+		return nil, err
+	}
+	if err := f.done(); err != nil {
+		return nil, err
+	}
+	return &Model{Weights: w, Architecture: f.arch, Metadata: f.meta}, nil
+}
+
+// fileImage is a parsed and validated file whose tensors have not all been
+// taken yet.
+type fileImage struct {
+	arch    Architecture
+	meta    map[string]string
+	headers map[string]tensorHeader // tensors not taken yet
+	data    []byte
+}
+
+// take decodes the named tensor, which must have the given shape.
+func (f *fileImage) take(name string, shape []int) ([]float32, error) {
+	th, ok := f.headers[name]
+	if !ok {
+		return nil, fmt.Errorf("net: load: missing tensor %q", name)
+	}
+	if !equalInts(th.Shape, shape) {
+		return nil, fmt.Errorf("net: load: tensor %q has shape %v, architecture needs %v", name, th.Shape, shape)
+	}
+	vals := make([]float32, numel(shape))
+	raw := f.data[th.DataOffsets[0]:th.DataOffsets[1]]
+	for i := range vals {
+		vals[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	delete(f.headers, name)
+	return vals, nil
+}
+
+// weightsPrefixed takes the parameter tensors of the architecture, named as
+// in TensorSpecs with prefix prepended.
+func (f *fileImage) weightsPrefixed(prefix string) (*Weights, error) {
+	w := &Weights{Config: f.arch.Config}
+	for _, s := range f.arch.Config.TensorSpecs() {
+		vals, err := f.take(prefix+s.Name, s.Shape)
+		if err != nil {
+			return nil, err
+		}
+		w.Tensors = append(w.Tensors, Tensor{Name: s.Name, Shape: append([]int(nil), s.Shape...), Data: vals})
+	}
+	return w, nil
+}
+
+// weights takes the parameter tensors of the architecture.
+func (f *fileImage) weights() (*Weights, error) { return f.weightsPrefixed("") }
+
+// done reports tensors that nobody took.
+func (f *fileImage) done() error {
+	names := make([]string, 0, len(f.headers))
+	for name := range f.headers {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	if len(names) > 0 {
+		return fmt.Errorf("net: load: unexpected tensor %q", names[0])
+	}
+	return nil
+}
+
+// decodeFile parses buf as a file of the given kind and checks the layout,
+// the checksum, the architecture and exp.
+func decodeFile(buf []byte, kind fileKind, exp Expect) (*fileImage, error) {
 	if len(buf) < 8 {
 		return nil, fmt.Errorf("net: load: truncated file: %d bytes, the header length alone needs 8", len(buf))
 	}
@@ -189,11 +294,18 @@ func Decode(buf []byte, exp Expect) (*Model, error) {
 		}
 		delete(raw, "__metadata__")
 	}
-	if meta[MetaFormat] != ModelFormat {
-		return nil, fmt.Errorf("net: load: metadata format is %q, want %q", meta[MetaFormat], ModelFormat)
+	if meta[MetaFormat] != kind.format {
+		hint := ""
+		switch meta[MetaFormat] {
+		case ModelFormat:
+			hint = " (this is a model file, not a trainer checkpoint)"
+		case CheckpointFormat:
+			hint = " (this is a trainer checkpoint, not a model file)"
+		}
+		return nil, fmt.Errorf("net: load: metadata format is %q, want %q%s", meta[MetaFormat], kind.format, hint)
 	}
-	if v, err := strconv.Atoi(meta[MetaVersion]); err != nil || v != ModelFormatVersion {
-		return nil, fmt.Errorf("net: load: unsupported format version %q (this code reads %d)", meta[MetaVersion], ModelFormatVersion)
+	if v, err := strconv.Atoi(meta[MetaVersion]); err != nil || v != kind.version {
+		return nil, fmt.Errorf("net: load: unsupported %s format version %q (this code reads %d)", kind.what, meta[MetaVersion], kind.version)
 	}
 	// Tensor headers: dtype, shape, offsets inside the data section, no
 	// overlaps or gaps.
@@ -221,8 +333,11 @@ func Decode(buf []byte, exp Expect) (*Model, error) {
 			elems *= d
 		}
 		b, e := th.DataOffsets[0], th.DataOffsets[1]
-		if b < 0 || e < b || e > len(data) {
-			return nil, fmt.Errorf("net: load: tensor %q data offsets [%d, %d] out of range (data section is %d bytes)", name, b, e, len(data))
+		if b < 0 || e < b {
+			return nil, fmt.Errorf("net: load: tensor %q data offsets [%d, %d] out of range", name, b, e)
+		}
+		if e > len(data) {
+			return nil, fmt.Errorf("net: load: tensor %q data offsets [%d, %d] out of range (data section is %d bytes: truncated file?)", name, b, e, len(data))
 		}
 		if e-b != 4*elems {
 			return nil, fmt.Errorf("net: load: tensor %q spans %d bytes, shape %v needs %d", name, e-b, th.Shape, 4*elems)
@@ -264,10 +379,10 @@ func Decode(buf []byte, exp Expect) (*Model, error) {
 		return nil, fmt.Errorf("net: load: no expected topology given")
 	}
 	if arch.Points != exp.Topology.Points {
-		return nil, fmt.Errorf("net: load: model is for a %d-point board, expected %d points", arch.Points, exp.Topology.Points)
+		return nil, fmt.Errorf("net: load: %s is for a %d-point board, expected %d points", kind.what, arch.Points, exp.Topology.Points)
 	}
 	if arch.TopologySHA256 != exp.Topology.Hash() {
-		return nil, fmt.Errorf("net: load: model topology %s does not match the expected board %s", arch.TopologySHA256, exp.Topology.Hash())
+		return nil, fmt.Errorf("net: load: %s topology %s does not match the expected board %s", kind.what, arch.TopologySHA256, exp.Topology.Hash())
 	}
 	if arch.PolicySize != PolicySize(arch.Points) {
 		return nil, fmt.Errorf("net: load: policy size %d, want %d", arch.PolicySize, PolicySize(arch.Points))
@@ -284,25 +399,5 @@ func Decode(buf []byte, exp Expect) (*Model, error) {
 			return nil, fmt.Errorf("net: load: metadata %q is %q, expected %q", k, got, v)
 		}
 	}
-	w := &Weights{Config: arch.Config}
-	for _, s := range arch.Config.TensorSpecs() {
-		th, ok := headers[s.Name]
-		if !ok {
-			return nil, fmt.Errorf("net: load: missing tensor %q", s.Name)
-		}
-		if !equalInts(th.Shape, s.Shape) {
-			return nil, fmt.Errorf("net: load: tensor %q has shape %v, architecture needs %v", s.Name, th.Shape, s.Shape)
-		}
-		vals := make([]float32, numel(s.Shape))
-		raw := data[th.DataOffsets[0]:th.DataOffsets[1]]
-		for i := range vals {
-			vals[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-		}
-		w.Tensors = append(w.Tensors, Tensor{Name: s.Name, Shape: append([]int(nil), s.Shape...), Data: vals})
-		delete(headers, s.Name)
-	}
-	for name := range headers {
-		return nil, fmt.Errorf("net: load: unexpected tensor %q", name)
-	}
-	return &Model{Weights: w, Architecture: arch, Metadata: meta}, nil
+	return &fileImage{arch: arch, meta: meta, headers: headers, data: data}, nil
 }

@@ -106,21 +106,19 @@ func (s gatherSpec) width() int {
 	return 9 * s.c
 }
 
-// gatherForward writes out[r] = [x[src(r,0)], ..., x[src(r,8)], (1)].
+// gatherForward writes out[r] = [x[src(r,0)], ..., x[src(r,8)], (1)] for
+// the rows of whole positions (rows is a multiple of points).
 func (s gatherSpec) gatherForward(x, out []float32, rows int) {
 	P, C, W := s.points, s.c, s.width()
-	for r := 0; r < rows; r++ {
-		base := r - r%P
-		o := out[r*W : (r+1)*W]
-		for k, src := range s.tab[(r%P)*9 : (r%P)*9+9] {
-			if src < 0 {
-				clear(o[k*C : (k+1)*C])
-				continue
+	for base := 0; base+P <= rows; base += P {
+		xb := x[base*C : (base+P)*C]
+		ob := out[base*W : (base+P)*W]
+		for p := 0; p < P; p++ {
+			o := ob[p*W : (p+1)*W]
+			gatherRow(o[:9*C], xb, s.tab[p*9:p*9+9], C)
+			if s.appendOne {
+				o[9*C] = 1
 			}
-			copy(o[k*C:(k+1)*C], x[(base+int(src))*C:(base+int(src)+1)*C])
-		}
-		if s.appendOne {
-			o[9*C] = 1
 		}
 	}
 }
@@ -379,10 +377,21 @@ func (op onesOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 // inputs logits, target, mask ([n, a] each) -> scalar
 // scale/n * sum_rows -sum_{legal a} target[a] * log softmax_legal(logits)[a].
 // Entries with mask 0 are left out of the softmax and of the sum.
+//
+// With st set, the forward pass also stores the gradient of the loss with
+// respect to the logits, which the gradient op (sharing st) then only
+// scales: the softmax is computed once per step.
 type xentOp struct {
 	scale float32
 	grad  bool // the gradient op: inputs logits, target, mask, dLoss -> dLogits
 	cache *bufCache
+	st    *xentState
+}
+
+// xentState carries dLoss/dLogits from the forward op to the gradient op.
+type xentState struct {
+	grad  []float32
+	valid bool
 }
 
 func (op xentOp) Arity() int {
@@ -433,6 +442,13 @@ func (op xentOp) Do(in ...G.Value) (G.Value, error) {
 			return nil, err
 		}
 		out, o := op.cache.get(n, a, false)
+		if op.st != nil && op.st.valid && len(op.st.grad) == n*a {
+			op.st.valid = false
+			for i, v := range op.st.grad {
+				o[i] = v * dl
+			}
+			return out, nil
+		}
 		for r := 0; r < n; r++ {
 			zr, tr, mr, or := z[r*a:(r+1)*a], t[r*a:(r+1)*a], m[r*a:(r+1)*a], o[r*a:(r+1)*a]
 			softmaxInto(or, zr, mr)
@@ -451,6 +467,14 @@ func (op xentOp) Do(in ...G.Value) (G.Value, error) {
 		}
 		return out, nil
 	}
+	var gr []float32
+	if op.st != nil {
+		if cap(op.st.grad) < n*a {
+			op.st.grad = make([]float32, n*a)
+		}
+		gr = op.st.grad[:n*a]
+		op.st.grad = gr
+	}
 	var loss float64
 	for r := 0; r < n; r++ {
 		zr, tr, mr := z[r*a:(r+1)*a], t[r*a:(r+1)*a], m[r*a:(r+1)*a]
@@ -461,12 +485,27 @@ func (op xentOp) Do(in ...G.Value) (G.Value, error) {
 			}
 		}
 		if math.IsInf(maxv, -1) {
+			if gr != nil {
+				clear(gr[r*a : (r+1)*a])
+			}
 			continue
 		}
 		var sum float64
+		var gq []float32
+		if gr != nil {
+			gq = gr[r*a : (r+1)*a]
+		}
+		var tsum float32
 		for i, v := range zr {
 			if mr[i] != 0 {
-				sum += math.Exp(float64(v) - maxv)
+				e := expNeg(v - float32(maxv))
+				sum += float64(e)
+				tsum += tr[i]
+				if gq != nil {
+					gq[i] = e
+				}
+			} else if gq != nil {
+				gq[i] = 0
 			}
 		}
 		lse := maxv + math.Log(sum)
@@ -475,6 +514,17 @@ func (op xentOp) Do(in ...G.Value) (G.Value, error) {
 				loss -= float64(tr[i]) * (float64(v) - lse)
 			}
 		}
+		if gq != nil {
+			inv := float32(1 / sum)
+			for i := range gq {
+				if mr[i] != 0 {
+					gq[i] = (gq[i]*inv*tsum - tr[i]) * scale
+				}
+			}
+		}
+	}
+	if op.st != nil {
+		op.st.valid = true
 	}
 	return G.NewF32(float32(loss) * scale), nil
 }
@@ -493,7 +543,7 @@ func (op xentOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 	if op.grad {
 		return nil, fmt.Errorf("net: xent gradient is not differentiable")
 	}
-	dz, err := G.ApplyOp(xentOp{scale: op.scale, grad: true, cache: &bufCache{}}, inputs[0], inputs[1], inputs[2], grad)
+	dz, err := G.ApplyOp(xentOp{scale: op.scale, grad: true, cache: &bufCache{}, st: op.st}, inputs[0], inputs[1], inputs[2], grad)
 	if err != nil {
 		return nil, err
 	}

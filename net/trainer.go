@@ -118,6 +118,7 @@ type Trainer struct {
 	vm     G.VM
 	params []*param
 	step   int
+	pool   *trainPool // workers of the graph-convolution ops
 
 	x, tp, mask, tv *G.Node
 	xT, tpT, maskT  *tensor.Dense
@@ -193,28 +194,25 @@ func (t *Trainer) build(w *Weights) error {
 		}
 		return n
 	}
-	conv := func(in *G.Node, cin int, wn *G.Node) *G.Node {
-		gn := must(G.ApplyOp(gatherOp{newGatherSpec(t.topo, cin, true), &bufCache{}}, in))
+	t.pool = &trainPool{}
+	conv := func(in *G.Node, cin, cout int, wn *G.Node, relu, needDX bool) *G.Node {
 		if err != nil {
 			return nil
 		}
-		return must(G.Mul(gn, wn))
+		return must(G.ApplyOp(convOp{newConvSpec(t.topo, cin, cout, relu, needDX, t.pool), &bufCache{}}, in, wn))
 	}
 	stem := t.addParam("stem", 9*I, C, true, w)
-	a := must(G.Rectify(conv(t.x, I, stem)))
+	a := conv(t.x, I, C, stem, true, false)
 	for b := 0; b < c.Blocks; b++ {
 		p := fmt.Sprintf("block%d.", b)
 		w1 := t.addParam(p+"conv1", 9*C, C, true, w)
 		w2 := t.addParam(p+"conv2", 9*C, C, true, w)
+		h := conv(a, C, C, w1, true, true)
+		y := conv(h, C, C, w2, false, true)
 		if err != nil {
 			return err
 		}
-		h := must(G.Rectify(conv(a, C, w1)))
-		y := conv(h, C, w2)
-		if err != nil {
-			return err
-		}
-		a = must(G.Rectify(must(G.Add(a, y))))
+		a = must(G.ApplyOp(addReluOp{&bufCache{}}, a, y))
 	}
 	wp := t.addParam("policy", 9*C, policyHeadPlanes, true, w)
 	ws := t.addParam("stop", C, 1, true, w)
@@ -223,7 +221,7 @@ func (t *Trainer) build(w *Weights) error {
 	if err != nil {
 		return err
 	}
-	pl := must(G.Reshape(conv(a, C, wp), tensor.Shape{B, P * policyHeadPlanes}))
+	pl := must(G.Reshape(conv(a, C, policyHeadPlanes, wp, false, true), tensor.Shape{B, P * policyHeadPlanes}))
 	pool := must(G.ApplyOp(poolOp{points: P, c: C, cache: &bufCache{}}, a))
 	stop := must(G.Mul(pool, ws))
 	t.logits = must(G.Concat(1, pl, stop))
@@ -232,8 +230,8 @@ func (t *Trainer) build(w *Weights) error {
 	if err != nil {
 		return err
 	}
-	t.lp = must(G.ApplyOp(xentOp{scale: 1}, t.logits, t.tp, t.mask))
-	t.lv = must(G.ApplyOp(xentOp{scale: float32(t.tc.ValueWeight)}, t.vlog, t.tv, ones))
+	t.lp = must(G.ApplyOp(xentOp{scale: 1, st: &xentState{}}, t.logits, t.tp, t.mask))
+	t.lv = must(G.ApplyOp(xentOp{scale: float32(t.tc.ValueWeight), st: &xentState{}}, t.vlog, t.tv, ones))
 	cost := must(G.Add(t.lp, t.lv))
 	if err != nil {
 		return err
@@ -374,24 +372,66 @@ func (t *Trainer) adam(lr float64) (float64, error) {
 
 // Weights returns a copy of the current weights.
 func (t *Trainer) Weights() *Weights {
-	w := &Weights{Config: t.cfg}
+	return &Weights{Config: t.cfg, Tensors: t.exportTensors(stateWeights, "")}
+}
+
+// Per-parameter state selected by exportTensors and importTensors.
+const (
+	stateWeights = iota
+	stateAdamM
+	stateAdamV
+)
+
+func (p *param) state(which int) []float32 {
+	switch which {
+	case stateAdamM:
+		return p.m
+	case stateAdamV:
+		return p.v
+	}
+	return p.value.Data().([]float32)
+}
+
+// exportTensors copies one kind of per-parameter state into tensors named
+// and shaped as in TensorSpecs, with prefix prepended to the names.
+func (t *Trainer) exportTensors(which int, prefix string) []Tensor {
 	byName := map[string]*param{}
 	for _, p := range t.params {
 		byName[p.name] = p
 	}
+	var out []Tensor
 	for _, s := range t.cfg.TensorSpecs() {
 		base, isBias := s.Name[:len(s.Name)-2], s.Name[len(s.Name)-2:] == ".b"
 		p := byName[base]
-		d := p.value.Data().([]float32)
+		d := p.state(which)
 		var data []float32
 		if isBias {
 			data = append([]float32(nil), d[p.rows*p.cols:]...)
 		} else {
 			data = append([]float32(nil), d[:p.rows*p.cols]...)
 		}
-		w.Tensors = append(w.Tensors, Tensor{Name: s.Name, Shape: append([]int(nil), s.Shape...), Data: data})
+		out = append(out, Tensor{Name: prefix + s.Name, Shape: append([]int(nil), s.Shape...), Data: data})
 	}
-	return w
+	return out
+}
+
+// importTensors is the inverse of exportTensors (without prefix); the
+// tensors have been checked against TensorSpecs.
+func (t *Trainer) importTensors(which int, ts []Tensor) {
+	byName := map[string]*param{}
+	for _, p := range t.params {
+		byName[p.name] = p
+	}
+	for _, tt := range ts {
+		base, isBias := tt.Name[:len(tt.Name)-2], tt.Name[len(tt.Name)-2:] == ".b"
+		p := byName[base]
+		d := p.state(which)
+		if isBias {
+			copy(d[p.rows*p.cols:], tt.Data)
+		} else {
+			copy(d[:p.rows*p.cols], tt.Data)
+		}
+	}
 }
 
 // forwardGraph runs the gorgonia graph on input (BatchSize positions) and

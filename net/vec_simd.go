@@ -65,3 +65,52 @@ func vecAddRelu(dst, src []float32) {
 		dst[i] = max(dst[i]+src[i], 0)
 	}
 }
+
+// vecReluMask sets dst[i] = g[i] where y[i] > 0, else 0 (the gradient of
+// a ReLU whose output is y).
+func vecReluMask(dst, g, y []float32) {
+	if !simdAvailable {
+		vecReluMaskGeneric(dst, g, y)
+		return
+	}
+	g, y = g[:len(dst)], y[:len(dst)]
+	var z archsimd.Float32x16
+	i := 0
+	for ; i+16 <= len(dst); i += 16 {
+		m := archsimd.LoadFloat32x16((*[16]float32)(y[i:])).Greater(z)
+		archsimd.LoadFloat32x16((*[16]float32)(g[i:])).Masked(m).Store((*[16]float32)(dst[i:]))
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < len(dst); i++ {
+		if y[i] > 0 {
+			dst[i] = g[i]
+		} else {
+			dst[i] = 0
+		}
+	}
+}
+
+// gatherRow writes the nine c-float rows x[tab[k]] (zeros where tab[k] <
+// 0) one after another into o.
+func gatherRow(o, x []float32, tab []int32, c int) {
+	if !simdAvailable || c%16 != 0 {
+		gatherRowGeneric(o, x, tab, c)
+		return
+	}
+	o = o[:9*c]
+	var z archsimd.Float32x16
+	for k, src := range tab[:9] {
+		d := o[k*c : (k+1)*c]
+		if src < 0 {
+			for i := 0; i+16 <= c; i += 16 {
+				z.Store((*[16]float32)(d[i:]))
+			}
+			continue
+		}
+		s := x[int(src)*c : int(src)*c+c]
+		for i := 0; i+16 <= c; i += 16 {
+			archsimd.LoadFloat32x16((*[16]float32)(s[i:])).Store((*[16]float32)(d[i:]))
+		}
+	}
+	archsimd.ClearAVXUpperBits()
+}

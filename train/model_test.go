@@ -247,3 +247,5 @@ func TestModelSpec(t *testing.T) {
 		}
 	}
 }
+
+func newTestRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 1)) }

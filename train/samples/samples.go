@@ -1,6 +1,6 @@
 // Package samples stores self-play training samples in shard files.
 //
-// A shard is one zstd stream holding: the magic "DBLTSHD1", a JSON header
+// A shard is one zstd stream holding: the magic "DBLTSHD2", a JSON header
 // (variant, rules fingerprint, number of samples, provenance), the samples
 // in a fixed binary layout, and a SHA-256 of everything before it. Shards
 // are written to a temporary name, synced and renamed, so a reader sees a
@@ -24,7 +24,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-const magic = "DBLTSHD1"
+const magic = "DBLTSHD2"
 
 // PolicyEntry is the target probability of one decision, by its policy index.
 type PolicyEntry struct {
@@ -39,7 +39,11 @@ type Sample struct {
 	Policy   []PolicyEntry // search's improved policy over the legal decisions
 	Result   int8          // the game's result: 1 win, 0 draw, -1 loss
 	Value    float32       // the search's value of the position, in [-1, 1]
-	Full     bool          // searched with the full budget: a policy target
+	// Target is the value target in [-1, 1]: Result, or for a game drawn by
+	// the no-capture or length limit, possibly a material-based score (see
+	// train.SelfPlayConfig.Adjudication).
+	Target float32
+	Full   bool // searched with the full budget: a policy target
 }
 
 // Header describes a shard.
@@ -80,6 +84,7 @@ func Write(path string, r *game.Rules, h Header, ss []Sample) error {
 		}
 		rec = append(rec, byte(s.Result), flags)
 		rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(s.Value))
+		rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(s.Target))
 		rec = binary.LittleEndian.AppendUint16(rec, uint16(len(s.Policy)))
 		for _, e := range s.Policy {
 			rec = binary.LittleEndian.AppendUint16(rec, e.Index)
@@ -89,7 +94,7 @@ func Write(path string, r *game.Rules, h Header, ss []Sample) error {
 	}
 	sum := sha256.Sum256(raw.Bytes())
 	raw.Write(sum[:])
-	return writeAtomic(path, func(w io.Writer) error {
+	return WriteAtomic(path, func(w io.Writer) error {
 		zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault))
 		if err != nil {
 			return err
@@ -102,9 +107,10 @@ func Write(path string, r *game.Rules, h Header, ss []Sample) error {
 	})
 }
 
-// writeAtomic writes a file through a temporary name in the same directory,
-// syncs it and renames it into place.
-func writeAtomic(path string, write func(io.Writer) error) error {
+// WriteAtomic writes a file through a temporary name in the same
+// directory, syncs it and renames it into place, so that readers see the old
+// file or the whole new one, never a part.
+func WriteAtomic(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -188,7 +194,7 @@ func Read(path string, r *game.Rules) (Header, []Sample, error) {
 	}
 	ss := make([]Sample, h.Count)
 	for i := range ss {
-		if len(rest) < game.PositionSize+8 {
+		if len(rest) < game.PositionSize+12 {
 			return fail("sample %d truncated", i)
 		}
 		p, err := game.DecodePosition(r, rest[:game.PositionSize])
@@ -199,9 +205,11 @@ func Read(path string, r *game.Rules) (Header, []Sample, error) {
 		flags := rest[1]
 		s := Sample{Position: p, Result: int8(rest[0]), Full: flags == 1}
 		s.Value = math.Float32frombits(binary.LittleEndian.Uint32(rest[2:]))
-		n := int(binary.LittleEndian.Uint16(rest[6:]))
-		rest = rest[8:]
-		if s.Result < -1 || s.Result > 1 || flags > 1 || n > maxPolicy || len(rest) < 6*n || !(s.Value >= -1 && s.Value <= 1) {
+		s.Target = math.Float32frombits(binary.LittleEndian.Uint32(rest[6:]))
+		n := int(binary.LittleEndian.Uint16(rest[10:]))
+		rest = rest[12:]
+		if s.Result < -1 || s.Result > 1 || flags > 1 || n > maxPolicy || len(rest) < 6*n ||
+			!(s.Value >= -1 && s.Value <= 1) || !(s.Target >= -1 && s.Target <= 1) {
 			return fail("sample %d: fields out of range", i)
 		}
 		size := game.PolicySize(r.Board)

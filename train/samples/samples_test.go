@@ -24,7 +24,7 @@ func randomSamples(r *game.Rules, n int, seed uint64) []samples.Sample {
 			p = r.Start()
 			continue
 		}
-		s := samples.Sample{Position: p, Result: int8(rng.IntN(3) - 1), Value: float32(rng.Float64()*2 - 1), Full: rng.IntN(2) == 0}
+		s := samples.Sample{Position: p, Result: int8(rng.IntN(3) - 1), Value: float32(rng.Float64()*2 - 1), Target: float32(rng.Float64()*2 - 1), Full: rng.IntN(2) == 0}
 		for _, d := range ds {
 			s.Policy = append(s.Policy, samples.PolicyEntry{Index: uint16(d.PolicyIndex(r.Board)), Prob: 1 / float32(len(ds))})
 		}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+
+	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/rating"
+	"github.com/dablot-zero/dablot/train/report"
+)
+
+func init() {
+	register(&command{"export", "export a run's best model with its ratings: DIR --out models/NAME.dbm", runExport})
+	register(&command{"selfplay", "play self-play games for a run as an extra worker: --run DIR --name NAME", runSelfPlay})
+}
+
+func runExport(args []string, out io.Writer) error {
+	fs := newFlags("export", "DIR --out models/NAME.dbm", out)
+	dest := fs.String("out", "", "model file to write")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || *dest == "" {
+		return usagef("want a run directory and --out FILE")
+	}
+	dir := fs.Arg(0)
+	m, err := train.LoadModel(filepath.Join(dir, train.BestFile))
+	if err != nil {
+		return err
+	}
+	extra := map[string]string{}
+	table, err := bestRatings(dir)
+	if err != nil {
+		return err
+	}
+	if table != nil {
+		data, err := json.Marshal(table)
+		if err != nil {
+			return err
+		}
+		extra[train.MetaRatings] = string(data)
+	}
+	if err := m.Save(*dest, extra); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "exported %s: %s, generation %d, %d games, %.2f hours of training\n",
+		*dest, m.Rules.Name, m.Training.Generation, m.Training.Games, m.Training.Hours)
+	if table != nil {
+		fmt.Fprint(out, table.Markdown())
+	}
+	return nil
+}
+
+// bestRatings fits the run's rating matches (nil if it has none).
+func bestRatings(dir string) (rating.Table, error) {
+	r, err := report.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Matches) == 0 {
+		return nil, nil
+	}
+	table, _, err := r.Ratings("")
+	var disc *rating.DisconnectedError
+	if err != nil && !errors.As(err, &disc) {
+		return nil, err
+	}
+	return table, nil
+}
+
+func runSelfPlay(args []string, out io.Writer) error {
+	fs := newFlags("selfplay", "--run DIR --name NAME [--games N] [--shards N]", out)
+	dir := fs.String("run", "", "the run directory (shared with the trainer)")
+	name := fs.String("name", "", "this worker's name, unique among the run's workers (default: host name and process id)")
+	games := fs.Int("games", 0, "games per shard (default: the run's selfplay.games)")
+	shards := fs.Int("shards", 0, "stop after this many shards (default: when the run finishes)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *dir == "" {
+		return usagef("--run DIR is required")
+	}
+	if *name == "" {
+		host, _ := os.Hostname()
+		*name = fmt.Sprintf("%s.%d", sanitizeName(host), os.Getpid())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err := train.SelfPlayWorker(ctx, *dir, train.WorkerOptions{Name: *name, Games: *games, Shards: *shards, Out: out})
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(out, "stopped; complete shards are kept")
+		return nil
+	}
+	return err
+}
+
+// sanitizeName keeps the characters a worker name may hold.
+func sanitizeName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	if len(b) == 0 {
+		return "worker"
+	}
+	return string(b)
+}

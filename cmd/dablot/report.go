@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dablot-zero/dablot/train/report"
+)
+
+func init() {
+	register(&command{"report", "write plots and a summary of a training run: DIR [--out DIR]", runReport})
+}
+
+const reportUsage = `DIR [--out DIR] [--anchor NAME]
+
+Reads DIR/metrics.jsonl and DIR/ratings.jsonl and writes rating.png, loss.png,
+length.png, draws.png and summary.md to DIR/report (or --out).`
+
+func runReport(args []string, out io.Writer) error {
+	fs := newFlags("report", reportUsage, out)
+	outDir := fs.String("out", "", "directory to write (default DIR/report)")
+	anchor := fs.String("anchor", "", `player rated 0 (default "random", or the baseline with the most games)`)
+	dirs, err := reportArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(dirs) == 0:
+		return usagef("want the run directory: dablot report DIR [--out DIR]")
+	case len(dirs) > 1:
+		return usagef("unexpected argument %q", strings.Join(dirs[1:], " "))
+	}
+	paths, err := report.Write(dirs[0], report.Options{Out: *outDir, Anchor: *anchor})
+	for _, p := range paths {
+		fmt.Fprintln(out, p)
+	}
+	return err
+}
+
+// reportArgs parses flags that may come before or after the positional
+// arguments, and returns the positional ones.
+func reportArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err.Error()}
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}

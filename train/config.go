@@ -1,0 +1,273 @@
+package train
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net"
+)
+
+// Config is a training preset: everything a run does, and the seed every
+// random choice of the run flows from. It is read from YAML by ParseConfig
+// (configs/train/*.yaml) and stored in the run directory as used.
+type Config struct {
+	Name    string `yaml:"name"`
+	Variant string `yaml:"variant"` // a variant spec (configs.Variant); --variant overrides
+	Seed    uint64 `yaml:"seed"`
+
+	Network NetworkConfig `yaml:"network"`
+
+	SelfPlay   SelfPlayConfig   `yaml:"selfplay"`
+	Train      TrainerConfig    `yaml:"train"`
+	Evaluation EvaluationConfig `yaml:"evaluation"`
+	Rating     RatingConfig     `yaml:"rating"`
+	Stop       StopConfig       `yaml:"stop"`
+}
+
+// NetworkConfig is the architecture of a new network (a warm start keeps the
+// architecture of its model).
+type NetworkConfig struct {
+	Blocks      int `yaml:"blocks"`
+	Channels    int `yaml:"channels"`
+	ValueHidden int `yaml:"value_hidden"`
+}
+
+// SelfPlayConfig sets up the games the current best network plays against
+// itself.
+type SelfPlayConfig struct {
+	// Games per generation, and how many are played at once (their leaves
+	// share the network in batches).
+	Games   int `yaml:"games"`
+	Workers int `yaml:"workers"`
+	// Search is "gumbel" or "puct".
+	Search string `yaml:"search"`
+	// Playout-cap randomisation (KataGo): a decision is searched with
+	// FullSims simulations with probability FullFraction and becomes a
+	// training sample; the others are searched with FastSims and only
+	// played.
+	FullSims     int     `yaml:"full_sims"`
+	FastSims     int     `yaml:"fast_sims"`
+	FullFraction float64 `yaml:"full_fraction"`
+	// GumbelM is the number of root decisions Gumbel search samples.
+	GumbelM int `yaml:"gumbel_m"`
+	// PUCT only: Dirichlet noise weight and the turns played with
+	// temperature 1.
+	Noise            float64 `yaml:"noise"`
+	TemperatureTurns int     `yaml:"temperature_turns"`
+	// LeafBatch is the number of leaves one search gathers (with virtual
+	// loss) before it asks the network; NetBatch bounds one forward pass.
+	LeafBatch int `yaml:"leaf_batch"`
+	NetBatch  int `yaml:"net_batch"`
+	// RandomTurns random turns open every game, for variety.
+	RandomTurns int `yaml:"random_turns"`
+	// Adjudication shapes the value target of games drawn by the
+	// no-capture or length limit (VARIANTS.md §6, the pipeline's own
+	// limits): instead of 0 it is Adjudication·tanh(b/AdjudicationScale),
+	// where b is the material balance at the end (soldier 1, prince 3,
+	// king 5) for the side to move of the sample. Early networks draw
+	// almost every game by these limits; the shaped target teaches them
+	// that material wins games. 0 turns it off. Records keep the real
+	// result, and the game is unchanged.
+	Adjudication      float64 `yaml:"adjudication"`
+	AdjudicationScale float64 `yaml:"adjudication_scale"`
+}
+
+// TrainerConfig sets up the network training of each generation.
+type TrainerConfig struct {
+	BatchSize    int     `yaml:"batch_size"`
+	LearningRate float64 `yaml:"learning_rate"`
+	WeightDecay  float64 `yaml:"weight_decay"`
+	ValueWeight  float64 `yaml:"value_weight"`
+	// Reuse is how many times, on average, each new sample is drawn for
+	// training: a generation trains ceil(Reuse·new samples / BatchSize)
+	// steps (at least MinSteps).
+	Reuse    float64 `yaml:"reuse"`
+	MinSteps int     `yaml:"min_steps"`
+	// The replay window holds the newest samples: WindowMin, growing as
+	// WindowMin·(total/WindowMin)^WindowExponent once more samples exist,
+	// never more than WindowMax (KataGo's sublinear window).
+	WindowMin      int     `yaml:"window_min"`
+	WindowMax      int     `yaml:"window_max"`
+	WindowExponent float64 `yaml:"window_exponent"`
+	// Mirror trains on the left-right mirror image of half the samples.
+	Mirror bool `yaml:"mirror"`
+	// QWeight blends the search's value into the value target:
+	// (1-QWeight)·result + QWeight·search value.
+	QWeight float64 `yaml:"q_weight"`
+}
+
+// EvaluationConfig decides whether a trained candidate replaces the best
+// network.
+type EvaluationConfig struct {
+	// Mode is "always" (promote every candidate), "games" (promote if the
+	// candidate scores at least Threshold in Games games) or "sprt" (a
+	// GSPRT of Elo0 against Elo1 over at most Games games; promote when H1
+	// is accepted, or when the match ends undecided with a score ≥
+	// Threshold).
+	Mode        string  `yaml:"mode"`
+	Games       int     `yaml:"games"`
+	Threshold   float64 `yaml:"threshold"`
+	Elo0        float64 `yaml:"elo0"`
+	Elo1        float64 `yaml:"elo1"`
+	Sims        int     `yaml:"sims"`
+	RandomTurns int     `yaml:"random_turns"`
+}
+
+// RatingConfig sets up the matches against fixed anchor players that rate
+// the promoted networks.
+type RatingConfig struct {
+	// Every Nth generation that promotes a new best network plays the
+	// anchors (0: no rating); the last generation of a run always does.
+	Every   int      `yaml:"every"`
+	Games   int      `yaml:"games"` // per anchor
+	Sims    int      `yaml:"sims"`  // the network's simulations per decision
+	Anchors []string `yaml:"anchors"`
+	// RandomTurns random turns open each pair of games.
+	RandomTurns int `yaml:"random_turns"`
+}
+
+// StopConfig ends a run: after Generations generations or Hours of
+// wall-clock time (counted over the whole run, resumes included), whichever
+// comes first; zero is no bound (at least one must be set).
+type StopConfig struct {
+	Generations int     `yaml:"generations"`
+	Hours       float64 `yaml:"hours"`
+}
+
+// ParseConfig reads a training config. Unknown keys and values out of range
+// are errors naming the field.
+func ParseConfig(data []byte) (*Config, error) {
+	c := &Config{}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("training config: empty")
+		}
+		return nil, fmt.Errorf("training config: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// LoadConfig reads a training config file.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := ParseConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// YAML returns the config as a file that ParseConfig reads back.
+func (c *Config) YAML() []byte {
+	out, err := yaml.Marshal(c)
+	if err != nil {
+		panic("train: marshalling config: " + err.Error())
+	}
+	return out
+}
+
+// Validate reports the first field out of range, by its YAML path.
+func (c *Config) Validate() error {
+	type check struct {
+		ok    bool
+		field string
+		want  string
+		value any
+	}
+	s, t, e, r := &c.SelfPlay, &c.Train, &c.Evaluation, &c.Rating
+	checks := []check{
+		{c.Name != "", "name", "a name", c.Name},
+		{c.Network.Blocks >= 0 && c.Network.Blocks <= 64, "network.blocks", "0 to 64", c.Network.Blocks},
+		{c.Network.Channels >= 1 && c.Network.Channels <= 1024, "network.channels", "1 to 1024", c.Network.Channels},
+		{c.Network.ValueHidden >= 1 && c.Network.ValueHidden <= 4096, "network.value_hidden", "1 to 4096", c.Network.ValueHidden},
+		{s.Games >= 1, "selfplay.games", "at least 1", s.Games},
+		{s.Workers >= 1 && s.Workers <= 4096, "selfplay.workers", "1 to 4096", s.Workers},
+		{s.Search == "gumbel" || s.Search == "puct", "selfplay.search", "gumbel or puct", s.Search},
+		{s.FullSims >= 1, "selfplay.full_sims", "at least 1", s.FullSims},
+		{s.FastSims >= 1 && s.FastSims <= s.FullSims, "selfplay.fast_sims", "1 to full_sims", s.FastSims},
+		{s.FullFraction > 0 && s.FullFraction <= 1, "selfplay.full_fraction", "more than 0, at most 1", s.FullFraction},
+		{s.Search != "gumbel" || s.GumbelM >= 2, "selfplay.gumbel_m", "at least 2", s.GumbelM},
+		{s.Noise >= 0 && s.Noise <= 1, "selfplay.noise", "0 to 1", s.Noise},
+		{s.TemperatureTurns >= 0, "selfplay.temperature_turns", "0 or more", s.TemperatureTurns},
+		{s.LeafBatch >= 1 && s.LeafBatch <= 256, "selfplay.leaf_batch", "1 to 256", s.LeafBatch},
+		{s.NetBatch >= 1 && s.NetBatch <= 4096, "selfplay.net_batch", "1 to 4096", s.NetBatch},
+		{s.RandomTurns >= 0, "selfplay.random_turns", "0 or more", s.RandomTurns},
+		{s.Adjudication >= 0 && s.Adjudication < 1, "selfplay.adjudication", "0 to less than 1", s.Adjudication},
+		{s.Adjudication == 0 || s.AdjudicationScale > 0, "selfplay.adjudication_scale", "more than 0", s.AdjudicationScale},
+		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
+		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},
+		{t.WeightDecay >= 0 && t.WeightDecay < 1, "train.weight_decay", "0 to 1", t.WeightDecay},
+		{t.ValueWeight >= 0, "train.value_weight", "0 or more", t.ValueWeight},
+		{t.Reuse > 0, "train.reuse", "more than 0", t.Reuse},
+		{t.MinSteps >= 0, "train.min_steps", "0 or more", t.MinSteps},
+		{t.WindowMin >= t.BatchSize, "train.window_min", "at least batch_size", t.WindowMin},
+		{t.WindowMax >= t.WindowMin, "train.window_max", "at least window_min", t.WindowMax},
+		{t.WindowExponent >= 0 && t.WindowExponent <= 1, "train.window_exponent", "0 to 1", t.WindowExponent},
+		{t.QWeight >= 0 && t.QWeight <= 1, "train.q_weight", "0 to 1", t.QWeight},
+		{e.Mode == "always" || e.Mode == "games" || e.Mode == "sprt", "evaluation.mode", "always, games or sprt", e.Mode},
+		{e.Mode == "always" || e.Games >= 1, "evaluation.games", "at least 1", e.Games},
+		{e.Threshold >= 0 && e.Threshold <= 1, "evaluation.threshold", "0 to 1", e.Threshold},
+		{e.Mode != "sprt" || e.Elo1 > e.Elo0, "evaluation.elo1", "more than elo0", e.Elo1},
+		{e.Mode == "always" || e.Sims >= 1, "evaluation.sims", "at least 1", e.Sims},
+		{e.RandomTurns >= 0, "evaluation.random_turns", "0 or more", e.RandomTurns},
+		{r.Every >= 0, "rating.every", "0 or more", r.Every},
+		{r.Every == 0 || r.Games >= 1, "rating.games", "at least 1", r.Games},
+		{r.Every == 0 || r.Sims >= 1, "rating.sims", "at least 1", r.Sims},
+		{r.RandomTurns >= 0, "rating.random_turns", "0 or more", r.RandomTurns},
+		{c.Stop.Generations >= 0, "stop.generations", "0 or more", c.Stop.Generations},
+		{c.Stop.Hours >= 0, "stop.hours", "0 or more", c.Stop.Hours},
+		{c.Stop.Generations > 0 || c.Stop.Hours > 0, "stop", "generations or hours", "neither"},
+	}
+	for _, k := range checks {
+		if !k.ok {
+			return fmt.Errorf("training config %s: %s = %v: want %s", c.Name, k.field, k.value, k.want)
+		}
+	}
+	for _, a := range r.Anchors {
+		if _, err := mcts.ParseSpec(a); err != nil {
+			return fmt.Errorf("training config %s: rating.anchors: %w", c.Name, err)
+		}
+	}
+	return nil
+}
+
+// NetConfig returns the architecture of a new network.
+func (c *Config) NetConfig() net.Config {
+	return net.Config{Blocks: c.Network.Blocks, Channels: c.Network.Channels, ValueHidden: c.Network.ValueHidden}
+}
+
+// TrainConfig returns the optimiser settings.
+func (c *Config) TrainConfig() net.TrainConfig {
+	tc := net.DefaultTrainConfig()
+	tc.BatchSize = c.Train.BatchSize
+	tc.LearningRate = c.Train.LearningRate
+	tc.WeightDecay = c.Train.WeightDecay
+	tc.ValueWeight = c.Train.ValueWeight
+	tc.Schedule = "constant"
+	return tc
+}
+
+// WindowSize returns the replay window after total samples.
+func (t *TrainerConfig) WindowSize(total int64) int {
+	w := float64(t.WindowMin)
+	if float64(total) > w && t.WindowExponent > 0 {
+		w *= math.Pow(float64(total)/w, t.WindowExponent)
+	}
+	return int(min(w, float64(t.WindowMax)))
+}

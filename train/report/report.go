@@ -1,0 +1,462 @@
+// Package report turns the records of a training run directory
+// (runlog.MetricsFile and runlog.RatingsFile) into PNG plots and a
+// markdown summary.
+package report
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"image/color"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/dablot-zero/dablot/train/rating"
+	"github.com/dablot-zero/dablot/train/runlog"
+)
+
+// The files Write makes in the output directory.
+const (
+	RatingPlot  = "rating.png"
+	LossPlot    = "loss.png"
+	LengthPlot  = "length.png"
+	DrawsPlot   = "draws.png"
+	SummaryFile = "summary.md"
+)
+
+// The size of every plot.
+const (
+	plotWidth  = 7 * vg.Inch
+	plotHeight = 4.5 * vg.Inch
+)
+
+// Run is what a training run directory records.
+type Run struct {
+	Dir         string
+	Generations []runlog.Generation
+	Matches     []runlog.Match
+}
+
+// Load reads the records of the run directory dir. It is an error if dir
+// has no metrics file; a missing ratings file means no matches.
+func Load(dir string) (*Run, error) {
+	path := filepath.Join(dir, runlog.MetricsFile)
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s has no %s: not a training run directory", dir, runlog.MetricsFile)
+		}
+		return nil, err
+	}
+	gens, err := runlog.ReadGenerations(path)
+	if err != nil {
+		return nil, err
+	}
+	matches, err := runlog.ReadMatches(filepath.Join(dir, runlog.RatingsFile))
+	if err != nil {
+		return nil, err
+	}
+	return &Run{Dir: dir, Generations: gens, Matches: matches}, nil
+}
+
+// Results turns matches into rating results. A match of a player against
+// itself says nothing about ratings and is left out.
+func Results(matches []runlog.Match) []rating.Result {
+	out := make([]rating.Result, 0, len(matches))
+	for _, m := range matches {
+		if m.Player == m.Opponent {
+			continue
+		}
+		out = append(out, rating.Result{A: m.Player, B: m.Opponent, Wins: m.Wins, Draws: m.Draws, Losses: m.Losses})
+	}
+	return out
+}
+
+// GenerationOf returns N for a player named "genN".
+func GenerationOf(player string) (int, bool) {
+	s, ok := strings.CutPrefix(player, "gen")
+	if !ok || s == "" || s[0] == '+' || s[0] == '-' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+// Options control Write.
+type Options struct {
+	// Out is the directory written; the default is DIR/report.
+	Out string
+	// Anchor is the player rated 0. The default is rating.DefaultAnchor
+	// if it played, else the anchor (a player not named "genN") with the
+	// most games, else the player with the most games.
+	Anchor string
+}
+
+// Ratings fits the ratings of the run's matches with the given anchor (its
+// default as for Options.Anchor) and returns them with the anchor used. A
+// run without matches has an empty table. Players not connected to the
+// anchor are in the table, unrated, together with a
+// *rating.DisconnectedError.
+func (r *Run) Ratings(anchor string) (rating.Table, string, error) {
+	results := Results(r.Matches)
+	games := map[string]int{}
+	for _, res := range results {
+		n := res.Wins + res.Draws + res.Losses
+		games[res.A] += n
+		games[res.B] += n
+	}
+	if anchor == "" {
+		anchor = defaultAnchor(games)
+	}
+	if len(games) == 0 {
+		return nil, anchor, nil
+	}
+	if games[anchor] == 0 {
+		return nil, anchor, fmt.Errorf("anchor %q played no rating games", anchor)
+	}
+	table, err := rating.Fit(results, anchor)
+	return table, anchor, err
+}
+
+// defaultAnchor picks the anchor as Options.Anchor describes.
+func defaultAnchor(games map[string]int) string {
+	if games[rating.DefaultAnchor] > 0 {
+		return rating.DefaultAnchor
+	}
+	// Most games first, ties by name.
+	names := slices.Sorted(maps.Keys(games))
+	slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(games[b], games[a]) })
+	for _, name := range names {
+		if _, isGen := GenerationOf(name); !isGen && games[name] > 0 {
+			return name
+		}
+	}
+	if len(names) > 0 && games[names[0]] > 0 {
+		return names[0]
+	}
+	return rating.DefaultAnchor
+}
+
+// Write reads the run directory dir and writes the plots and the summary
+// (the files named by the constants of this package) to opts.Out, creating
+// it if need be. It returns the paths written. A run with no generations
+// or no matches still gets every file, the plots saying that they are
+// empty.
+func Write(dir string, opts Options) ([]string, error) {
+	run, err := Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := opts.Out
+	if out == "" {
+		out = filepath.Join(dir, "report")
+	}
+	table, anchor, ratingErr := run.Ratings(opts.Anchor)
+	var disconnected *rating.DisconnectedError
+	if ratingErr != nil && !errors.As(ratingErr, &disconnected) {
+		return nil, fmt.Errorf("ratings: %w", ratingErr)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+
+	plots := []struct {
+		name string
+		make func() (*plot.Plot, error)
+	}{
+		{RatingPlot, func() (*plot.Plot, error) { return ratingPlot(run, table, anchor) }},
+		{LossPlot, func() (*plot.Plot, error) {
+			return generationPlot(run.Generations, "Training loss", "loss", []series{
+				{"policy loss", func(g runlog.Generation) float64 { return g.PolicyLoss }},
+				{"value loss", func(g runlog.Generation) float64 { return g.ValueLoss }},
+			}, math.NaN())
+		}},
+		{LengthPlot, func() (*plot.Plot, error) {
+			return generationPlot(run.Generations, "Self-play game length", "complete turns per game", []series{
+				{"mean", func(g runlog.Generation) float64 { return g.MeanLength }},
+				{"median", func(g runlog.Generation) float64 { return g.MedianLength }},
+			}, math.NaN())
+		}},
+		{DrawsPlot, func() (*plot.Plot, error) {
+			return generationPlot(run.Generations, "Self-play draws and first-player score", "fraction of games / score", []series{
+				{"draw rate", func(g runlog.Generation) float64 { return g.DrawRate }},
+				{"first-player score", func(g runlog.Generation) float64 { return g.FirstPlayerScore }},
+			}, 0.5)
+		}},
+	}
+	var written []string
+	for _, pl := range plots {
+		p, err := pl.make()
+		if err != nil {
+			return written, fmt.Errorf("%s: %w", pl.name, err)
+		}
+		path := filepath.Join(out, pl.name)
+		if err := p.Save(plotWidth, plotHeight, path); err != nil {
+			return written, fmt.Errorf("%s: %w", path, err)
+		}
+		written = append(written, path)
+	}
+	path := filepath.Join(out, SummaryFile)
+	if err := os.WriteFile(path, []byte(summary(run, table, anchor, disconnected)), 0o644); err != nil {
+		return written, err
+	}
+	return append(written, path), nil
+}
+
+// series is one line of a plot against generation.
+type series struct {
+	name  string
+	value func(runlog.Generation) float64
+}
+
+// generationPlot plots each series against generation; reference, unless
+// NaN, is drawn as a dotted horizontal line.
+func generationPlot(gens []runlog.Generation, title, ylabel string, ss []series, reference float64) (*plot.Plot, error) {
+	p := newPlot(title, "generation", ylabel)
+	if len(gens) == 0 {
+		empty(p, "no generations yet")
+		return p, nil
+	}
+	var covered plotter.XYs
+	for i, s := range ss {
+		xys := make(plotter.XYs, len(gens))
+		for k, g := range gens {
+			xys[k] = plotter.XY{X: float64(g.Generation), Y: s.value(g)}
+		}
+		line, points, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.name, err)
+		}
+		line.Color = plotutil.Color(i)
+		line.Dashes = plotutil.Dashes(i)
+		points.Color = plotutil.Color(i)
+		points.Shape = plotutil.Shape(i)
+		p.Add(line, points)
+		p.Legend.Add(s.name, line, points)
+		covered = append(covered, along(xys)...)
+	}
+	pad(&p.X, 0.03)
+	if !math.IsNaN(reference) {
+		f := plotter.NewFunction(func(float64) float64 { return reference })
+		f.Color = color.Gray{Y: 128}
+		f.Dashes = []vg.Length{vg.Points(1), vg.Points(3)}
+		p.Add(f)
+		p.Y.Min, p.Y.Max = min(p.Y.Min, reference), max(p.Y.Max, reference)
+		covered = append(covered, along(plotter.XYs{{X: p.X.Min, Y: reference}, {X: p.X.Max, Y: reference}})...)
+	}
+	pad(&p.Y, 0.05)
+	placeLegend(p, covered)
+	if len(gens) == 1 {
+		p.Title.Text += " (one generation)"
+	}
+	return p, nil
+}
+
+// genPoint is one model's rating for the rating plot.
+type genPoint struct {
+	gen        int
+	hours, elo float64
+	err95      float64
+}
+
+// ratingPlot plots the rating of each generation's model against training
+// hours, with 95 % error bars, and the anchors as labelled horizontal
+// lines.
+func ratingPlot(run *Run, table rating.Table, anchor string) (*plot.Plot, error) {
+	p := newPlot("Rating of each generation's model", "training hours", fmt.Sprintf("Elo (%s = 0)", anchor))
+	points := genPoints(run, table)
+	var anchors []rating.Rating
+	for _, r := range table {
+		if _, isGen := GenerationOf(r.Name); !isGen && !math.IsNaN(r.Elo) {
+			anchors = append(anchors, r)
+		}
+	}
+	if len(points) == 0 && len(anchors) == 0 {
+		empty(p, "no rating matches yet")
+		return p, nil
+	}
+	var covered plotter.XYs
+	if len(points) > 0 {
+		xys := make(plotter.XYs, len(points))
+		errs := make(plotter.YErrors, len(points))
+		for i, pt := range points {
+			xys[i] = plotter.XY{X: pt.hours, Y: pt.elo}
+			errs[i].Low, errs[i].High = pt.err95, pt.err95
+			covered = append(covered, plotter.XY{X: pt.hours, Y: pt.elo - pt.err95}, plotter.XY{X: pt.hours, Y: pt.elo + pt.err95})
+		}
+		covered = append(covered, along(xys)...)
+		line, scatter, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, err
+		}
+		bars, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{xys, errs})
+		if err != nil {
+			return nil, err
+		}
+		line.Color, scatter.Color, bars.Color = plotutil.Color(0), plotutil.Color(0), plotutil.Color(0)
+		p.Add(line, bars, scatter)
+		p.Legend.Add("models, with 95 % intervals", line, scatter)
+		if len(points) == 1 {
+			p.Title.Text += " (one model)"
+		}
+	} else {
+		p.X.Min, p.X.Max = 0, 1
+		p.Title.Text += " (no models rated yet)"
+	}
+	pad(&p.X, 0.03)
+	if len(anchors) > 0 {
+		labels := plotter.XYLabels{}
+		for i, a := range anchors {
+			elo := a.Elo
+			f := plotter.NewFunction(func(float64) float64 { return elo })
+			f.Color = plotutil.Color(i + 1)
+			f.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+			p.Add(f)
+			p.Y.Min, p.Y.Max = min(p.Y.Min, elo), max(p.Y.Max, elo)
+			labels.XYs = append(labels.XYs, plotter.XY{X: p.X.Min, Y: elo})
+			labels.Labels = append(labels.Labels, a.Name)
+			covered = append(covered, along(plotter.XYs{{X: p.X.Min, Y: elo}, {X: p.X.Max, Y: elo}})...)
+		}
+		l, err := plotter.NewLabels(labels)
+		if err != nil {
+			return nil, err
+		}
+		l.Offset = vg.Point{X: vg.Points(3), Y: vg.Points(2)}
+		p.Add(l)
+	}
+	pad(&p.Y, 0.06)
+	placeLegend(p, covered)
+	return p, nil
+}
+
+// genPoints returns the rated models "genN" in order of generation, each
+// at the earliest hours of a match it played as Player, or else at the
+// hours its generation ended.
+func genPoints(run *Run, table rating.Table) []genPoint {
+	hours := map[int]float64{}
+	for _, m := range run.Matches {
+		if g, ok := GenerationOf(m.Player); ok {
+			if h, seen := hours[g]; !seen || m.Hours < h {
+				hours[g] = m.Hours
+			}
+		}
+	}
+	for _, g := range run.Generations {
+		if _, seen := hours[g.Generation]; !seen {
+			hours[g.Generation] = g.Hours
+		}
+	}
+	var pts []genPoint
+	for _, r := range table {
+		g, ok := GenerationOf(r.Name)
+		h, known := hours[g]
+		if !ok || !known || math.IsNaN(r.Elo) {
+			continue
+		}
+		pts = append(pts, genPoint{gen: g, hours: h, elo: r.Elo, err95: r.Err95})
+	}
+	slices.SortFunc(pts, func(a, b genPoint) int { return cmp.Compare(a.gen, b.gen) })
+	return pts
+}
+
+// newPlot makes a plot with a title, axis labels and a grid.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// empty marks a plot that has no data, with a note in the title and in
+// the middle.
+func empty(p *plot.Plot, note string) {
+	p.Title.Text += " (" + note + ")"
+	p.X.Min, p.X.Max = 0, 1
+	p.Y.Min, p.Y.Max = 0, 1
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: 0.5, Y: 0.5}}, Labels: []string{note}})
+	if err != nil {
+		return // only for mismatched lengths, which cannot happen here
+	}
+	l.TextStyle[0].XAlign = text.XCenter
+	l.TextStyle[0].YAlign = text.YCenter
+	l.TextStyle[0].Font.Size = vg.Points(16)
+	p.Add(l)
+}
+
+// pad widens an axis's range by frac of its span on each side, and makes
+// an empty range (one value) a unit wide.
+func pad(a *plot.Axis, frac float64) {
+	if a.Min > a.Max || math.IsInf(a.Min, 0) || math.IsInf(a.Max, 0) {
+		a.Min, a.Max = 0, 1
+	}
+	if span := a.Max - a.Min; span > 0 {
+		a.Min -= frac * span
+		a.Max += frac * span
+		return
+	}
+	h := max(0.5, 0.1*math.Abs(a.Min))
+	a.Min, a.Max = a.Min-h, a.Max+h
+}
+
+// along returns points spread along the polyline xys, for placeLegend.
+func along(xys plotter.XYs) plotter.XYs {
+	const steps = 16
+	out := slices.Clone(xys)
+	for i := 1; i < len(xys); i++ {
+		a, b := xys[i-1], xys[i]
+		for k := 1; k < steps; k++ {
+			t := float64(k) / steps
+			out = append(out, plotter.XY{X: a.X + t*(b.X-a.X), Y: a.Y + t*(b.Y-a.Y)})
+		}
+	}
+	return out
+}
+
+// placeLegend puts the legend in the corner of the plot that covers the
+// fewest of the points drawn, preferring the top right on a tie.
+func placeLegend(p *plot.Plot, covered plotter.XYs) {
+	const w, h = 0.4, 0.25 // share of the plot a legend corner takes
+	best := -1
+	for _, c := range []struct{ top, left bool }{{true, false}, {true, true}, {false, false}, {false, true}} {
+		n := 0
+		for _, pt := range covered {
+			x := (pt.X - p.X.Min) / (p.X.Max - p.X.Min)
+			y := (pt.Y - p.Y.Min) / (p.Y.Max - p.Y.Min)
+			if c.left {
+				x = 1 - x
+			}
+			if !c.top {
+				y = 1 - y
+			}
+			if x >= 1-w && y >= 1-h {
+				n++
+			}
+		}
+		if best < 0 || n < best {
+			best = n
+			p.Legend.Top, p.Legend.Left = c.top, c.left
+		}
+	}
+	p.Legend.XOffs, p.Legend.YOffs = vg.Points(-4), vg.Points(-4)
+	if p.Legend.Left {
+		p.Legend.XOffs = vg.Points(4)
+	}
+	if !p.Legend.Top {
+		p.Legend.YOffs = vg.Points(4)
+	}
+}

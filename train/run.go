@@ -1,0 +1,624 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/train/runlog"
+	"github.com/dablot-zero/dablot/train/samples"
+)
+
+// The files of a run directory.
+const (
+	ConfigFile  = "config.yaml"  // the training config as used
+	VariantFile = "variant.yaml" // the variant's full rules
+	StateFile   = "state.json"   // the checkpoint: written last, atomically
+	BestFile    = "best.dbm"     // the current best model, published by atomic rename
+	ShardDir    = "shards"       // sample shards from every self-play process
+	ModelDir    = "models"       // each generation's trained network
+	GamesDir    = "games"        // self-play game records
+	CheckDir    = "checkpoints"  // trainer checkpoints (weights and optimiser state)
+	ShardExt    = ".samples.zst"
+	mainWorker  = "main"
+	stateFormat = 1
+)
+
+// runState is the checkpoint of a run: everything written before it is
+// complete, and a resumed run starts from exactly this point.
+type runState struct {
+	Format      int        `json:"format"`
+	Variant     string     `json:"variant"`
+	Fingerprint string     `json:"fingerprint"`
+	Generation  int        `json:"generation"` // generations completed
+	Best        int        `json:"best"`       // generation of best.dbm
+	Promotions  int        `json:"promotions"`
+	Rated       int        `json:"rated"` // last generation rated against the anchors (-1: none)
+	Games       int        `json:"games"`
+	Samples     int64      `json:"samples"`
+	TrainSteps  int        `json:"train_steps"`
+	Hours       float64    `json:"hours"` // training hours up to this checkpoint, earlier runs included
+	Trainer     string     `json:"trainer,omitempty"`
+	Shards      []ShardRef `json:"shards"`
+	InitFrom    string     `json:"init_from,omitempty"`
+	Finished    bool       `json:"finished"` // the run reached its stop condition
+}
+
+// RunOptions are what a run needs besides its config.
+type RunOptions struct {
+	// Out receives one status line per generation and the run's messages.
+	Out io.Writer
+	// Progress shows progress bars on Out (for terminals).
+	Progress bool
+	// Threads is the number of threads of the network's forward pass
+	// (0: all cores).
+	Threads int
+}
+
+// Run is a training run living in a directory.
+type Run struct {
+	Dir    string
+	Config *Config
+	Rules  *game.Rules
+
+	opts    RunOptions
+	state   runState
+	best    *Model
+	trainer *net.Trainer
+	replay  *Replay
+	since   time.Time // when state.Hours was last brought up to date
+}
+
+// CreateRun starts a new run in dir, which must not exist or be empty. With
+// init set, the first network is that model file's (warm start); otherwise
+// a new one of the config's architecture.
+func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts RunOptions) (*Run, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return nil, fmt.Errorf("run directory %s already holds a run (resume it with --resume %s, or choose another --run)", dir, dir)
+	}
+	for _, d := range []string{dir, filepath.Join(dir, ShardDir), filepath.Join(dir, ModelDir), filepath.Join(dir, GamesDir), filepath.Join(dir, CheckDir)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	var first *Model
+	st := runState{Format: stateFormat, Variant: rules.Name, Fingerprint: rules.Fingerprint(), Rated: -1}
+	if init != "" {
+		m, err := LoadModel(init)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.CheckRules(rules); err != nil {
+			return nil, fmt.Errorf("--init %s: %w", init, err)
+		}
+		first, err = NewModel(rules, m.Weights, TrainingSummary{Seed: cfg.Seed, Hours: m.Training.Hours, InitFrom: init,
+			Games: m.Training.Games, Samples: m.Training.Samples, TrainSteps: m.Training.TrainSteps})
+		if err != nil {
+			return nil, err
+		}
+		st.InitFrom, st.Hours = init, m.Training.Hours
+		st.Games, st.Samples = m.Training.Games, m.Training.Samples
+	} else {
+		var err error
+		if first, err = NewNetwork(rules, cfg.NetConfig(), mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
+			return nil, err
+		}
+	}
+	first.Training.Run = filepath.Base(dir)
+	first.Training.Preset = cfg.Name
+	cfg.Variant = rules.Name
+	if err := writeFileAtomic(filepath.Join(dir, ConfigFile), cfg.YAML()); err != nil {
+		return nil, err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, VariantFile), rules.YAML()); err != nil {
+		return nil, err
+	}
+	if err := first.Save(filepath.Join(dir, ModelDir, modelName(0)), nil); err != nil {
+		return nil, err
+	}
+	if err := first.Save(filepath.Join(dir, BestFile), nil); err != nil {
+		return nil, err
+	}
+	tr, err := net.NewTrainer(first.Topology, first.Weights, cfg.TrainConfig())
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{Dir: dir, Config: cfg, Rules: rules, opts: opts, state: st, best: first, trainer: tr, since: time.Now()}
+	r.replay = NewReplay(first, filepath.Join(dir, ShardDir), cfg.Train.WindowMax)
+	if err := r.checkpoint(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// ResumeRun continues the run in dir from its last checkpoint: whatever
+// later generations had begun to write is removed, so the run goes on
+// exactly as if it had never stopped.
+func ResumeRun(dir string, opts RunOptions) (*Run, error) {
+	st, err := readState(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	cfg, err := LoadConfig(filepath.Join(dir, ConfigFile))
+	if err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	yml, err := os.ReadFile(filepath.Join(dir, VariantFile))
+	if err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	rules, err := game.ParseVariant(yml, nil)
+	if err != nil {
+		return nil, fmt.Errorf("resume: %s: %w", VariantFile, err)
+	}
+	if rules.Fingerprint() != st.Fingerprint {
+		return nil, fmt.Errorf("resume: the rules in %s (%s) are not the run's (%s)", VariantFile, rules.Fingerprint(), st.Fingerprint)
+	}
+	r := &Run{Dir: dir, Config: cfg, Rules: rules, opts: opts, state: st, since: time.Now()}
+	if err := r.discardAfterCheckpoint(); err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	best, err := LoadModel(filepath.Join(dir, ModelDir, modelName(st.Best)))
+	if err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	if err := best.CheckRules(rules); err != nil {
+		return nil, fmt.Errorf("resume: best model: %w", err)
+	}
+	r.best = best
+	// best.dbm may have been replaced by a generation after the checkpoint.
+	if err := best.Save(filepath.Join(dir, BestFile), nil); err != nil {
+		return nil, err
+	}
+	if st.Trainer == "" {
+		r.trainer, err = net.NewTrainer(best.Topology, best.Weights, cfg.TrainConfig())
+	} else {
+		r.trainer, _, err = net.LoadTrainer(filepath.Join(dir, CheckDir, st.Trainer), best.Topology, cfg.TrainConfig())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	r.replay = NewReplay(best, filepath.Join(dir, ShardDir), cfg.Train.WindowMax)
+	if err := r.replay.Restore(st.Shards); err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	return r, nil
+}
+
+// discardAfterCheckpoint removes what generations after the checkpoint
+// wrote: their models, game records, the main worker's shards, trainer
+// checkpoints and log lines. Shards of other self-play processes are kept:
+// they are complete, and the trainer takes them in at its next generation.
+func (r *Run) discardAfterCheckpoint() error {
+	g := r.state.Generation
+	later := func(sub, prefix, suffix string) error {
+		entries, err := os.ReadDir(filepath.Join(r.Dir, sub))
+		if err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		for _, e := range entries {
+			n := e.Name()
+			if strings.HasPrefix(n, ".") { // a temporary file of an interrupted write
+				os.Remove(filepath.Join(r.Dir, sub, n))
+				continue
+			}
+			if !strings.HasSuffix(n, suffix) {
+				continue
+			}
+			if gen, ok := generationOf(n, prefix); ok && gen > g {
+				if err := os.Remove(filepath.Join(r.Dir, sub, n)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for _, x := range [][3]string{{ModelDir, "gen-", ".dbm"}, {GamesDir, "gen-", ".pgn"},
+		{ShardDir, "gen-", "-" + mainWorker + ShardExt}, {CheckDir, "trainer-", ".ckpt"}} {
+		if err := later(x[0], x[1], x[2]); err != nil {
+			return err
+		}
+	}
+	for _, f := range []string{runlog.MetricsFile, runlog.RatingsFile} {
+		if err := runlog.TrimAfter(filepath.Join(r.Dir, f), g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// generationOf reads the generation number of a file named prefix + digits.
+func generationOf(name, prefix string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return 0, false
+	}
+	end := strings.IndexFunc(rest, func(c rune) bool { return c < '0' || c > '9' })
+	if end <= 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest[:end])
+	return n, err == nil
+}
+
+func modelName(gen int) string { return fmt.Sprintf("gen-%06d.dbm", gen) }
+
+// Generation returns the number of generations completed.
+func (r *Run) Generation() int { return r.state.Generation }
+
+// Best returns the current best model.
+func (r *Run) Best() *Model { return r.best }
+
+// Close releases the trainer.
+func (r *Run) Close() error { return r.trainer.Close() }
+
+// hours returns the training hours so far.
+func (r *Run) hours() float64 { return r.state.Hours + time.Since(r.since).Hours() }
+
+// done reports whether the run has reached its stop condition.
+func (r *Run) done() bool {
+	s := r.Config.Stop
+	return (s.Generations > 0 && r.state.Generation >= s.Generations) || (s.Hours > 0 && r.hours() >= s.Hours)
+}
+
+// Train runs generations until the stop condition, ctx is cancelled (the
+// generation under way is abandoned; the last checkpoint stands) or stop is
+// closed (the generation under way is finished and checkpointed first).
+func (r *Run) Train(ctx context.Context, stop <-chan struct{}) error {
+	for !r.done() {
+		select {
+		case <-stop:
+			r.printf("stopped after generation %d; continue with: dablot train --resume %s\n", r.state.Generation, r.Dir)
+			return nil
+		default:
+		}
+		if err := r.generation(ctx); err != nil {
+			return err
+		}
+	}
+	if r.Config.Rating.Every > 0 && r.state.Rated != r.state.Best {
+		began := time.Now()
+		if err := r.rate(ctx, r.state.Generation); err != nil {
+			return err
+		}
+		r.state.Rated = r.state.Best
+		r.printf("rated generation %d against the anchors in %.0f s\n", r.state.Best, time.Since(began).Seconds())
+	}
+	r.state.Finished = true
+	if err := r.checkpoint(); err != nil {
+		return err
+	}
+	r.printf("run finished: %d generations, %.2f hours; best model %s (generation %d)\n",
+		r.state.Generation, r.state.Hours, filepath.Join(r.Dir, BestFile), r.state.Best)
+	return nil
+}
+
+// generation runs one generation: self-play, training, evaluation,
+// rating, then the checkpoint.
+func (r *Run) generation(ctx context.Context) error {
+	cfg := r.Config
+	g := r.state.Generation + 1
+	seed := mcts.Mix(cfg.Seed, uint64(g))
+	began, cpuBegan := time.Now(), CPUTime()
+	m := runlog.Generation{Generation: g}
+
+	// Self-play.
+	bar := r.bar(cfg.SelfPlay.Games, fmt.Sprintf("gen %d self-play", g))
+	games, err := SelfPlay(ctx, r.best, cfg.SelfPlay, mcts.Mix(seed, 1), 0, cfg.SelfPlay.Games, func(*SelfPlayGame) { bar.add(1) })
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	var all []samples.Sample
+	var recs bytes.Buffer
+	lengths := make([]float64, len(games))
+	m.Ends = map[string]int{}
+	for i, gm := range games {
+		all = append(all, gm.Samples...)
+		gm.Record.Tags = map[string]string{"Generation": strconv.Itoa(g), "Game": strconv.Itoa(gm.Index)}
+		if err := gm.Record.WritePGN(&recs); err != nil {
+			return err
+		}
+		lengths[i] = float64(len(gm.Record.Turns))
+		m.Ends[gm.Status.Reason.Key()]++
+		if gm.Status.Outcome == game.Draw {
+			m.DrawRate++
+		}
+		m.FirstPlayerScore += gm.Status.Outcome.ScoreFor(r.Rules.First)
+	}
+	n := float64(len(games))
+	m.DrawRate /= n
+	m.FirstPlayerScore /= n
+	m.MeanLength, m.MedianLength = mean(lengths), median(lengths)
+	m.GenGames, m.GenSamples = len(games), len(all)
+	hdr := samples.Header{Variant: r.Rules.Name, Fingerprint: r.Rules.Fingerprint(), Generation: r.state.Best,
+		Model: r.best.Metadata[net.MetaChecksum], Worker: mainWorker, Games: len(games)}
+	if err := samples.Write(filepath.Join(r.Dir, ShardDir, shardName(g, mainWorker, 0)), r.Rules, hdr, all); err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(r.Dir, GamesDir, fmt.Sprintf("gen-%06d.pgn", g)), recs.Bytes()); err != nil {
+		return err
+	}
+	m.SelfPlaySeconds = time.Since(began).Seconds()
+
+	// Training.
+	t0 := time.Now()
+	fresh, err := r.replay.Scan()
+	if err != nil {
+		return err
+	}
+	window := cfg.Train.WindowSize(r.replay.Total())
+	steps := max(cfg.Train.MinSteps, int(math.Ceil(cfg.Train.Reuse*float64(fresh)/float64(cfg.Train.BatchSize))))
+	if r.replay.Len() < cfg.Train.BatchSize {
+		steps = 0 // not enough samples yet for one batch
+	}
+	rng := rand.New(rand.NewPCG(seed, 3))
+	bm := NewBatchMaker(r.best, cfg.Train.BatchSize, cfg.Train.Mirror, cfg.Train.QWeight)
+	bar = r.bar(steps, fmt.Sprintf("gen %d training", g))
+	var lossP, lossV float64
+	for range steps {
+		if err := ctx.Err(); err != nil {
+			bar.finish()
+			return err
+		}
+		b, err := bm.Make(r.replay, window, rng)
+		if err != nil {
+			return err
+		}
+		l, err := r.trainer.Step(b)
+		if err != nil {
+			return err
+		}
+		lossP += l.Policy
+		lossV += l.Value
+		m.LearningRate = l.LearningRate
+		bar.add(1)
+	}
+	bar.finish()
+	if steps > 0 {
+		m.PolicyLoss, m.ValueLoss = lossP/float64(steps), lossV/float64(steps)
+	}
+	r.state.TrainSteps += steps
+	r.state.Games += len(games)
+	r.state.Samples = r.replay.Total()
+	m.TrainSeconds = time.Since(t0).Seconds()
+	cand, err := NewModel(r.Rules, r.trainer.Weights(), r.summary(g))
+	if err != nil {
+		return err
+	}
+	if err := cand.Save(filepath.Join(r.Dir, ModelDir, modelName(g)), nil); err != nil {
+		return err
+	}
+
+	// Evaluation against the best network.
+	t0 = time.Now()
+	promote := true
+	if cfg.Evaluation.Mode != "always" {
+		res, err := r.match(ctx, cand, fmt.Sprintf("gen%d", g), r.best, fmt.Sprintf("gen%d", r.state.Best), cfg.Evaluation.Sims,
+			cfg.Evaluation.Games, cfg.Evaluation.RandomTurns, mcts.Mix(seed, 4), r.evalSPRT(), "gen "+strconv.Itoa(g)+" evaluation")
+		if err != nil {
+			return err
+		}
+		m.CandidateWins, m.CandidateDraws, m.CandidateLosses = res.WDL.W, res.WDL.D, res.WDL.L
+		m.CandidateScore = res.WDL.Score()
+		promote = res.Verdict == AcceptH1 || (res.Verdict == Continue && m.CandidateScore >= cfg.Evaluation.Threshold)
+	}
+	m.EvalSeconds = time.Since(t0).Seconds()
+	if promote {
+		r.best = cand
+		r.state.Best = g
+		r.state.Promotions++
+		if err := cand.Save(filepath.Join(r.Dir, BestFile), nil); err != nil {
+			return err
+		}
+	}
+	m.Promoted, m.Best = promote, r.state.Best
+
+	// Rating against the anchors.
+	t0 = time.Now()
+	if rc := cfg.Rating; promote && rc.Every > 0 && r.state.Promotions%rc.Every == 0 {
+		if err := r.rate(ctx, g); err != nil {
+			return err
+		}
+		r.state.Rated = g
+	}
+	m.RatingSeconds = time.Since(t0).Seconds()
+
+	// The record of the generation, then the checkpoint.
+	wall := time.Since(began).Seconds()
+	m.Utilisation = (CPUTime() - cpuBegan).Seconds() / (wall * float64(runtime.NumCPU()))
+	m.Time = time.Now().UTC()
+	r.state.Generation = g
+	m.Hours = r.hours()
+	m.Games, m.Samples, m.TrainSteps = r.state.Games, r.state.Samples, r.state.TrainSteps
+	if err := runlog.Append(filepath.Join(r.Dir, runlog.MetricsFile), m); err != nil {
+		return err
+	}
+	if err := r.checkpoint(); err != nil {
+		return err
+	}
+	verdict := "kept gen " + strconv.Itoa(r.state.Best)
+	if promote {
+		verdict = "promoted"
+	}
+	cand1 := ""
+	if cfg.Evaluation.Mode != "always" {
+		cand1 = fmt.Sprintf("  cand %+d=%d-%d %.0f%% %s", m.CandidateWins, m.CandidateDraws, m.CandidateLosses, 100*m.CandidateScore, verdict)
+	}
+	r.printf("gen %3d  games %5d  samples %7d  len %5.1f  draws %3.0f%%  loss p %.3f v %.3f%s  cpu %3.0f%%  %s\n",
+		g, r.state.Games, r.state.Samples, m.MeanLength, 100*m.DrawRate, m.PolicyLoss, m.ValueLoss, cand1,
+		100*m.Utilisation, formatHours(m.Hours))
+	return nil
+}
+
+// summary is the provenance of the network trained in generation g.
+func (r *Run) summary(g int) TrainingSummary {
+	return TrainingSummary{Run: filepath.Base(r.Dir), Preset: r.Config.Name, Seed: r.Config.Seed, Generation: g,
+		Games: r.state.Games, Samples: r.state.Samples, TrainSteps: r.state.TrainSteps, Hours: r.hours(), InitFrom: r.state.InitFrom}
+}
+
+func (r *Run) evalSPRT() *SPRT {
+	e := r.Config.Evaluation
+	if e.Mode != "sprt" {
+		return nil
+	}
+	return &SPRT{Elo0: e.Elo0, Elo1: e.Elo1, Alpha: 0.05, Beta: 0.05}
+}
+
+// checkpoint saves the trainer and then, atomically, the state: the point a
+// resumed run starts from.
+func (r *Run) checkpoint() error {
+	r.state.Hours = r.hours()
+	r.since = time.Now()
+	r.state.Shards = r.replay.Shards()
+	name := fmt.Sprintf("trainer-%06d.ckpt", r.state.Generation)
+	if err := r.trainer.SaveCheckpoint(filepath.Join(r.Dir, CheckDir, name), map[string]string{"generation": strconv.Itoa(r.state.Generation)}); err != nil {
+		return err
+	}
+	prev := r.state.Trainer
+	r.state.Trainer = name
+	data, err := json.MarshalIndent(r.state, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(r.Dir, StateFile), append(data, '\n')); err != nil {
+		return err
+	}
+	if prev != "" && prev != name {
+		os.Remove(filepath.Join(r.Dir, CheckDir, prev))
+	}
+	return nil
+}
+
+// rate plays the best model against every anchor and appends the results
+// to ratings.jsonl.
+func (r *Run) rate(ctx context.Context, g int) error {
+	rc := r.Config.Rating
+	name := fmt.Sprintf("gen%d", r.state.Best)
+	for i, spec := range rc.Anchors {
+		anchor, err := mcts.ParseFactory(spec, SpecOptions(r.Rules, 1))
+		if err != nil {
+			return err
+		}
+		res, err := r.matchFactory(ctx, r.best, name, anchor, rc.Sims, rc.Games, rc.RandomTurns,
+			mcts.Mix(r.Config.Seed, uint64(1_000_000+1000*g+i)), nil, fmt.Sprintf("gen %d vs %s", r.state.Best, spec))
+		anchor.Close()
+		if err != nil {
+			return err
+		}
+		rec := runlog.Match{Time: time.Now().UTC(), Hours: r.hours(), Generation: g, Player: name, Opponent: spec,
+			Wins: res.WDL.W, Draws: res.WDL.D, Losses: res.WDL.L, Settings: r.searchSettings(rc.Sims)}
+		if err := runlog.Append(filepath.Join(r.Dir, runlog.RatingsFile), rec); err != nil {
+			return err
+		}
+		r.printf("  gen %d vs %-22s %3d/%3d/%3d  score %5.1f%%\n", r.state.Best, spec, res.WDL.W, res.WDL.D, res.WDL.L, 100*res.WDL.Score())
+	}
+	return nil
+}
+
+func (r *Run) searchSettings(sims int) string {
+	return fmt.Sprintf("%s sims=%d", r.Config.SelfPlay.Search, sims)
+}
+
+// ModelFactory returns a factory of players that search with model m
+// (the self-play search without noise, sims simulations per decision) and
+// a function that releases the network they share.
+func ModelFactory(name string, m *Model, sp SelfPlayConfig, sims, threads int) (*mcts.Factory, func()) {
+	ev := m.NewEvaluator(sp.NetBatch, threads)
+	batcher := mcts.NewBatcher(ev, sp.NetBatch, 0)
+	f := mcts.NewFactory(name, func(seed uint64) (mcts.Player, error) {
+		return mcts.NewSearchPlayer(batcher, sp.SearchConfig(seed, false), mcts.Limits{Sims: sims})
+	})
+	return f, func() { batcher.Close(); ev.Close() }
+}
+
+// match plays model a against model b.
+func (r *Run) match(ctx context.Context, a *Model, aName string, b *Model, bName string, sims, games, randomTurns int, seed uint64, test *SPRT, label string) (*ArenaResult, error) {
+	fb, release := ModelFactory(bName, b, r.Config.SelfPlay, sims, r.threads())
+	defer release()
+	return r.matchFactory(ctx, a, aName, fb, sims, games, randomTurns, seed, test, label)
+}
+
+// matchFactory plays model a against the players of fb.
+func (r *Run) matchFactory(ctx context.Context, a *Model, aName string, fb *mcts.Factory, sims, games, randomTurns int, seed uint64, test *SPRT, label string) (*ArenaResult, error) {
+	fa, release := ModelFactory(aName, a, r.Config.SelfPlay, sims, r.threads())
+	defer release()
+	bar := r.bar(games, label)
+	defer bar.finish()
+	return RunArena(ctx, ArenaConfig{Rules: r.Rules, A: fa, B: fb, Games: games, Threads: min(games, r.Config.SelfPlay.Workers),
+		Seed: seed, OpeningTurns: randomTurns, SPRT: test, OnGame: func(*ArenaGame, WDL) { bar.add(1) }})
+}
+
+func (r *Run) threads() int {
+	if r.opts.Threads > 0 {
+		return r.opts.Threads
+	}
+	return runtime.NumCPU()
+}
+
+func (r *Run) printf(format string, args ...any) {
+	if r.opts.Out != nil {
+		fmt.Fprintf(r.opts.Out, format, args...)
+	}
+}
+
+func shardName(gen int, worker string, seq int) string {
+	if worker == mainWorker {
+		return fmt.Sprintf("gen-%06d-%s%s", gen, worker, ShardExt)
+	}
+	return fmt.Sprintf("gen-%06d-%s-%06d%s", gen, worker, seq, ShardExt)
+}
+
+func formatHours(h float64) string {
+	d := time.Duration(h * float64(time.Hour)).Round(time.Second)
+	return d.String()
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// writeFileAtomic writes data to path atomically.
+func writeFileAtomic(path string, data []byte) error {
+	return samples.WriteAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}

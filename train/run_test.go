@@ -1,0 +1,447 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/train/runlog"
+	"github.com/dablot-zero/dablot/train/samples"
+)
+
+// testConfig is a run small enough for tests: frostviken (41 points, games
+// end by king capture), a tiny network and few simulations.
+func testConfig(t *testing.T, generations int) *Config {
+	t.Helper()
+	cfg, err := ParseConfig([]byte(fmt.Sprintf(`
+name: test
+variant: frostviken
+seed: 7
+network: {blocks: 1, channels: 8, value_hidden: 8}
+selfplay: {games: 6, workers: 3, search: gumbel, full_sims: 8, fast_sims: 4, full_fraction: 0.5, gumbel_m: 4,
+  noise: 0, temperature_turns: 0, leaf_batch: 2, net_batch: 32, random_turns: 1, adjudication: 0.5, adjudication_scale: 4}
+train: {batch_size: 32, learning_rate: 0.003, weight_decay: 0.0001, value_weight: 1, reuse: 2, min_steps: 10,
+  window_min: 200, window_max: 5000, window_exponent: 0.75, mirror: true, q_weight: 0.1}
+evaluation: {mode: games, games: 4, threshold: 0.5, elo0: 0, elo1: 0, sims: 4, random_turns: 1}
+rating: {every: 2, games: 2, sims: 4, anchors: [random], random_turns: 1}
+stop: {generations: %d, hours: 0}
+`, generations)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func TestPresets(t *testing.T) {
+	files, err := filepath.Glob("../configs/train/*.yaml")
+	if err != nil || len(files) < 3 {
+		t.Fatalf("presets: %v %v", files, err)
+	}
+	for _, f := range files {
+		cfg, err := LoadConfig(f)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if _, err := configs.Variant(cfg.Variant); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+		back, err := ParseConfig(cfg.YAML())
+		if err != nil || !bytes.Equal(back.YAML(), cfg.YAML()) {
+			t.Errorf("%s: does not round-trip: %v", f, err)
+		}
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	good := string(testConfig(t, 1).YAML())
+	for _, tc := range []struct{ from, to, want string }{
+		{"games: 6", "games: 0", "selfplay.games"},
+		{"search: gumbel", "search: alphazero", "selfplay.search"},
+		{"fast_sims: 4", "fast_sims: 40", "selfplay.fast_sims"},
+		{"mode: games", "mode: sometimes", "evaluation.mode"},
+		{"learning_rate: 0.003", "learning_rate: -1", "train.learning_rate"},
+		{"window_min: 200", "window_min: 2", "train.window_min"},
+		{"generations: 1", "generations: 0", "stop"},
+		{"- random", "- randm", "randm"},
+		{"mirror: true", "mirror: true\n    mirrror: true", "mirrror"},
+		{"games: 6", "games: six", "six"},
+	} {
+		if !strings.Contains(good, tc.from) {
+			t.Fatalf("%q not in the config:\n%s", tc.from, good)
+		}
+		_, err := ParseConfig([]byte(strings.Replace(good, tc.from, tc.to, 1)))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s → %s: got %v, want an error naming %q", tc.from, tc.to, err, tc.want)
+		}
+	}
+	if _, err := ParseConfig(nil); err == nil {
+		t.Error("an empty config was accepted")
+	}
+}
+
+// TestSelfPlay checks that self-play games are legal, that their samples
+// hold proper targets, and that the games depend on the seed alone, not on
+// how many are played at once.
+func TestSelfPlay(t *testing.T) {
+	cfg := testConfig(t, 1)
+	m := newTestModel(t, "frostviken", 2)
+	var runs [][]*SelfPlayGame
+	for _, workers := range []int{1, 3} {
+		sp := cfg.SelfPlay
+		sp.Workers = workers
+		games, err := SelfPlay(context.Background(), m, sp, 11, 0, 4, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, games)
+	}
+	for i, g := range runs[0] {
+		if g.Index != i {
+			t.Fatalf("game %d has index %d", i, g.Index)
+		}
+		if !slices.Equal(g.Record.Turns, runs[1][i].Record.Turns) {
+			t.Fatalf("game %d differs between 1 and 3 workers", i)
+		}
+		end, err := g.Record.Replay(m.Rules)
+		if err != nil {
+			t.Fatalf("game %d does not replay: %v", i, err)
+		}
+		if end.Status() != g.Status || g.Record.Result != g.Status.Outcome.Result() {
+			t.Fatalf("game %d: status %v, replayed %v, record %s", i, g.Status, end.Status(), g.Record.Result)
+		}
+		if len(g.Samples) == 0 {
+			t.Fatalf("game %d has no samples", i)
+		}
+		for _, s := range g.Samples {
+			var sum float32
+			legal := m.Encoder.LegalIndices(&s.Position, s.Position.Decisions(nil), nil)
+			for _, e := range s.Policy {
+				sum += e.Prob
+				if !slices.Contains(legal, int32(e.Index)) {
+					t.Fatalf("game %d: policy entry %d is not a legal decision", i, e.Index)
+				}
+			}
+			if sum < 0.999 || sum > 1.001 {
+				t.Fatalf("game %d: policy sums to %v", i, sum)
+			}
+			want := int8(2*g.Status.Outcome.ScoreFor(s.Position.SideToMove()) - 1)
+			if s.Result != want {
+				t.Fatalf("game %d: result %d for %s, want %d", i, s.Result, s.Position.SideToMove(), want)
+			}
+			if s.Result != 0 && s.Target != float32(s.Result) {
+				t.Fatalf("game %d: a decided game has target %v for result %d", i, s.Target, s.Result)
+			}
+		}
+	}
+}
+
+// TestBatchMaker checks mirror augmentation: a position and its mirror
+// image, with the policy mapped by MirrorIndex, are both consistent with
+// the legal decisions.
+func TestBatchMaker(t *testing.T) {
+	m := newTestModel(t, "keyland", 4)
+	dir := t.TempDir()
+	var ss []samples.Sample
+	for _, p := range randomPositions(m.Rules, 64, 3) {
+		legal := p.Decisions(nil)
+		idx := m.Encoder.LegalIndices(&p, legal, nil)
+		s := samples.Sample{Position: p, Result: 1, Target: 1, Full: true}
+		for _, j := range idx {
+			s.Policy = append(s.Policy, samples.PolicyEntry{Index: uint16(j), Prob: 1 / float32(len(idx))})
+		}
+		ss = append(ss, s)
+	}
+	if err := samples.Write(filepath.Join(dir, "a"+ShardExt), m.Rules, samples.Header{}, ss); err != nil {
+		t.Fatal(err)
+	}
+	rp := NewReplay(m, dir, 1000)
+	if n, err := rp.Scan(); err != nil || n != 64 {
+		t.Fatalf("scan: %d samples, %v", n, err)
+	}
+	bm := NewBatchMaker(m, 16, true, 0)
+	b, err := bm.Make(rp, 64, newTestRand(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := m.Encoder.PolicySize()
+	for i := range b.N {
+		var sum float32
+		for j := range ps {
+			if b.Policy[i*ps+j] > 0 && b.Mask[i*ps+j] == 0 {
+				t.Fatalf("position %d: target on illegal entry %d", i, j)
+			}
+			sum += b.Policy[i*ps+j]
+		}
+		if sum < 0.999 || sum > 1.001 || b.Value[3*i] != 1 {
+			t.Fatalf("position %d: policy sum %v, value %v", i, sum, b.Value[3*i:3*i+3])
+		}
+	}
+}
+
+// weightsOf reads the weights of a model file.
+func weightsOf(t *testing.T, path string) *net.Weights {
+	t.Helper()
+	m, err := LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Weights
+}
+
+func sameWeights(a, b *net.Weights) bool {
+	for i := range a.Tensors {
+		if !slices.Equal(a.Tensors[i].Data, b.Tensors[i].Data) {
+			return false
+		}
+	}
+	return len(a.Tensors) == len(b.Tensors)
+}
+
+// TestRunResume runs three generations straight, and the same run stopped
+// after one generation and resumed: the results must be identical.
+func TestRunResume(t *testing.T) {
+	cfg := testConfig(t, 3)
+	rules := configs.MustVariant(cfg.Variant)
+	straight := filepath.Join(t.TempDir(), "straight")
+	r, err := CreateRun(straight, cfg, rules, "", RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Train(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+
+	split := filepath.Join(t.TempDir(), "split")
+	cfg1 := testConfig(t, 3)
+	r, err = CreateRun(split, cfg1, rules, "", RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	close(stop)
+	if err := r.generation(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Train(context.Background(), stop); err != nil { // stops at once
+		t.Fatal(err)
+	}
+	r.Close()
+	r, err = ResumeRun(split, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Generation() != 1 {
+		t.Fatalf("resumed at generation %d, want 1", r.Generation())
+	}
+	if err := r.Train(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	checkSameRun(t, straight, split)
+	gens, err := runlog.ReadGenerations(filepath.Join(split, runlog.MetricsFile))
+	if err != nil || len(gens) != 3 {
+		t.Fatalf("metrics: %d generations, %v", len(gens), err)
+	}
+}
+
+// checkSameRun checks that two runs made the same networks and games.
+func checkSameRun(t *testing.T, a, b string) {
+	t.Helper()
+	for g := 0; g <= 3; g++ {
+		if !sameWeights(weightsOf(t, filepath.Join(a, ModelDir, modelName(g))), weightsOf(t, filepath.Join(b, ModelDir, modelName(g)))) {
+			t.Fatalf("generation %d: the networks differ", g)
+		}
+	}
+	for g := 1; g <= 3; g++ {
+		name := fmt.Sprintf("gen-%06d.pgn", g)
+		x, _ := os.ReadFile(filepath.Join(a, GamesDir, name))
+		y, _ := os.ReadFile(filepath.Join(b, GamesDir, name))
+		if len(x) == 0 || !bytes.Equal(x, y) {
+			t.Fatalf("generation %d: the games differ", g)
+		}
+	}
+	if !sameWeights(weightsOf(t, filepath.Join(a, BestFile)), weightsOf(t, filepath.Join(b, BestFile))) {
+		t.Fatal("best models differ")
+	}
+}
+
+// TestHelperProcess is not a test: it is the child process of the tests
+// that kill or run processes (see runChild).
+func TestHelperProcess(t *testing.T) {
+	mode := os.Getenv("DABLOT_TEST_CHILD")
+	if mode == "" {
+		t.Skip("helper process only")
+	}
+	dir := os.Getenv("DABLOT_TEST_DIR")
+	var err error
+	switch mode {
+	case "train":
+		var r *Run
+		if r, err = ResumeRun(dir, RunOptions{}); err == nil {
+			err = r.Train(context.Background(), nil)
+		}
+	case "worker":
+		err = SelfPlayWorker(context.Background(), dir, WorkerOptions{Name: os.Getenv("DABLOT_TEST_WORKER"), Games: 2, Shards: 1})
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+func childCommand(mode, dir string, env ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
+	cmd.Env = append(os.Environ(), append([]string{"DABLOT_TEST_CHILD=" + mode, "DABLOT_TEST_DIR=" + dir}, env...)...)
+	cmd.Stderr = os.Stderr
+	return cmd
+}
+
+// TestKillAndResume kills a training process with SIGKILL in the middle
+// of its second generation, checks that everything the last checkpoint
+// names is intact, resumes, and checks that the result is the run that
+// was never interrupted.
+func TestKillAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs processes")
+	}
+	cfg := testConfig(t, 3)
+	rules := configs.MustVariant(cfg.Variant)
+	straight := filepath.Join(t.TempDir(), "straight")
+	r, err := CreateRun(straight, cfg, rules, "", RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Train(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+
+	killed := filepath.Join(t.TempDir(), "killed")
+	r, err = CreateRun(killed, testConfig(t, 3), rules, "", RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	cmd := childCommand("train", killed)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for the first checkpoint, then for the second generation's
+	// self-play to be under way, and kill.
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		st, err := readState(killed)
+		if err == nil && st.Generation >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no checkpoint after 2 minutes")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(150 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	st, err := readState(killed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Generation >= 3 {
+		t.Skip("the child finished before it was killed; the machine is too fast for this test's timing")
+	}
+	// Everything the checkpoint names is intact.
+	for _, ref := range st.Shards {
+		_, ss, err := samples.Read(filepath.Join(killed, ShardDir, ref.Name), rules)
+		if err != nil || len(ss) != ref.Count {
+			t.Fatalf("shard %s: %d samples, %v", ref.Name, len(ss), err)
+		}
+	}
+	for g := 0; g <= st.Generation; g++ {
+		if _, err := LoadModel(filepath.Join(killed, ModelDir, modelName(g))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gens, err := runlog.ReadGenerations(filepath.Join(killed, runlog.MetricsFile))
+	if err != nil || len(gens) < st.Generation {
+		t.Fatalf("metrics: %d generations for checkpoint %d: %v", len(gens), st.Generation, err)
+	}
+	t.Logf("killed with checkpoint %d, %d metrics lines", st.Generation, len(gens))
+
+	r, err = ResumeRun(killed, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Train(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	checkSameRun(t, straight, killed)
+}
+
+// TestExternalWorkers runs two self-play processes beside a run and checks
+// that its next generation trains on their shards.
+func TestExternalWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs processes")
+	}
+	cfg := testConfig(t, 1)
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := CreateRun(dir, cfg, configs.MustVariant(cfg.Variant), "", RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var cmds []*exec.Cmd
+	for i := range 2 {
+		cmd := childCommand("worker", dir, "DABLOT_TEST_WORKER=w"+strconv.Itoa(i))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("worker: %v", err)
+		}
+	}
+	if err := r.Train(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := readState(dir)
+	var names []string
+	var external int
+	for _, ref := range st.Shards {
+		names = append(names, ref.Name)
+		if !strings.Contains(ref.Name, "-main") {
+			external += ref.Count
+		}
+	}
+	for _, w := range []string{"gen-000000-w0-000000" + ShardExt, "gen-000000-w1-000000" + ShardExt} {
+		if !slices.Contains(names, w) {
+			t.Errorf("the trainer did not take in %s (it took %v)", w, names)
+		}
+	}
+	gens, _ := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile))
+	if len(gens) != 1 || gens[0].Samples != int64(gens[0].GenSamples+external) {
+		t.Errorf("metrics: %+v; %d external samples", gens, external)
+	}
+	_ = game.South
+}

@@ -1,0 +1,220 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/train/samples"
+)
+
+// SelfPlayGame is one finished self-play game with its training samples.
+type SelfPlayGame struct {
+	Index    int
+	Record   *game.Record
+	Status   game.Status
+	Samples  []samples.Sample
+	Searches int // decisions searched (full and fast)
+	Duration time.Duration
+}
+
+// SearchConfig returns the search settings of self-play (or of an
+// evaluation match, with noise false) for the given seed.
+func (s *SelfPlayConfig) SearchConfig(seed uint64, noise bool) mcts.Config {
+	c := mcts.DefaultConfig()
+	c.BatchSize = s.LeafBatch
+	c.Seed = seed
+	c.Reuse = false // playout-cap randomisation mixes budgets; a fresh tree keeps them honest
+	if s.Search == "gumbel" {
+		c.Gumbel = true
+		c.GumbelM = s.GumbelM
+		if !noise {
+			c.GumbelScale = 0
+		}
+		return c
+	}
+	if noise {
+		c.NoiseEpsilon = s.Noise
+		c.Temperature, c.TemperaturePlies = 1, s.TemperatureTurns
+	}
+	return c
+}
+
+// SelfPlay plays games first, first+1, …, first+n-1 of a generation with
+// model m, cfg.Workers at a time sharing the network in batches, and returns
+// them in index order. Game i's randomness comes from Mix(seed, i) alone,
+// so the same call plays the same games however the work is scheduled.
+// onGame, if set, is called (from one goroutine at a time) as games end.
+func SelfPlay(ctx context.Context, m *Model, cfg SelfPlayConfig, seed uint64, first, n int, onGame func(*SelfPlayGame)) ([]*SelfPlayGame, error) {
+	// One network evaluator per core, each with its own batcher and its
+	// share of the games: while one core runs a batch through the network,
+	// the other's games are searching or being evaluated too.
+	lanes := max(1, min(runtime.NumCPU(), cfg.Workers/2))
+	batchers := make([]*mcts.Batcher, lanes)
+	for i := range batchers {
+		ev := m.NewEvaluator(cfg.NetBatch, 1)
+		defer ev.Close()
+		batchers[i] = mcts.NewBatcher(ev, cfg.NetBatch, 0)
+		defer batchers[i].Close()
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	var (
+		mu       sync.Mutex
+		games    []*SelfPlayGame
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	for w := range min(cfg.Workers, n) {
+		batcher := batchers[w%lanes]
+		wg.Go(func() {
+			for i := range jobs {
+				g, err := playSelfPlayGame(ctx, m, batcher, &cfg, mcts.Mix(seed, uint64(i)))
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = fmt.Errorf("self-play game %d: %w", i, err)
+						cancel()
+					}
+				} else {
+					g.Index = i
+					games = append(games, g)
+					if onGame != nil {
+						onGame(g)
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+feed:
+	for i := first; i < first+n; i++ {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	sort.Slice(games, func(a, b int) bool { return games[a].Index < games[b].Index })
+	return games, nil
+}
+
+// material is side s's material in p: soldier 1, prince 3, king 5.
+func material(p *game.Position, s game.Side) float64 {
+	var sum float64
+	for r, w := range mcts.DefaultWeights {
+		sum += w * float64(p.Pieces(s, game.Rank(r)).Count())
+	}
+	return sum
+}
+
+// playSelfPlayGame plays one game of m against itself.
+func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed uint64) (*SelfPlayGame, error) {
+	began := time.Now()
+	r := m.Rules
+	rng := rand.New(rand.NewPCG(seed, mcts.Mix(seed, 2)))
+	p := r.Start()
+	rec := game.NewRecord(r, nil)
+	rec.South, rec.North = "self-play", "self-play"
+	var buf [2 * game.MaxPoints]game.Decision
+	var scratch game.MoveScratch
+	var turn []game.Decision
+	turnStart := p
+	endTurn := func() {
+		t, _, _ := turnStart.DecisionsToTurn(turn)
+		rec.Turns = append(rec.Turns, t.Format(r.Board))
+		turn, turnStart = turn[:0], p
+	}
+	play := func(d game.Decision) {
+		side := p.SideToMove()
+		p.Apply(d)
+		turn = append(turn, d)
+		if p.SideToMove() != side || p.Status().Over() {
+			endTurn()
+		}
+	}
+	// Random opening turns.
+	for len(rec.Turns) < cfg.RandomTurns && !p.Status().Over() {
+		d, ok := p.RandomDecision(rng, &scratch)
+		if !ok {
+			break
+		}
+		play(d)
+	}
+
+	s, err := mcts.NewSearch(ev, cfg.SearchConfig(mcts.Mix(seed, 1), true))
+	if err != nil {
+		return nil, err
+	}
+	g := &SelfPlayGame{Record: rec}
+	var idx []int32
+	for !p.Status().Over() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		legal := p.Decisions(buf[:0])
+		if len(legal) == 0 {
+			return nil, fmt.Errorf("no legal decision in %s, yet the game is not over", p.FEN())
+		}
+		var d game.Decision
+		if len(legal) == 1 {
+			d = legal[0]
+		} else {
+			full := rng.Float64() < cfg.FullFraction
+			sims := cfg.FastSims
+			if full {
+				sims = cfg.FullSims
+			}
+			s.SetPosition(p)
+			res, err := s.Run(ctx, mcts.Limits{Sims: sims})
+			if err != nil {
+				return nil, err
+			}
+			g.Searches++
+			if full {
+				idx = m.Encoder.LegalIndices(&p, res.Legal, idx[:0])
+				pol := make([]samples.PolicyEntry, 0, len(idx))
+				for k, j := range idx {
+					if res.Policy[k] > 0 {
+						pol = append(pol, samples.PolicyEntry{Index: uint16(j), Prob: res.Policy[k]})
+					}
+				}
+				g.Samples = append(g.Samples, samples.Sample{Position: p, Policy: pol, Value: max(-1, min(1, res.Value)), Full: true})
+			}
+			conf := s.Config()
+			d = res.Choose(conf.TemperatureAt(len(rec.Turns)), rng)
+		}
+		play(d)
+	}
+	g.Status = p.Status()
+	rec.Finish(g.Status)
+	for i := range g.Samples {
+		s := &g.Samples[i]
+		me := s.Position.SideToMove()
+		s.Result = int8(2*g.Status.Outcome.ScoreFor(me) - 1)
+		s.Target = float32(s.Result)
+		if r := g.Status.Reason; cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies) {
+			b := material(&p, me) - material(&p, me.Other())
+			s.Target = float32(cfg.Adjudication * math.Tanh(b/cfg.AdjudicationScale))
+		}
+	}
+	g.Duration = time.Since(began)
+	return g, nil
+}
