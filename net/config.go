@@ -17,8 +17,10 @@ type Config struct {
 // DefaultConfig is the proposed default architecture for inputPlanes input
 // features per point: 4 blocks of 32 channels, 11.6 MFLOP per position on
 // the 72-point board (8 planes). Measured on the 2-core development machine
-// while another job used about one core: ~6,000 positions/s inference at
-// batch 64 and ~600 positions/s training at batch 256 (GOEXPERIMENT=simd).
+// (GOEXPERIMENT=simd): ~6,000 positions/s inference at batch 64 while
+// another job used about one core; training at batch 256 does 1,100 to
+// 1,700 positions per CPU-second depending on the load of the machine
+// (BenchmarkTraining's pos/CPU-s), so ~2,000 positions/s needs both cores.
 func DefaultConfig(inputPlanes int) Config {
 	return Config{Blocks: 4, Channels: 32, InputPlanes: inputPlanes, ValueHidden: 64}
 }

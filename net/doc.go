@@ -16,7 +16,11 @@
 // written with simd/archsimd in GOEXPERIMENT=simd builds on amd64, and
 // gonum's blas32 otherwise. BLAS adapts it for gorgonia.
 //
-// Trainer runs Adam on gorgonia graphs; Evaluator is the allocation-free
-// inference path; Save and Load store weights in the safetensors layout with
-// metadata and a checksum.
+// Trainer runs Adam on gorgonia graphs whose graph convolutions (and
+// their gradients) are single custom operations working on row chunks of a
+// few positions on SetGemmThreads goroutines, with results independent of
+// the thread count. Evaluator is the allocation-free inference path. Save
+// and Load store weights in the safetensors layout with metadata and a
+// checksum; Trainer.SaveCheckpoint and LoadTrainer do the same for the
+// whole optimiser state, so that training can stop and resume exactly.
 package net
