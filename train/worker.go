@@ -44,6 +44,9 @@ func SelfPlayWorker(ctx context.Context, dir string, opts WorkerOptions) error {
 	if !workerNameRE.MatchString(opts.Name) || opts.Name == mainWorker {
 		return fmt.Errorf("worker name %q: use letters, digits, '_' and '.', and not %q", opts.Name, mainWorker)
 	}
+	if _, err := readState(dir); err != nil {
+		return err
+	}
 	cfg, err := LoadConfig(filepath.Join(dir, ConfigFile))
 	if err != nil {
 		return err

@@ -23,13 +23,14 @@ func init() {
 func runExport(args []string, out io.Writer) error {
 	fs := newFlags("export", "DIR --out models/NAME.dbm", out)
 	dest := fs.String("out", "", "model file to write")
-	if err := parseFlags(fs, args); err != nil {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 || *dest == "" {
+	if len(pos) != 1 || *dest == "" {
 		return usagef("want a run directory and --out FILE")
 	}
-	dir := fs.Arg(0)
+	dir := pos[0]
 	m, err := train.LoadModel(filepath.Join(dir, train.BestFile))
 	if err != nil {
 		return err

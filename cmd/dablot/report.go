@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -23,7 +21,7 @@ func runReport(args []string, out io.Writer) error {
 	fs := newFlags("report", reportUsage, out)
 	outDir := fs.String("out", "", "directory to write (default DIR/report)")
 	anchor := fs.String("anchor", "", `player rated 0 (default "random", or the baseline with the most games)`)
-	dirs, err := reportArgs(fs, args)
+	dirs, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
@@ -38,23 +36,4 @@ func runReport(args []string, out io.Writer) error {
 		fmt.Fprintln(out, p)
 	}
 	return err
-}
-
-// reportArgs parses flags that may come before or after the positional
-// arguments, and returns the positional ones.
-func reportArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usageError{err.Error()}
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }

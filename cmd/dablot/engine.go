@@ -1,0 +1,323 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+)
+
+func init() {
+	register(&command{"engine", "answer a UCI-like line protocol on stdin/stdout: --model FILE", runEngine})
+}
+
+const engineUsage = `--model FILE [--sims N | --movetime MS] [--gumbel] [--variant V] [--pv N]
+
+Reads commands from standard input, one a line, and answers on standard output
+(see cmd/dablot/ENGINE_PROTOCOL.md): uci, isready, newgame, position startpos|fen F [moves T...],
+go [sims N] [movetime MS], legal, fen, quit. A bad line is answered "error <reason>".`
+
+// Bounds of the engine's input.
+const (
+	engineMaxLine  = 256 << 10 // bytes in one command line
+	engineMaxMoves = 10_000    // turns after "moves"
+)
+
+// runEngine runs "dablot engine" on standard input.
+func runEngine(args []string, out io.Writer) error { return engineMain(args, os.Stdin, out) }
+
+// engineMain runs "dablot engine" on the commands read from in.
+func engineMain(args []string, in io.Reader, out io.Writer) error {
+	fs := newFlags("engine", engineUsage, out)
+	model := fs.String("model", "", "model file (required)")
+	variant := fs.String("variant", "", "variant (default: the model's; if given, it must match)")
+	pv := fs.Int("pv", 8, "turns of principal variation in info lines after the best turn (0: none; PUCT only)")
+	var ss searchSettings
+	ss.addFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *model == "" {
+		return usagef("--model FILE is required")
+	}
+	if *pv < 0 || *pv > 100 {
+		return usagef("--pv %d: want 0 to 100", *pv)
+	}
+	if err := ss.validate(); err != nil {
+		return err
+	}
+	m, err := loadPlayModel(*model, *variant)
+	if err != nil {
+		return err
+	}
+	a, err := newAnalyst(m, ss)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	e := newEngine(a, out)
+	e.pvTurns = *pv
+	return e.run(context.Background(), in)
+}
+
+// engine is the state of one engine session: the model and the position.
+type engine struct {
+	a        *analyst
+	out      *bufio.Writer
+	pos      game.Position
+	pvTurns  int
+	maxSims  int           // the largest "go sims" accepted
+	maxTime  time.Duration // the largest "go movetime" accepted
+	commands map[string]func(ctx context.Context, args []string) error
+}
+
+// newEngine starts a session at the variant's start position.
+func newEngine(a *analyst, out io.Writer) *engine {
+	e := &engine{a: a, out: bufio.NewWriter(out), pos: a.Rules().Start(), pvTurns: 8,
+		maxSims: maxSearchSims, maxTime: maxSearchMoveTime}
+	e.commands = map[string]func(context.Context, []string) error{
+		"uci":      e.cmdUCI,
+		"isready":  e.noArgs(func() { e.reply("readyok") }),
+		"newgame":  e.noArgs(func() { e.pos = e.a.Rules().Start() }),
+		"position": e.cmdPosition,
+		"go":       e.cmdGo,
+		"legal":    e.noArgs(e.cmdLegal),
+		"fen":      e.noArgs(func() { e.reply("fen " + e.pos.FEN()) }),
+		"quit":     e.noArgs(func() {}),
+	}
+	return e
+}
+
+// engineCommandNames lists the commands for error messages.
+const engineCommandNames = "uci, isready, newgame, position, go, legal, fen, quit"
+
+// run answers the lines of in until "quit" or the end of the input.
+func (e *engine) run(ctx context.Context, in io.Reader) error {
+	br := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, tooLong, err := readBoundedLine(br, engineMaxLine)
+		if tooLong {
+			e.reply(fmt.Sprintf("error line too long: more than %d bytes", engineMaxLine))
+		} else if line != "" || err == nil {
+			if e.handle(ctx, line) {
+				return e.out.Flush()
+			}
+		}
+		if ferr := e.out.Flush(); ferr != nil {
+			return ferr
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readBoundedLine reads one line without its end (\n or \r\n). A line longer
+// than limit is read to its end and dropped, with tooLong set.
+func readBoundedLine(br *bufio.Reader, limit int) (line string, tooLong bool, err error) {
+	var buf []byte
+	for {
+		chunk, isPrefix, err := br.ReadLine()
+		if len(buf)+len(chunk) > limit {
+			tooLong = true
+		} else {
+			buf = append(buf, chunk...)
+		}
+		if err != nil {
+			if tooLong {
+				return "", true, err
+			}
+			return string(buf), false, err
+		}
+		if !isPrefix {
+			if tooLong {
+				return "", true, nil
+			}
+			return string(buf), false, nil
+		}
+	}
+}
+
+// handle answers one command line and reports whether it was "quit".
+func (e *engine) handle(ctx context.Context, line string) (quit bool) {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return false
+	}
+	name, args := fields[0], fields[1:]
+	cmd, ok := e.commands[name]
+	if !ok {
+		e.replyError(fmt.Errorf("unknown command %q (known: %s)", name, engineCommandNames))
+		return false
+	}
+	if err := cmd(ctx, args); err != nil {
+		e.replyError(err)
+		return false
+	}
+	return name == "quit"
+}
+
+// noArgs wraps a command that takes no arguments.
+func (e *engine) noArgs(fn func()) func(context.Context, []string) error {
+	return func(_ context.Context, args []string) error {
+		if len(args) > 0 {
+			return fmt.Errorf("unexpected argument %q: the command takes none", strings.Join(args, " "))
+		}
+		fn()
+		return nil
+	}
+}
+
+// reply writes one line of the protocol.
+func (e *engine) reply(line string) {
+	e.out.WriteString(oneLine(line))
+	e.out.WriteByte('\n')
+}
+
+// replyError answers "error <reason>".
+func (e *engine) replyError(err error) { e.reply("error " + err.Error()) }
+
+// oneLine makes s safe to send as one protocol line: control characters
+// (line breaks among them) become spaces.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// cmdUCI answers "uci" with the engine's identity.
+func (e *engine) cmdUCI(_ context.Context, args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("unexpected argument %q: uci takes none", strings.Join(args, " "))
+	}
+	e.reply("id name dablot-zero")
+	e.reply("id variant " + e.a.Rules().Name)
+	e.reply("uciok")
+	return nil
+}
+
+// cmdPosition reads "position startpos|fen <FEN> [moves <turn> ...]". The
+// position changes only if the whole line is valid.
+func (e *engine) cmdPosition(_ context.Context, args []string) error {
+	if len(args) == 0 {
+		return errors.New("position needs startpos or fen <FEN>")
+	}
+	r := e.a.Rules()
+	var p game.Position
+	rest := args[1:]
+	switch args[0] {
+	case "startpos":
+		p = r.Start()
+	case "fen":
+		n := 0
+		for n < len(rest) && rest[n] != "moves" {
+			n++
+		}
+		if n == 0 {
+			return errors.New("position fen needs a FEN")
+		}
+		var err error
+		if p, err = game.ParseFEN(r, strings.Join(rest[:n], " ")); err != nil {
+			return err
+		}
+		rest = rest[n:]
+	default:
+		return fmt.Errorf("position %q: want startpos or fen <FEN>", args[0])
+	}
+	if len(rest) > 0 {
+		if rest[0] != "moves" {
+			return fmt.Errorf("unexpected %q after the position: want moves <turn> ...", rest[0])
+		}
+		turns := rest[1:]
+		if len(turns) > engineMaxMoves {
+			return fmt.Errorf("%d moves: at most %d", len(turns), engineMaxMoves)
+		}
+		for i, t := range turns {
+			if p.Status().Over() {
+				return fmt.Errorf("move %d (%s): %v", i+1, t, gameOverError(&p))
+			}
+			if err := p.ApplyTurn(t); err != nil {
+				return fmt.Errorf("move %d: %w", i+1, err)
+			}
+		}
+	}
+	e.pos = p
+	return nil
+}
+
+// cmdGo searches the position and answers info lines and "bestmove".
+func (e *engine) cmdGo(ctx context.Context, args []string) error {
+	var lim mcts.Limits
+	for i := 0; i < len(args); i += 2 {
+		key := args[i]
+		if i+1 >= len(args) {
+			return fmt.Errorf("go %s needs a value", key)
+		}
+		n, err := strconv.Atoi(args[i+1])
+		if err != nil {
+			return fmt.Errorf("go %s %q: not a whole number", key, args[i+1])
+		}
+		switch key {
+		case "sims":
+			if n < 1 || n > e.maxSims {
+				return fmt.Errorf("go sims %d: want 1 to %d", n, e.maxSims)
+			}
+			lim.Sims = n
+		case "movetime":
+			if n < 1 || int64(n) > e.maxTime.Milliseconds() {
+				return fmt.Errorf("go movetime %d: want 1 to %d (milliseconds)", n, e.maxTime.Milliseconds())
+			}
+			lim.Time = time.Duration(n) * time.Millisecond
+		default:
+			return fmt.Errorf("go %q: want sims N or movetime MS", key)
+		}
+	}
+	if lim == (mcts.Limits{}) {
+		lim = e.a.settings.limits()
+		lim.Sims = min(lim.Sims, e.maxSims)
+		lim.Time = min(lim.Time, e.maxTime)
+	}
+	if e.pos.Status().Over() {
+		return gameOverError(&e.pos)
+	}
+	an, err := e.a.analyse(ctx, e.pos, lim, 1, e.pvTurns)
+	if err != nil {
+		return err
+	}
+	b := an.Best()
+	e.reply(fmt.Sprintf("info sims %d value %.3f wdl %.3f %.3f %.3f pv %s",
+		an.Sims, b.Value, b.WDL[0], b.WDL[1], b.WDL[2], strings.Join(an.PV, " ")))
+	e.reply("bestmove " + b.Turn)
+	return nil
+}
+
+// cmdLegal answers "legal" and the legal turns, sorted (none once the game
+// is over).
+func (e *engine) cmdLegal() {
+	var b strings.Builder
+	b.WriteString("legal")
+	if !e.pos.Status().Over() {
+		turns := e.pos.Turns()
+		game.SortTurns(e.pos.Board(), turns)
+		for _, t := range turns {
+			b.WriteByte(' ')
+			b.WriteString(t.Format(e.pos.Board()))
+		}
+	}
+	e.reply(b.String())
+}

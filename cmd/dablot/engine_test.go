@@ -1,0 +1,305 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/train"
+)
+
+// engineSession runs "dablot engine" with args on a script and returns its
+// output lines.
+func engineSession(t *testing.T, script string, args ...string) []string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := engineMain(args, strings.NewReader(script), &out); err != nil {
+		t.Fatalf("engine: %v\n%s", err, out.String())
+	}
+	return strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+}
+
+// TestEngineSession is a scripted session: every command, good and bad,
+// answered in order, and the engine still up after errors.
+func TestEngineSession(t *testing.T) {
+	model := testModel(t, "keyland")
+	script := strings.Join([]string{
+		"uci",
+		"isready",
+		"",
+		"newgame",
+		"position startpos moves i5-i7",
+		"fen",
+		"legal",
+		"go sims 12",
+		"position startpos moves i5-i9", // illegal: the position stays
+		"fen",
+		"bogus",
+		"go sims 0",
+		"go sims",
+		"go depth 3",
+		"go movetime 30",
+		"position fen ssssss/sssss/ssssss/sssss/ssssss/p4/k4K/4P/SSSSSS/SSSSS/SSSSSS/SSSSS/SSSSSS n",
+		"fen",
+		"position fen 5/4/5 s",
+		"isready extra",
+		"position",
+		"quit",
+		"isready", // not read: quit came first
+	}, "\n")
+	lines := engineSession(t, script, "--model", model, "--sims", "8")
+	r := mustModelRules(t, model)
+	start := r.Start()
+	after := start
+	if err := after.ApplyTurn("i5-i7"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"id name dablot-zero",
+		"id variant keyland",
+		"uciok",
+		"readyok",
+		"fen " + after.FEN(),
+		"legal ",
+		"info sims ",
+		"bestmove ",
+		`error move 1: move "i5-i9": `,
+		"fen " + after.FEN(),
+		`error unknown command "bogus"`,
+		"error go sims 0: want 1 to ",
+		"error go sims needs a value",
+		`error go "depth": want sims N or movetime MS`,
+		"info sims ",
+		"bestmove ",
+		"fen " + strings.Replace(start.FEN(), " s", " n", 1),
+		"error ",
+		`error unexpected argument "extra"`,
+		"error position needs startpos or fen",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), strings.Join(lines, "\n"))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d = %q, want it to start with %q", i+1, lines[i], w)
+		}
+	}
+	// The info line has the documented fields; the best move is legal in the
+	// position after i5-i7 and heads the principal variation.
+	f := strings.Fields(lines[6])
+	if len(f) < 10 || f[0] != "info" || f[1] != "sims" || f[3] != "value" || f[5] != "wdl" || f[9] != "pv" {
+		t.Fatalf("info line %q: want info sims N value V wdl W D L pv ...", lines[6])
+	}
+	best := strings.TrimPrefix(lines[7], "bestmove ")
+	if len(f) < 11 || f[10] != best {
+		t.Errorf("pv %v does not start with the best move %s", f[10:], best)
+	}
+	if n := len(strings.Fields(lines[5])) - 1; n != after.CountTurns() {
+		t.Errorf("legal lists %d turns, want %d", n, after.CountTurns())
+	}
+	if err := after.ApplyTurn(best); err != nil {
+		t.Errorf("bestmove %s is not legal: %v", best, err)
+	}
+}
+
+func mustModelRules(t *testing.T, path string) *game.Rules {
+	t.Helper()
+	m, err := train.LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Rules
+}
+
+// TestEnginePositions: a table of position commands, good and bad.
+func TestEnginePositions(t *testing.T) {
+	model := testModel(t, "frostviken")
+	m, err := train.LoadModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := newAnalyst(m, searchSettings{Sims: 4, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	startFEN := m.Rules.Start()
+	for _, tc := range []struct {
+		line    string
+		wantErr string // "" if the position must be accepted
+	}{
+		{"position startpos", ""},
+		{"position startpos moves", ""},
+		{"position fen " + startFEN.FEN(), ""},
+		{"position fen " + startFEN.FEN() + " moves", ""},
+		{"position fen", "needs a FEN"},
+		{"position fen moves e3-e4", "needs a FEN"},
+		{"position fen x s", "FEN"},
+		{"position startpos e3-e4", `unexpected "e3-e4"`},
+		{"position startpos moves a2-a3", "move 1"},
+		{"position startpos moves pass", "move 1"},
+		{"position somewhere", `position "somewhere"`},
+	} {
+		var out bytes.Buffer
+		e := newEngine(a, &out)
+		e.handle(context.Background(), tc.line)
+		e.out.Flush()
+		got := strings.TrimSpace(out.String())
+		switch {
+		case tc.wantErr == "" && got != "":
+			t.Errorf("%q: answered %q, want silence", tc.line, got)
+		case tc.wantErr != "" && (!strings.HasPrefix(got, "error ") || !strings.Contains(got, tc.wantErr)):
+			t.Errorf("%q: answered %q, want an error with %q", tc.line, got, tc.wantErr)
+		}
+	}
+}
+
+// TestEngineGameOver: go and legal in a finished game.
+func TestEngineGameOver(t *testing.T) {
+	model := testModel(t, "frostviken")
+	// North has no pieces left: South has won.
+	lines := engineSession(t, "position fen 5/4/5/4/4S/4/5/4/5 n\nlegal\ngo sims 4\nisready\n", "--model", model)
+	want := []string{"legal", "error the game is over", "readyok"}
+	if len(lines) != len(want) {
+		t.Fatalf("lines %q, want %q", lines, want)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d = %q, want %q", i+1, lines[i], w)
+		}
+	}
+}
+
+// TestEngineLongLine: a line over the limit is refused and the engine goes
+// on.
+func TestEngineLongLine(t *testing.T) {
+	model := testModel(t, "frostviken")
+	script := "position startpos moves " + strings.Repeat("e3-e4 ", engineMaxLine/6+10) + "\nisready\n"
+	lines := engineSession(t, script, "--model", model)
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "error line too long") || lines[1] != "readyok" {
+		t.Errorf("lines %q", lines)
+	}
+}
+
+// TestEngineFlags: command-line errors.
+func TestEngineFlags(t *testing.T) {
+	model := testModel(t, "keyland")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"engine"}, 2, "--model FILE is required"},
+		{[]string{"engine", "--model", model, "--pv", "-1"}, 2, "--pv -1"},
+		{[]string{"engine", "--model", model, "--variant", "winther"}, 1, "not winther"},
+		{[]string{"engine", "--model", "/nonexistent.dbm"}, 1, "no such file"},
+	} {
+		code, _, stderr := run(tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+// engineReplies are the first words of every line the engine may send.
+var engineReplies = map[string]bool{"id": true, "uciok": true, "readyok": true, "info": true,
+	"bestmove": true, "legal": true, "fen": true, "error": true}
+
+// FuzzEngine feeds the engine arbitrary scripts: it must never panic, answer
+// every line with lines of the protocol, answer every bad line with exactly
+// one error line, and stay up (answer isready) afterwards.
+func FuzzEngine(f *testing.F) {
+	for _, seed := range []string{
+		"uci\nisready\nnewgame\nposition startpos moves e3-e5\ngo sims 4\nlegal\nfen\nquit\n",
+		"position startpos moves e3-e5 e7xe3xc5\ngo movetime 5\n",
+		"position startpos moves e3-e5\ngo sims 8\nposition startpos moves e3-e5 e7xe3\n",
+		"position fen sssss/ssss/pssss/ksss/5/SSSK/SSSSP/SSSS/SSSSS s moves i3-i5\ngo\n",
+		"position fen 5/4/5/4/4S/4/5/4/5 n\ngo\nlegal\n",
+		"go sims 99999999\ngo movetime -1\ngo sims\ngo sims x\n",
+		"position\nposition fen\nposition fen moves\nposition startpos moves zz\n",
+		"bogus\n\x00\xff\r\n  \t\nuci extra\nPOSITION startpos\n",
+		"position startpos moves e3-e5 e3-e5\nposition fen 5/4/5 s\nposition startpos moves e3-e4\n",
+	} {
+		f.Add(seed)
+	}
+	model := testModel(f, "frostviken")
+	m, err := train.LoadModel(model)
+	if err != nil {
+		f.Fatal(err)
+	}
+	a, err := newAnalyst(m, searchSettings{Sims: 4, Threads: 1})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(a.Close)
+	f.Fuzz(func(t *testing.T, script string) {
+		var out bytes.Buffer
+		e := newEngine(a, &out)
+		e.maxSims, e.maxTime, e.pvTurns = 8, 20*time.Millisecond, 3
+		answer := func(line string) (replies []string, quit bool) {
+			out.Reset()
+			quit = e.handle(context.Background(), line)
+			e.out.Flush()
+			if s := out.String(); s != "" {
+				if !strings.HasSuffix(s, "\n") {
+					t.Fatalf("%q: answer %q does not end a line", line, s)
+				}
+				replies = strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+			}
+			return replies, quit
+		}
+		for _, line := range strings.Split(script, "\n") {
+			replies, quit := answer(line)
+			fields := strings.Fields(line)
+			for _, r := range replies {
+				if w := strings.Fields(r); len(w) == 0 || !engineReplies[w[0]] || strings.ContainsAny(r, "\r\n") {
+					t.Fatalf("%q: answer line %q is not of the protocol", line, r)
+				}
+			}
+			errs := 0
+			for _, r := range replies {
+				if strings.HasPrefix(r, "error ") {
+					errs++
+				}
+			}
+			if errs > 0 && len(replies) != 1 {
+				t.Fatalf("%q: an error among other answers: %q", line, replies)
+			}
+			switch {
+			case len(fields) == 0:
+				if len(replies) != 0 {
+					t.Fatalf("blank line %q answered %q", line, replies)
+				}
+			case e.commands[fields[0]] == nil:
+				if errs != 1 {
+					t.Fatalf("unknown command %q answered %q, want one error line", line, replies)
+				}
+			case len(replies) == 0:
+				// Silent success: only these commands, well formed.
+				ok := fields[0] == "position" && len(fields) > 1 && (fields[1] == "startpos" || fields[1] == "fen") ||
+					len(fields) == 1 && (fields[0] == "newgame" || fields[0] == "quit")
+				if !ok {
+					t.Fatalf("%q: no answer", line)
+				}
+			case fields[0] == "go" && errs == 0:
+				last := replies[len(replies)-1]
+				if !strings.HasPrefix(last, "bestmove ") || len(replies) < 2 {
+					t.Fatalf("%q: answered %q, want info lines then bestmove", line, replies)
+				}
+				q := e.pos
+				if err := q.ApplyTurn(strings.TrimPrefix(last, "bestmove ")); err != nil {
+					t.Fatalf("%q: %s is not legal: %v", line, last, err)
+				}
+			}
+			if quit {
+				return
+			}
+		}
+		if replies, _ := answer("isready"); len(replies) != 1 || replies[0] != "readyok" {
+			t.Fatalf("after the script, isready answered %q", replies)
+		}
+	})
+}

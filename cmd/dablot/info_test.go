@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestInfo(t *testing.T) {
+	model := testModel(t, "keyland")
+	code, out, stderr := run("info", model)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"variant       keyland",
+		`rules         {"name":"keyland"`,
+		"board         6 × 7 lines, 72 points",
+		"encoding      version ",
+		"architecture  1 residual block × 8 channels, value head 8",
+		"parameters    ",
+		"generation    3",
+		"training      1,234 games, 56,789 samples, 0 steps, 0.25 hours",
+		"run           test-run",
+		"created       ",
+		"checksum      sha256 ",
+		"ratings:\n  name    elo    err95  games  score  anchor\n  gen3    152.5  30.1   40     0.710  false",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestInfoErrors(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.dbm")
+	if err := os.WriteFile(garbage, []byte("hello, world: not a model"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(testModel(t, "frostviken"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	truncated := filepath.Join(dir, "truncated.dbm")
+	if err := os.WriteFile(truncated, data[:len(data)-100], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flipped := filepath.Join(dir, "flipped.dbm")
+	data[len(data)-5] ^= 0x40
+	if err := os.WriteFile(flipped, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"info"}, 2, "which model file"},
+		{[]string{"info", "a.dbm", "b.dbm"}, 2, "unexpected argument"},
+		{[]string{"info", "--bogus"}, 2, "flag provided but not defined"},
+		{[]string{"info", filepath.Join(dir, "missing.dbm")}, 1, "no such file"},
+		{[]string{"info", garbage}, 1, "not a model file"},
+		{[]string{"info", truncated}, 1, "model " + truncated},
+		{[]string{"info", flipped}, 1, "checksum"},
+	} {
+		code, _, stderr := run(tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "goroutine") {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+func TestInfoRatings(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`[{"Name":"a","Elo":10},{"Name":"b","Elo":-3.25,"Extra":"x"}]`, "  name  elo   extra\n  a     10\n  b     -3.2  x\n"},
+		{`[{"player":"random","elo":0}]`, "  player  elo\n  random  0\n"},
+		{`{"gen2": 40, "random": 0, "gen5": 120.5}`, "  player  Elo\n  gen5    120.5\n  gen2    40\n  random  0\n"},
+		{`not json at all`, "  not json at all\n"},
+		{`[]`, "  []\n"},
+		{`[1, 2]`, "  [1, 2]\n"},
+	} {
+		if got := formatRatings(tc.in); got != tc.want {
+			t.Errorf("formatRatings(%s) =\n%s\nwant\n%s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestGroupDigits(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -45678: "-45,678"} {
+		if got := groupDigits(n); got != want {
+			t.Errorf("groupDigits(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,569 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+)
+
+func init() {
+	register(&command{"serve", "play a model in the web browser: --model FILE [--addr 127.0.0.1:8080]", runServe})
+}
+
+const serveUsage = `--model FILE [--addr 127.0.0.1:8080] [--sims N] [--max-sims N] [--gumbel] [--variant V]
+
+Serves a page to play the model at http://ADDR/: the board, the model's evaluation and
+best turns, the move list with undo, positions from FEN and the game record. The page
+talks to a small JSON API under /api/. The address is loopback by default; on another
+address anyone who can reach it can use the engine.`
+
+// webFiles are the page's static files: plain HTML, CSS and JavaScript.
+//
+//go:embed web
+var webFiles embed.FS
+
+// Bounds of the web API's input.
+const (
+	serveMaxBody  = 256 << 10 // bytes of one request body
+	serveMaxTurns = 5000      // turns of one game
+)
+
+// runServe runs "dablot serve" until interrupted.
+func runServe(args []string, out io.Writer) error {
+	fs := newFlags("serve", serveUsage, out)
+	model := fs.String("model", "", "model file (required)")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	variant := fs.String("variant", "", "variant (default: the model's; if given, it must match)")
+	maxSims := fs.Int("max-sims", 5000, "the most simulations per decision the page may ask for")
+	var ss searchSettings
+	ss.addFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *model == "":
+		return usagef("--model FILE is required")
+	case *maxSims < 1 || *maxSims > maxSearchSims:
+		return usagef("--max-sims %d: want 1 to %d", *maxSims, maxSearchSims)
+	case ss.Sims > *maxSims:
+		return usagef("--sims %d is more than --max-sims %d", ss.Sims, *maxSims)
+	case ss.Sims == 0:
+		return usagef("--sims must be at least 1: the page chooses a number of simulations")
+	}
+	if err := ss.validate(); err != nil {
+		return err
+	}
+	m, err := loadPlayModel(*model, *variant)
+	if err != nil {
+		return err
+	}
+	a, err := newAnalyst(m, ss)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	loopback := isLoopbackAddr(ln.Addr())
+	srv := newWebServer(a, modelName(*model, m), *maxSims, loopback)
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	fmt.Fprintf(out, "serving %s (%s) at http://%s/ (Ctrl-C to stop)\n", srv.name, m.Rules.Name, ln.Addr())
+	if !loopback {
+		fmt.Fprintf(out, "warning: %s is not a loopback address: anyone who can reach it can use the engine\n", ln.Addr())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return hs.Shutdown(shutdown)
+}
+
+// isLoopbackAddr reports whether a listener's address is on the loopback
+// interface.
+func isLoopbackAddr(a net.Addr) bool {
+	if t, ok := a.(*net.TCPAddr); ok {
+		return t.IP.IsLoopback()
+	}
+	return false
+}
+
+// webServer is the page and its JSON API. The API is stateless: every
+// request carries the game (the setup and the turns), which the server
+// replays and checks.
+type webServer struct {
+	mu       sync.Mutex // one search at a time: the analyst is not safe for concurrent use
+	a        *analyst
+	r        *game.Rules
+	name     string
+	maxSims  int
+	loopback bool // refuse requests whose Host is not a loopback name (DNS rebinding)
+	info     []byte
+	mux      *http.ServeMux
+}
+
+// newWebServer makes the page and the API of the model behind a.
+func newWebServer(a *analyst, name string, maxSims int, loopback bool) *webServer {
+	s := &webServer{a: a, r: a.Rules(), name: name, maxSims: maxSims, loopback: loopback, mux: http.NewServeMux()}
+	s.info = mustJSON(s.infoResponse())
+	static, err := fs.Sub(webFiles, "web")
+	if err != nil {
+		panic(err) // cannot happen: the directory is embedded
+	}
+	files := http.FileServerFS(static)
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("method %s: the page is read with GET", r.Method))
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+	s.mux.HandleFunc("GET /api/info", func(w http.ResponseWriter, _ *http.Request) { writeJSONBytes(w, http.StatusOK, s.info) })
+	s.mux.HandleFunc("POST /api/state", s.handleState)
+	s.mux.HandleFunc("POST /api/move", s.handleMove)
+	s.mux.HandleFunc("POST /api/engine", s.handleEngine)
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Errorf("no API %s %s (GET /api/info; POST /api/state, /api/move, /api/engine)", r.Method, r.URL.Path))
+	})
+	return s
+}
+
+// ServeHTTP checks the Host, sets the security headers and dispatches.
+func (s *webServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.loopback && !loopbackHost(r.Host) {
+		writeError(w, http.StatusForbidden, fmt.Errorf("host %q: this server answers only to localhost, 127.0.0.1 or [::1]", r.Host))
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		h.Set("Cache-Control", "no-store")
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// loopbackHost reports whether a Host header names the loopback interface.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// pointJSON is one point of the board: its name and doubled coordinates
+// (x from the left, y from South's side).
+type pointJSON struct {
+	Name   string `json:"name"`
+	X      int    `json:"x"`
+	Y      int    `json:"y"`
+	Corner bool   `json:"corner"`
+}
+
+// boardJSON is the geometry of the board, for drawing it.
+type boardJSON struct {
+	Cols   int         `json:"cols"`
+	Rows   int         `json:"rows"`
+	Width  int         `json:"width"`  // doubled grid: x runs 0 … width-1
+	Height int         `json:"height"` // and y 0 … height-1
+	Points []pointJSON `json:"points"` // by point number
+	Lines  [][2]int    `json:"lines"`  // pairs of neighbouring points
+}
+
+// infoJSON is the answer of GET /api/info.
+type infoJSON struct {
+	Variant     string    `json:"variant"`
+	Description string    `json:"description"`
+	Board       boardJSON `json:"board"`
+	Start       string    `json:"start"` // FEN of the variant's start
+	Model       string    `json:"model"`
+	Search      string    `json:"search"`
+	Sims        int       `json:"sims"`     // the default simulations per decision
+	MaxSims     int       `json:"max_sims"` // the most a request may ask for
+}
+
+func (s *webServer) infoResponse() infoJSON {
+	b := s.r.Board
+	bj := boardJSON{Cols: b.Cols, Rows: b.Rows, Width: b.Width, Height: b.Height}
+	for p := range b.Points() {
+		x, y := b.XY(p)
+		bj.Points = append(bj.Points, pointJSON{Name: b.Name(p), X: x, Y: y, Corner: b.IsCorner(p)})
+		// Each line once: the four directions N, NE, E, SE.
+		for d := game.DirN; d <= game.DirSE; d++ {
+			if q := b.Neighbor[p][d]; q >= 0 {
+				bj.Lines = append(bj.Lines, [2]int{p, int(q)})
+			}
+		}
+	}
+	start := s.r.Start()
+	return infoJSON{Variant: s.r.Name, Description: s.r.Description, Board: bj, Start: start.FEN(),
+		Model: s.name, Search: s.a.settings.describe(), Sims: s.a.settings.Sims, MaxSims: s.maxSims}
+}
+
+// gameRequest is the body of every POST: the game so far and what to do.
+type gameRequest struct {
+	Setup string   `json:"setup"` // FEN of the first position ("" or "startpos": the variant's start)
+	Turns []string `json:"turns"` // the turns played from it
+	Human string   `json:"human"` // who the person plays: south, north, both or none (names the record's players)
+	Move  string   `json:"move"`  // /api/move: the turn to play
+	Sims  int      `json:"sims"`  // /api/engine: simulations per decision (0: the server's default)
+	Play  bool     `json:"play"`  // /api/engine: play the best turn (else only analyse)
+}
+
+// pieceJSON is a piece on a point.
+type pieceJSON struct {
+	Point int    `json:"point"`
+	Side  string `json:"side"` // south or north
+	Rank  string `json:"rank"` // soldier, prince or king
+}
+
+// legalJSON is one legal complete turn.
+type legalJSON struct {
+	Text    string `json:"text"`
+	Path    []int  `json:"path"` // the points: start, then each landing point (empty for a pass)
+	Capture bool   `json:"capture"`
+}
+
+// statusJSON says whether and how the game ended.
+type statusJSON struct {
+	Over   bool   `json:"over"`
+	Result string `json:"result"` // 1-0, 0-1, 1/2-1/2 or *
+	Reason string `json:"reason,omitempty"`
+	Text   string `json:"text"`
+}
+
+// stateJSON is a position of the game with everything the page draws.
+type stateJSON struct {
+	Setup  string      `json:"setup"` // "" for the variant's start
+	Turns  []string    `json:"turns"`
+	FEN    string      `json:"fen"`
+	Side   string      `json:"side"`   // to move
+	Chain  int         `json:"chain"`  // the point in the middle of a capture chain, or -1
+	Last   []int       `json:"last"`   // the path of the last turn
+	Pieces []pieceJSON `json:"pieces"` // every piece
+	Legal  []legalJSON `json:"legal"`  // sorted by notation; none when over
+	Status statusJSON  `json:"status"` // the game's end, if over
+	PGN    string      `json:"pgn"`    // the game record so far
+}
+
+// turnJSON is one turn of the model's analysis.
+type turnJSON struct {
+	Turn   string     `json:"turn"`
+	Visits int        `json:"visits"`
+	Value  float32    `json:"value"` // for the side to move
+	WDL    [3]float32 `json:"wdl"`   // for the side to move
+}
+
+// analysisJSON is the model's view of a position.
+type analysisJSON struct {
+	Side     string     `json:"side"`      // the side to move, whose view value and wdl take
+	Value    float32    `json:"value"`     // of the best turn
+	WDL      [3]float32 `json:"wdl"`       // of the best turn
+	SouthWDL [3]float32 `json:"south_wdl"` // the same from South's side, for the evaluation bar
+	Top      []turnJSON `json:"top"`
+	PV       []string   `json:"pv"`
+	Sims     int        `json:"sims"`
+	Millis   int64      `json:"ms"`
+}
+
+// engineJSON is the answer of /api/engine.
+type engineJSON struct {
+	Analysis analysisJSON `json:"analysis"`
+	Move     string       `json:"move,omitempty"` // the turn played, with play
+	State    stateJSON    `json:"state"`          // after the move (with play), else the same position
+}
+
+// replayed is a game request checked against the rules.
+type replayed struct {
+	start, pos game.Position
+	turns      []string // in canonical notation
+	last       []int
+	human      string
+}
+
+// readGame decodes a request body (at most serveMaxBody bytes, one JSON
+// object with known fields only) and replays its game.
+func (s *webServer) readGame(w http.ResponseWriter, r *http.Request) (*gameRequest, *replayed, int, error) {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
+		return nil, nil, http.StatusUnsupportedMediaType, fmt.Errorf("content type %q: want application/json", ct)
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, serveMaxBody))
+	dec.DisallowUnknownFields()
+	var req gameRequest
+	if err := dec.Decode(&req); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, nil, http.StatusRequestEntityTooLarge, fmt.Errorf("request body over %d bytes", serveMaxBody)
+		}
+		return nil, nil, http.StatusBadRequest, fmt.Errorf("bad request body: %v", err)
+	}
+	if dec.More() {
+		return nil, nil, http.StatusBadRequest, errors.New("bad request body: more than one JSON value")
+	}
+	g, err := s.replay(&req)
+	if err != nil {
+		return nil, nil, http.StatusBadRequest, err
+	}
+	return &req, g, http.StatusOK, nil
+}
+
+// replay checks a request's game and plays it.
+func (s *webServer) replay(req *gameRequest) (*replayed, error) {
+	switch req.Human {
+	case "", "south", "north", "both", "none":
+	default:
+		return nil, fmt.Errorf("human %q: want south, north, both or none", req.Human)
+	}
+	if len(req.Turns) > serveMaxTurns {
+		return nil, fmt.Errorf("%d turns: at most %d", len(req.Turns), serveMaxTurns)
+	}
+	g := &replayed{start: s.r.Start(), human: req.Human}
+	if req.Setup != "" && req.Setup != "startpos" {
+		p, err := game.ParseFEN(s.r, req.Setup)
+		if err != nil {
+			return nil, fmt.Errorf("setup: %w", err)
+		}
+		g.start = p
+	}
+	g.pos = g.start
+	for i, t := range req.Turns {
+		if err := g.play(t); err != nil {
+			return nil, fmt.Errorf("turn %d: %w", i+1, err)
+		}
+	}
+	return g, nil
+}
+
+// play plays turn t on the replayed game, checking it.
+func (g *replayed) play(t string) error {
+	if st := g.pos.Status(); st.Over() {
+		return gameOverError(&g.pos)
+	}
+	turn, ds, err := g.pos.ParseTurn(strings.TrimSpace(t))
+	if err != nil {
+		return err
+	}
+	text := turn.Format(g.pos.Board())
+	if len(ds) == 1 && ds[0] == game.Pass {
+		text = "pass"
+	}
+	for _, d := range ds {
+		g.pos.Apply(d)
+	}
+	g.turns = append(g.turns, text)
+	g.last = turn.Path
+	return nil
+}
+
+// state describes the replayed game's current position.
+func (s *webServer) state(g *replayed) stateJSON {
+	p := &g.pos
+	b := p.Board()
+	st := stateJSON{Turns: g.turns, FEN: p.FEN(), Side: strings.ToLower(sideName(p.SideToMove())), Chain: p.Chain(),
+		Last: g.last, Pieces: []pieceJSON{}, Legal: []legalJSON{}}
+	if st.Turns == nil {
+		st.Turns = []string{}
+	}
+	if st.Last == nil {
+		st.Last = []int{}
+	}
+	if start := s.r.Start(); g.start.FEN() != start.FEN() {
+		st.Setup = g.start.FEN()
+	}
+	for q := range b.Points() {
+		if side, rank, ok := p.PieceAt(q); ok {
+			st.Pieces = append(st.Pieces, pieceJSON{Point: q, Side: strings.ToLower(sideName(side)), Rank: rank.String()})
+		}
+	}
+	status := p.Status()
+	st.Status = statusJSON{Over: status.Over(), Result: status.Outcome.Result()}
+	if status.Over() {
+		st.Status.Reason = status.Reason.Key()
+		st.Status.Text = status.String()
+	} else {
+		turns := p.Turns()
+		game.SortTurns(b, turns)
+		for _, t := range turns {
+			lj := legalJSON{Text: t.Format(b), Path: t.Path, Capture: t.Capture}
+			if lj.Path == nil {
+				lj.Path = []int{}
+			}
+			st.Legal = append(st.Legal, lj)
+		}
+		st.Status.Text = sideName(p.SideToMove()) + " to move"
+	}
+	rec := game.NewRecord(s.r, &g.start)
+	rec.Turns = g.turns
+	rec.South, rec.North = s.players(g.human)
+	if status.Over() {
+		rec.Finish(status)
+	}
+	rec.Tags = map[string]string{"Date": time.Now().Format("2006.01.02")}
+	var buf bytes.Buffer
+	if err := rec.WritePGN(&buf); err == nil {
+		st.PGN = buf.String()
+	}
+	return st
+}
+
+// players names South and North in the record, given who the person plays.
+func (s *webServer) players(human string) (south, north string) {
+	switch human {
+	case "south":
+		return "person", s.name
+	case "north":
+		return s.name, "person"
+	case "both":
+		return "person", "person"
+	case "none":
+		return s.name, s.name
+	}
+	return "?", "?"
+}
+
+// handleState answers POST /api/state: the game's current position.
+func (s *webServer) handleState(w http.ResponseWriter, r *http.Request) {
+	_, g, code, err := s.readGame(w, r)
+	if err != nil {
+		writeError(w, code, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.state(g))
+}
+
+// handleMove answers POST /api/move: the position after the request's move,
+// or why the move is not legal.
+func (s *webServer) handleMove(w http.ResponseWriter, r *http.Request) {
+	req, g, code, err := s.readGame(w, r)
+	if err != nil {
+		writeError(w, code, err)
+		return
+	}
+	if strings.TrimSpace(req.Move) == "" {
+		writeError(w, http.StatusBadRequest, errors.New("move: no turn given"))
+		return
+	}
+	if err := g.play(req.Move); err != nil {
+		writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.state(g))
+}
+
+// handleEngine answers POST /api/engine: the model's analysis of the
+// position and, with play, its turn and the position after it.
+func (s *webServer) handleEngine(w http.ResponseWriter, r *http.Request) {
+	req, g, code, err := s.readGame(w, r)
+	if err != nil {
+		writeError(w, code, err)
+		return
+	}
+	sims := req.Sims
+	if sims == 0 {
+		sims = s.a.settings.Sims
+	}
+	if sims < 1 || sims > s.maxSims {
+		writeError(w, http.StatusBadRequest, fmt.Errorf("sims %d: want 1 to %d", req.Sims, s.maxSims))
+		return
+	}
+	if g.pos.Status().Over() {
+		writeError(w, http.StatusBadRequest, gameOverError(&g.pos))
+		return
+	}
+	pv := 6
+	if req.Play {
+		pv = 0 // keep the search tree for the next turn
+	}
+	s.mu.Lock()
+	an, err := s.a.analyse(r.Context(), g.pos, mcts.Limits{Sims: sims, Time: s.a.settings.MoveTime}, 3, pv)
+	s.mu.Unlock()
+	if err != nil {
+		if r.Context().Err() != nil {
+			return // the page went away
+		}
+		writeError(w, http.StatusInternalServerError, fmt.Errorf("search: %w", err))
+		return
+	}
+	b := an.Best()
+	res := engineJSON{Analysis: analysisJSON{Side: strings.ToLower(sideName(an.Side)), Value: b.Value, WDL: b.WDL,
+		SouthWDL: forSouth(b.WDL, an.Side), PV: an.PV, Sims: an.Sims, Millis: an.Time.Milliseconds()}}
+	for _, t := range an.Top {
+		res.Analysis.Top = append(res.Analysis.Top, turnJSON{Turn: t.Turn, Visits: t.Visits, Value: t.Value, WDL: t.WDL})
+	}
+	if req.Play {
+		if err := g.play(b.Turn); err != nil {
+			writeError(w, http.StatusInternalServerError, fmt.Errorf("the model's turn %s: %w", b.Turn, err))
+			return
+		}
+		res.Move = b.Turn
+	}
+	res.State = s.state(g)
+	writeJSON(w, http.StatusOK, res)
+}
+
+// errorJSON is the answer to a bad request.
+type errorJSON struct {
+	Error string `json:"error"`
+}
+
+// writeError answers with a status and {"error": reason}.
+func writeError(w http.ResponseWriter, code int, err error) {
+	writeJSON(w, code, errorJSON{Error: err.Error()})
+}
+
+// writeJSON answers with a status and v as JSON.
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		code, data = http.StatusInternalServerError, mustJSON(errorJSON{Error: fmt.Sprintf("encoding the answer: %v", err)})
+	}
+	writeJSONBytes(w, code, data)
+}
+
+// writeJSONBytes answers with a status and JSON already encoded.
+func writeJSONBytes(w http.ResponseWriter, code int, data []byte) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	w.Write(data)
+	w.Write([]byte("\n"))
+}
+
+// mustJSON encodes v, which holds only strings and integers.
+func mustJSON(v any) []byte {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("serve: encoding %T: %v", v, err)) // cannot happen: no floats, no channels
+	}
+	return data
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// chromeBinary finds Chromium or Chrome. Without one the browser test is
+// skipped, except in CI (CI=true), where it fails.
+func chromeBinary(t *testing.T) string {
+	t.Helper()
+	names := []string{"chromium", "chromium-browser", "google-chrome"}
+	for _, name := range names {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	msg := fmt.Sprintf("no Chromium or Chrome binary in PATH (looked for %s): install Debian's chromium to run the browser test (see cmd/dablot/CI_NEEDS.txt)", strings.Join(names, ", "))
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// TestBrowserPlay plays on the page in headless Chromium: a turn made by
+// clicks is answered by the model (the move list grows by two), an illegal
+// click is refused with a message and leaves the position as it was, and
+// the page logs no console errors or exceptions.
+func TestBrowserPlay(t *testing.T) {
+	bin := chromeBinary(t)
+	srv := newTestWebServer(t, "keyland", 8)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin),
+		chromedp.NoSandbox, // root in containers and CI has no sandbox
+		chromedp.Flag("disable-gpu", true),
+		chromedp.WindowSize(1200, 900),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	defer cancelCtx()
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+
+	var mu sync.Mutex
+	var problems []string
+	err := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeAssert {
+				var args []string
+				for _, a := range e.Args {
+					args = append(args, a.Description+string(a.Value))
+				}
+				problems = append(problems, fmt.Sprintf("console.%s: %s", e.Type, strings.Join(args, " ")))
+			}
+		case *runtime.EventExceptionThrown:
+			d := e.ExceptionDetails
+			text := d.Text
+			if d.Exception != nil {
+				text += " " + d.Exception.Description
+			}
+			problems = append(problems, fmt.Sprintf("exception at %s:%d: %s", d.URL, d.LineNumber+1, text))
+		}
+	})
+	if err != nil {
+		t.Fatalf("starting the browser: %v", err)
+	}
+	report := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return fmt.Sprintf("%q", problems)
+	}
+	sq := func(name string) chromedp.CSS { return chromedp.CSS(`[data-sq="` + name + `"]`) }
+	const countMoves = `document.querySelectorAll("#moves li").length`
+
+	// South plays i5-i7 by clicking the piece, then its landing point; the
+	// model answers, so the move list holds two turns.
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
+		chromedp.Click(sq("i5")),
+		chromedp.WaitReady(chromedp.CSS(`[data-target="i7"]`)),
+		chromedp.Click(sq("i7")),
+		chromedp.Poll[chromedp.Void](countMoves+` === 2 && document.getElementById("message").textContent.startsWith("The model played")`,
+			chromedp.WithPollingTimeout(30*time.Second)),
+	)
+	if err != nil {
+		t.Fatalf("playing i5-i7: %v (console: %s)", err, report())
+	}
+	fenBefore, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS("#fen")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A piece of South's that can move, and a North piece where none of its
+	// turns goes (and that starts no turn of South's).
+	pick, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+		const st = S.state;
+		const from = st.legal.find((t) => t.path.length === 2).path[0];
+		const to = new Set(st.legal.filter((u) => u.path[0] === from).map((u) => u.path[1]));
+		const bad = st.pieces.find((p) => p.side !== st.side && !to.has(p.point));
+		return [S.info.board.points[from].name, S.info.board.points[bad.point].name];
+	})()`))
+	if err != nil || len(pick) != 2 {
+		t.Fatalf("choosing an illegal click: %v %q", err, pick)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(sq(pick[0])),
+		chromedp.Click(sq(pick[1])),
+		chromedp.Poll[chromedp.Void](`document.getElementById("message").className === "error"`,
+			chromedp.WithPollingTimeout(10*time.Second)),
+	)
+	if err != nil {
+		t.Fatalf("illegal click %s then %s: %v (console: %s)", pick[0], pick[1], err, report())
+	}
+	message, err1 := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#message")))
+	moves, err2 := chromedp.Run(ctx, chromedp.Evaluate[int](countMoves))
+	fenAfter, err3 := chromedp.Run(ctx, chromedp.Value(chromedp.CSS("#fen")))
+	if err := errors.Join(err1, err2, err3); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(message, "Not legal: ") {
+		t.Errorf("illegal click %s → %s: message %q, want it to say why", pick[0], pick[1], message)
+	}
+	if moves != 2 || fenAfter != fenBefore {
+		t.Errorf("the illegal click changed the game: %d moves, FEN %q → %q", moves, fenBefore, fenAfter)
+	}
+	if p := report(); p != "[]" {
+		t.Errorf("console errors: %s", p)
+	}
+}
