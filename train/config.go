@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -66,6 +67,10 @@ type SelfPlayConfig struct {
 	// loss) before it asks the network; NetBatch bounds one forward pass.
 	LeafBatch int `yaml:"leaf_batch"`
 	NetBatch  int `yaml:"net_batch"`
+	// BatchWaitMS is how long a batch may wait to fill up to NetBatch
+	// after its first leaf arrives (0: evaluate whatever is waiting as
+	// soon as the network is free).
+	BatchWaitMS float64 `yaml:"batch_wait_ms"`
 	// RandomTurns random turns open every game, for variety.
 	RandomTurns int `yaml:"random_turns"`
 	// Adjudication shapes the value target of games drawn by the
@@ -208,6 +213,7 @@ func (c *Config) Validate() error {
 		{s.LeafBatch >= 1 && s.LeafBatch <= 256, "selfplay.leaf_batch", "1 to 256", s.LeafBatch},
 		{s.NetBatch >= 1 && s.NetBatch <= 4096, "selfplay.net_batch", "1 to 4096", s.NetBatch},
 		{s.RandomTurns >= 0, "selfplay.random_turns", "0 or more", s.RandomTurns},
+		{s.BatchWaitMS >= 0 && s.BatchWaitMS <= 1000, "selfplay.batch_wait_ms", "0 to 1000", s.BatchWaitMS},
 		{s.Adjudication >= 0 && s.Adjudication < 1, "selfplay.adjudication", "0 to less than 1", s.Adjudication},
 		{s.Adjudication == 0 || s.AdjudicationScale > 0, "selfplay.adjudication_scale", "more than 0", s.AdjudicationScale},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
@@ -245,6 +251,11 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// batchWait is BatchWaitMS as a duration.
+func (s *SelfPlayConfig) batchWait() time.Duration {
+	return time.Duration(s.BatchWaitMS * float64(time.Millisecond))
 }
 
 // NetConfig returns the architecture of a new network.

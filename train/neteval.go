@@ -3,6 +3,8 @@ package train
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"time"
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
@@ -20,15 +22,20 @@ type NetEvaluator struct {
 	maxBatch int
 	input    []float32
 	idx      []int32
-	// Positions counts the positions evaluated; Batches the forward passes.
+	// Positions counts the positions evaluated; Batches the forward passes;
+	// NetTime is the time spent in the forward pass (the network's own
+	// arithmetic, without encoding and priors): CPU time of the calling
+	// thread with one thread on Linux, wall time otherwise.
 	Positions, Batches int64
+	NetTime            time.Duration
+	threads            int
 }
 
 // NewEvaluator returns an evaluator of m that runs up to maxBatch positions
 // per forward pass, split over threads goroutines. Close it when done.
 func (m *Model) NewEvaluator(maxBatch, threads int) *NetEvaluator {
 	maxBatch = max(maxBatch, 1)
-	return &NetEvaluator{m: m, ws: m.Net.NewWorkspace(maxBatch, threads), maxBatch: maxBatch,
+	return &NetEvaluator{m: m, ws: m.Net.NewWorkspace(maxBatch, threads), maxBatch: maxBatch, threads: threads,
 		input: make([]float32, maxBatch*m.Encoder.InputSize())}
 }
 
@@ -53,7 +60,9 @@ func (e *NetEvaluator) evaluate(batch []mcts.Request) error {
 	for i := range batch {
 		enc.Encode(&batch[i].Pos, e.input[i*size:(i+1)*size])
 	}
-	logits, wdl, err := e.ws.Forward(e.input[:len(batch)*size], len(batch))
+	var logits, wdl []float32
+	var err error
+	e.NetTime += e.timed(func() { logits, wdl, err = e.ws.Forward(e.input[:len(batch)*size], len(batch)) })
 	if err != nil {
 		return fmt.Errorf("network: %w", err)
 	}
@@ -72,6 +81,23 @@ func (e *NetEvaluator) evaluate(batch []mcts.Request) error {
 		r.Value = w[0] - w[2]
 	}
 	return nil
+}
+
+// timed runs f and returns its CPU time when the forward pass runs in the
+// calling thread (and the platform measures it), else its wall time.
+func (e *NetEvaluator) timed(f func()) time.Duration {
+	if e.threads <= 1 {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if t0, ok := threadCPUTime(); ok {
+			f()
+			t1, _ := threadCPUTime()
+			return t1 - t0
+		}
+	}
+	began := time.Now()
+	f()
+	return time.Since(began)
 }
 
 // softmaxAt writes to dst the softmax of logits restricted to the entries idx.

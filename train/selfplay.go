@@ -61,7 +61,7 @@ func SelfPlay(ctx context.Context, m *Model, cfg SelfPlayConfig, seed uint64, fi
 	for i := range batchers {
 		ev := m.NewEvaluator(cfg.NetBatch, 1)
 		defer ev.Close()
-		batchers[i] = mcts.NewBatcher(ev, cfg.NetBatch, 0)
+		batchers[i] = mcts.NewBatcher(ev, cfg.NetBatch, cfg.batchWait())
 		defer batchers[i].Close()
 	}
 

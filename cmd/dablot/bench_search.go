@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/train"
+)
+
+func init() { benchCommands["search"] = runBenchSearch }
+
+// runBenchSearch implements "dablot bench search": the speed of the
+// self-play search with a network, and the share of CPU time spent outside
+// the network.
+func runBenchSearch(args []string, out io.Writer) error {
+	fs := newFlags("bench search", "[--variant V | --model FILE] [--blocks B --channels C] [--search gumbel|puct] [--sims N] [--workers W] [--leaf-batch L] [--seconds S]", out)
+	variant := fs.String("variant", "keyland", "variant (for a fresh network)")
+	model := fs.String("model", "", "model file (default: a fresh network of the default size)")
+	def := net.DefaultConfig(0)
+	blocks := fs.Int("blocks", def.Blocks, "residual blocks of a fresh network")
+	channels := fs.Int("channels", def.Channels, "channels of a fresh network")
+	search := fs.String("search", "gumbel", "gumbel or puct")
+	sims := fs.Int("sims", 64, "simulations per search")
+	workers := fs.Int("workers", 32, "searches at once (shared over one evaluator per core)")
+	leaf := fs.Int("leaf-batch", 4, "leaves one search gathers per network call")
+	netBatch := fs.Int("batch", 64, "largest network batch")
+	wait := fs.Float64("wait", 0, "milliseconds a batch may wait to fill up")
+	seconds := fs.Float64("seconds", 10, "how long to run")
+	seed := fs.Uint64("seed", 1, "random seed")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *seconds <= 0 || *seconds > 3600 {
+		return usagef("--seconds %g: want more than 0, at most 3600", *seconds)
+	}
+	var m *train.Model
+	var err error
+	if *model != "" {
+		m, err = train.LoadModel(*model)
+	} else {
+		rules, verr := configs.Variant(*variant)
+		if verr != nil {
+			return verr
+		}
+		cfg := def
+		cfg.Blocks, cfg.Channels = *blocks, *channels
+		m, err = train.NewNetwork(rules, cfg, *seed)
+	}
+	if err != nil {
+		return err
+	}
+	sp := train.SelfPlayConfig{Games: 1, Workers: *workers, Search: *search, FullSims: *sims, FastSims: *sims, FullFraction: 1,
+		GumbelM: 16, LeafBatch: *leaf, NetBatch: *netBatch, BatchWaitMS: *wait}
+	switch {
+	case *search != "gumbel" && *search != "puct":
+		return usagef("--search %q: want gumbel or puct", *search)
+	case *sims < 1 || *sims > 1_000_000:
+		return usagef("--sims %d: want 1 to 1000000", *sims)
+	case *workers < 1 || *workers > 4096:
+		return usagef("--workers %d: want 1 to 4096", *workers)
+	case *leaf < 1 || *leaf > 256:
+		return usagef("--leaf-batch %d: want 1 to 256", *leaf)
+	case *netBatch < 1 || *netBatch > 4096:
+		return usagef("--batch %d: want 1 to 4096", *netBatch)
+	case *wait < 0 || *wait > 1000:
+		return usagef("--wait %g: want 0 to 1000 ms", *wait)
+	}
+	arch := m.Weights.Config
+	fmt.Fprintf(out, "bench search: %s, network %d×%d (%.1f MFLOP/position), %s, %d sims, %d searches at once, leaf batch %d, batch ≤ %d, wait %g ms, %.0f s\n",
+		m.Rules.Name, arch.Blocks, arch.Channels, arch.FLOPsPerPosition(m.Rules.Board.Points())/1e6, *search, *sims, *workers, *leaf, *netBatch, *wait, *seconds)
+	b, err := train.MeasureSearch(context.Background(), m, sp, time.Duration(*seconds*float64(time.Second)), *seed)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "simulations/s        %.0f  (%d searches, %d simulations in %.1f s)\n", b.SimsPerSecond(), b.Searches, b.Simulations, b.Elapsed.Seconds())
+	fmt.Fprintf(out, "network positions/s  %.0f, mean batch %.1f\n", float64(b.Positions)/b.Elapsed.Seconds(), b.MeanBatch())
+	fmt.Fprintf(out, "CPU                  %.1f s of %.1f s on %d cores\n", b.CPU.Seconds(), b.Elapsed.Seconds()*float64(runtime.NumCPU()), runtime.NumCPU())
+	fmt.Fprintf(out, "outside the network  %.1f %% of the CPU time\n", 100*b.OutsideShare())
+	return nil
+}

@@ -1,0 +1,339 @@
+package balance
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/dablot-zero/dablot/game"
+)
+
+// The charts WriteCharts makes.
+const (
+	ScoreChart    = "first-player-score.png" // score at the main strength, 95 % intervals
+	LadderChart   = "score-by-sims.png"      // score against simulations per decision
+	OutcomesChart = "outcomes.png"           // first-player wins, draws, second-player wins
+	EndsChart     = "ends.png"               // share of games by end condition
+)
+
+const plotHeight = 4.5 * vg.Inch
+
+// plotWidth grows with the number of variants so that their names fit.
+func plotWidth(n int) vg.Length { return max(7*vg.Inch, vg.Length(n)*0.75*vg.Inch) }
+
+// WriteCharts writes the charts (the files named by the constants above)
+// to dir, creating it if need be, and returns the paths written.
+func WriteCharts(dir string, results []*VariantResult) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	charts := []struct {
+		name string
+		make func([]*VariantResult) (*plot.Plot, error)
+	}{
+		{ScoreChart, scorePlot},
+		{LadderChart, ladderPlot},
+		{OutcomesChart, outcomesPlot},
+		{EndsChart, endsPlot},
+	}
+	var written []string
+	for _, c := range charts {
+		p, err := c.make(results)
+		if err != nil {
+			return written, fmt.Errorf("%s: %w", c.name, err)
+		}
+		path := filepath.Join(dir, c.name)
+		if err := p.Save(plotWidth(len(results)), plotHeight, path); err != nil {
+			return written, fmt.Errorf("%s: %w", path, err)
+		}
+		written = append(written, path)
+	}
+	return written, nil
+}
+
+// withMain returns the results that have a main strength.
+func withMain(results []*VariantResult) []*VariantResult {
+	var out []*VariantResult
+	for _, v := range results {
+		if v.Main() != nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// scorePlot draws each variant's first-player score at the main strength
+// with its 95 % interval; unreliable variants in grey.
+func scorePlot(results []*VariantResult) (*plot.Plot, error) {
+	vs := withMain(results)
+	p := newPlot("First-player score at the main strength (95 % intervals)", "", "first-player score")
+	if len(vs) == 0 {
+		empty(p, "no variants studied")
+		return p, nil
+	}
+	groups := []struct {
+		label    string
+		reliable bool
+		col      color.Color
+	}{
+		{"reliable", true, plotutil.Color(0)},
+		{Unreliable, false, color.Gray{Y: 140}},
+	}
+	for k, g := range groups {
+		var xys plotter.XYs
+		var errs plotter.YErrors
+		for i, v := range vs {
+			if v.Reliable != g.reliable {
+				continue
+			}
+			m := v.Main()
+			xys = append(xys, plotter.XY{X: float64(i), Y: m.FirstScore})
+			errs = append(errs, struct{ Low, High float64 }{m.FirstScore - m.CILow, m.CIHigh - m.FirstScore})
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(xys)
+		if err != nil {
+			return nil, err
+		}
+		sc.Color = g.col
+		sc.Shape = plotutil.Shape(k)
+		sc.Radius = vg.Points(4)
+		bars, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{xys, errs})
+		if err != nil {
+			return nil, err
+		}
+		bars.Color = g.col
+		bars.Width = vg.Points(1.5)
+		p.Add(bars, sc)
+		p.Legend.Add(g.label, sc)
+	}
+	half(p)
+	nominal(p, vs)
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Legend.Top = true
+	return p, nil
+}
+
+// ladderPlot draws the first-player score of each variant against the
+// simulations per decision (log scale).
+func ladderPlot(results []*VariantResult) (*plot.Plot, error) {
+	p := newPlot("First-player score as the search grows stronger", "simulations per decision", "first-player score")
+	var ticks []int
+	for _, v := range results {
+		for _, s := range v.PerSims {
+			ticks = append(ticks, s.Sims)
+		}
+	}
+	if len(ticks) == 0 {
+		empty(p, "no variants studied")
+		return p, nil
+	}
+	slices.Sort(ticks)
+	ticks = slices.Compact(ticks)
+	lo, hi := float64(ticks[0]), float64(ticks[len(ticks)-1])
+	if lo == hi {
+		lo, hi = lo/2, hi*2
+	}
+	// Spread the variants a little sideways so their bars do not hide
+	// each other.
+	spread := math.Pow(hi/lo, 0.01)
+	for i, v := range results {
+		if len(v.PerSims) == 0 {
+			continue
+		}
+		shift := math.Pow(spread, float64(i)-float64(len(results)-1)/2)
+		xys := make(plotter.XYs, len(v.PerSims))
+		errs := make(plotter.YErrors, len(v.PerSims))
+		for k, s := range v.PerSims {
+			xys[k] = plotter.XY{X: float64(s.Sims) * shift, Y: s.FirstScore}
+			errs[k].Low, errs[k].High = s.FirstScore-s.CILow, s.CIHigh-s.FirstScore
+		}
+		line, points, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", v.Variant, err)
+		}
+		bars, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{xys, errs})
+		if err != nil {
+			return nil, err
+		}
+		c := plotutil.Color(i)
+		line.Color, points.Color, bars.Color = c, c, c
+		line.Dashes = plotutil.Dashes(i)
+		points.Shape = plotutil.Shape(i)
+		p.Add(line, bars, points)
+		label := v.Variant
+		if !v.Reliable {
+			label += " (" + Unreliable + ")"
+		}
+		p.Legend.Add(label, line, points)
+	}
+	p.X.Scale = plot.LogScale{}
+	var marks plot.ConstantTicks
+	for _, t := range ticks {
+		marks = append(marks, plot.Tick{Value: float64(t), Label: fmt.Sprint(t)})
+	}
+	p.X.Tick.Marker = marks
+	p.X.Min, p.X.Max = lo/math.Pow(hi/lo, 0.08), hi*math.Pow(hi/lo, 0.08)
+	half(p)
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Legend.Top = true
+	return p, nil
+}
+
+// outcomesPlot stacks the shares of first-player wins, draws and
+// second-player wins at the main strength.
+func outcomesPlot(results []*VariantResult) (*plot.Plot, error) {
+	vs := withMain(results)
+	p := newPlot("Outcomes at the main strength", "", "share of games")
+	if len(vs) == 0 {
+		empty(p, "no variants studied")
+		return p, nil
+	}
+	parts := []struct {
+		label string
+		value func(m *StrengthResult) int
+	}{
+		{"first player wins", func(m *StrengthResult) int { return m.First.W }},
+		{"draw", func(m *StrengthResult) int { return m.First.D }},
+		{"second player wins", func(m *StrengthResult) int { return m.First.L }},
+	}
+	var below *plotter.BarChart
+	for k, part := range parts {
+		vals := make(plotter.Values, len(vs))
+		for i, v := range vs {
+			m := v.Main()
+			vals[i] = float64(part.value(m)) / float64(max(m.Games, 1))
+		}
+		bar, err := stacked(vals, k, below)
+		if err != nil {
+			return nil, err
+		}
+		p.Add(bar)
+		p.Legend.Add(part.label, bar)
+		below = bar
+	}
+	nominal(p, vs)
+	half(p)
+	p.Y.Min, p.Y.Max = 0, 1.3
+	p.Legend.Top = true
+	return p, nil
+}
+
+// endsPlot stacks the shares of games by the reason they ended, at the
+// main strength.
+func endsPlot(results []*VariantResult) (*plot.Plot, error) {
+	vs := withMain(results)
+	p := newPlot("How the games end at the main strength", "", "share of games")
+	if len(vs) == 0 {
+		empty(p, "no variants studied")
+		return p, nil
+	}
+	var below *plotter.BarChart
+	k := 0
+	for r := game.NotOver + 1; r <= game.Adjudicated; r++ {
+		vals := make(plotter.Values, len(vs))
+		any := false
+		for i, v := range vs {
+			m := v.Main()
+			n := m.Ends[r.Key()]
+			any = any || n > 0
+			vals[i] = float64(n) / float64(max(m.Games, 1))
+		}
+		if !any {
+			continue
+		}
+		bar, err := stacked(vals, k, below)
+		if err != nil {
+			return nil, err
+		}
+		p.Add(bar)
+		p.Legend.Add(r.Key(), bar)
+		below = bar
+		k++
+	}
+	nominal(p, vs)
+	p.Y.Min, p.Y.Max = 0, 1.45
+	p.Legend.Top = true
+	return p, nil
+}
+
+// stacked makes bar chart k, stacked on below (if any).
+func stacked(vals plotter.Values, k int, below *plotter.BarChart) (*plotter.BarChart, error) {
+	bar, err := plotter.NewBarChart(vals, vg.Points(24))
+	if err != nil {
+		return nil, err
+	}
+	bar.Color = plotutil.Color(k)
+	bar.LineStyle.Width = vg.Points(0.5)
+	if below != nil {
+		bar.StackOn(below)
+	}
+	return bar, nil
+}
+
+// nominal names the x axis by variant, slanting the names when there are
+// many.
+func nominal(p *plot.Plot, vs []*VariantResult) {
+	names := make([]string, len(vs))
+	for i, v := range vs {
+		names[i] = v.Variant
+	}
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.6, float64(len(vs))-0.4
+	if len(vs) > 4 {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	}
+}
+
+// half draws the fair score, one half, as a dotted line.
+func half(p *plot.Plot) {
+	f := plotter.NewFunction(func(float64) float64 { return 0.5 })
+	f.Color = color.Gray{Y: 100}
+	f.Dashes = []vg.Length{vg.Points(1), vg.Points(3)}
+	p.Add(f)
+}
+
+// newPlot makes a plot with a title, axis labels and a grid.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// empty marks a plot that has no data.
+func empty(p *plot.Plot, note string) {
+	p.Title.Text += " (" + note + ")"
+	p.X.Min, p.X.Max = 0, 1
+	p.Y.Min, p.Y.Max = 0, 1
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: 0.5, Y: 0.5}}, Labels: []string{note}})
+	if err != nil {
+		return
+	}
+	l.TextStyle[0].XAlign = text.XCenter
+	l.TextStyle[0].YAlign = text.YCenter
+	l.TextStyle[0].Font.Size = vg.Points(16)
+	p.Add(l)
+}

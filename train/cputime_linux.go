@@ -1,0 +1,18 @@
+//go:build linux
+
+package train
+
+import (
+	"syscall"
+	"time"
+)
+
+// threadCPUTime returns the CPU time of the calling OS thread, and true; the
+// caller locks its goroutine to the thread around what it measures.
+func threadCPUTime() (time.Duration, bool) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
+		return 0, false
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+}
