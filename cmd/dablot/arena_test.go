@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dablot-zero/dablot/game"
+)
+
+// TestArena runs small matches through the command line: the statistics
+// printed, the records written, a model player, and the errors.
+func TestArena(t *testing.T) {
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "games.pgn")
+	out, err := runCmd(t, "arena", "--variant", "frostviken", "--a", "alphabeta:depth=2", "--b", "random",
+		"--games", "4", "--threads", "2", "--seed", "3", "--out", pgn)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"A W/D/L", "score", "95% CI", "Elo", "records written"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	f, err := os.Open(pgn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := game.ReadPGN(f)
+	f.Close()
+	if err != nil || len(recs) != 4 {
+		t.Fatalf("records: %d, %v", len(recs), err)
+	}
+	// Sides alternate: A is South in the first game and North in the second.
+	if recs[0].South != recs[1].North || recs[0].South == recs[0].North {
+		t.Errorf("sides do not alternate: %q/%q then %q/%q", recs[0].South, recs[0].North, recs[1].South, recs[1].North)
+	}
+	// The same seed plays the same games.
+	pgn2 := filepath.Join(dir, "again.pgn")
+	if _, err := runCmd(t, "arena", "--variant", "frostviken", "--a", "alphabeta:depth=2", "--b", "random",
+		"--games", "4", "--threads", "1", "--seed", "3", "--out", pgn2); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(pgn)
+	b, _ := os.ReadFile(pgn2)
+	if string(a) != string(b) {
+		t.Error("the same seed gave other games with another thread count")
+	}
+
+	// A network player from a model file, and a model for other rules.
+	model := testModel(t, "frostviken")
+	out, err = runCmd(t, "arena", "--variant", "frostviken", "--a", "gumbel:model="+model+",sims=8", "--b", "greedy", "--games", "2")
+	if err != nil {
+		t.Fatalf("model player: %v\n%s", err, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"arena", "--variant", "keyland", "--a", "mcts:model=" + model, "--b", "random"}, "plays frostviken, not keyland"},
+		{[]string{"arena", "--variant", "keyland", "--a", "alphabeta:depht=2", "--b", "random"}, "depht"},
+		{[]string{"arena", "--variant", "keyland", "--a", "random"}, "--a and --b are required"},
+		{[]string{"arena", "--variant", "keyland", "--a", "random", "--b", "greedy", "--sprt", "x"}, "--sprt"},
+		{[]string{"arena", "--variant", "keyland", "--a", "mcts:model=/nonexistent.dbm", "--b", "random"}, "nonexistent"},
+	} {
+		got, err := runCmd(t, tc.args...)
+		if err == nil || !strings.Contains(got+err.Error(), tc.want) {
+			t.Errorf("%v: got %v\n%s\nwant an error with %q", tc.args, err, got, tc.want)
+		}
+	}
+}
