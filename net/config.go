@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // Config is the network architecture.
@@ -166,7 +167,7 @@ func (w *Weights) Check() error {
 		if t == nil {
 			return fmt.Errorf("net: missing tensor %q", s.Name)
 		}
-		if !equalInts(t.Shape, s.Shape) {
+		if !slices.Equal(t.Shape, s.Shape) {
 			return fmt.Errorf("net: tensor %q has shape %v, want %v", s.Name, t.Shape, s.Shape)
 		}
 		if len(t.Data) != numel(s.Shape) {
@@ -183,16 +184,4 @@ func (w *Weights) Clone() *Weights {
 		c.Tensors[i] = Tensor{Name: t.Name, Shape: append([]int(nil), t.Shape...), Data: append([]float32(nil), t.Data...)}
 	}
 	return c
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

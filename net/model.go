@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -227,7 +228,7 @@ func (f *fileImage) take(name string, shape []int) ([]float32, error) {
 	if !ok {
 		return nil, fmt.Errorf("net: load: missing tensor %q", name)
 	}
-	if !equalInts(th.Shape, shape) {
+	if !slices.Equal(th.Shape, shape) {
 		return nil, fmt.Errorf("net: load: tensor %q has shape %v, architecture needs %v", name, th.Shape, shape)
 	}
 	vals := make([]float32, numel(shape))

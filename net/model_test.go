@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -40,7 +41,7 @@ func TestModelRoundTrip(t *testing.T) {
 	}
 	for i, tt := range w.Tensors {
 		got := m.Weights.Tensors[i]
-		if got.Name != tt.Name || !equalInts(got.Shape, tt.Shape) {
+		if got.Name != tt.Name || !slices.Equal(got.Shape, tt.Shape) {
 			t.Fatalf("tensor %d: %s %v", i, got.Name, got.Shape)
 		}
 		for j := range tt.Data {
@@ -222,7 +223,7 @@ func TestPythonReader(t *testing.T) {
 			s += float64(v)
 		}
 		g := got.Tensors[tt.Name]
-		if !equalInts(g.Shape, tt.Shape) || math.Abs(g.Sum-s) > 1e-9*math.Max(1, math.Abs(s)) {
+		if !slices.Equal(g.Shape, tt.Shape) || math.Abs(g.Sum-s) > 1e-9*math.Max(1, math.Abs(s)) {
 			t.Fatalf("%s: python %v %v, go %v %v", tt.Name, g.Shape, g.Sum, tt.Shape, s)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,7 +95,7 @@ func TestModelSaveLoad(t *testing.T) {
 		ps := randomPositions(m.Rules, 5, 1)
 		a, b := evalAll(t, m, ps), evalAll(t, back, ps)
 		for i := range a {
-			if a[i].Value != b[i].Value || !equalF32(a[i].Priors, b[i].Priors) {
+			if a[i].Value != b[i].Value || !slices.Equal(a[i].Priors, b[i].Priors) {
 				t.Fatalf("%s: position %d evaluates differently after loading", spec, i)
 			}
 		}
@@ -159,18 +160,6 @@ func evalAll(t *testing.T, m *Model, ps []game.Position) []mcts.Request {
 		t.Fatal(err)
 	}
 	return reqs
-}
-
-func equalF32(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestNetEvaluator checks priors and values against the network's own

@@ -210,24 +210,31 @@ func sameWeights(a, b *net.Weights) bool {
 	return len(a.Tensors) == len(b.Tensors)
 }
 
-// TestRunResume runs three generations straight, and the same run stopped
-// after one generation and resumed: the results must be identical.
-func TestRunResume(t *testing.T) {
+// straightRun trains testConfig's three generations without a stop and
+// returns the run directory and the rules.
+func straightRun(t *testing.T) (string, *game.Rules) {
+	t.Helper()
 	cfg := testConfig(t, 3)
 	rules := configs.MustVariant(cfg.Variant)
-	straight := filepath.Join(t.TempDir(), "straight")
-	r, err := CreateRun(straight, cfg, rules, "", RunOptions{})
+	dir := filepath.Join(t.TempDir(), "straight")
+	r, err := CreateRun(dir, cfg, rules, "", RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer r.Close()
 	if err := r.Train(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	r.Close()
+	return dir, rules
+}
+
+// TestRunResume runs three generations straight, and the same run stopped
+// after one generation and resumed: the results must be identical.
+func TestRunResume(t *testing.T) {
+	straight, rules := straightRun(t)
 
 	split := filepath.Join(t.TempDir(), "split")
-	cfg1 := testConfig(t, 3)
-	r, err = CreateRun(split, cfg1, rules, "", RunOptions{})
+	r, err := CreateRun(split, testConfig(t, 3), rules, "", RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,20 +326,10 @@ func TestKillAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes")
 	}
-	cfg := testConfig(t, 3)
-	rules := configs.MustVariant(cfg.Variant)
-	straight := filepath.Join(t.TempDir(), "straight")
-	r, err := CreateRun(straight, cfg, rules, "", RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Train(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
+	straight, rules := straightRun(t)
 
 	killed := filepath.Join(t.TempDir(), "killed")
-	r, err = CreateRun(killed, testConfig(t, 3), rules, "", RunOptions{})
+	r, err := CreateRun(killed, testConfig(t, 3), rules, "", RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,5 +440,4 @@ func TestExternalWorkers(t *testing.T) {
 	if len(gens) != 1 || gens[0].Samples != int64(gens[0].GenSamples+external) {
 		t.Errorf("metrics: %+v; %d external samples", gens, external)
 	}
-	_ = game.South
 }

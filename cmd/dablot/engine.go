@@ -55,11 +55,7 @@ func engineMain(args []string, in io.Reader, out io.Writer) error {
 	if err := ss.validate(); err != nil {
 		return err
 	}
-	m, err := loadPlayModel(*model, *variant)
-	if err != nil {
-		return err
-	}
-	a, err := newAnalyst(m, ss)
+	a, err := openAnalyst(*model, *variant, ss)
 	if err != nil {
 		return err
 	}

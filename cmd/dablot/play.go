@@ -104,20 +104,17 @@ func playMain(args []string, in io.Reader, out io.Writer) error {
 	var hinter *analyst
 	var r *game.Rules
 	for _, path := range o.models {
-		m, err := loadPlayModel(path, o.variant)
+		a, err := openAnalyst(path, o.variant, o.search)
 		if err != nil {
 			return err
 		}
+		defer a.Close()
+		m := a.model
 		if r == nil {
 			r = m.Rules
 		} else if err := m.CheckRules(r); err != nil {
 			return fmt.Errorf("model %s: %w", path, err)
 		}
-		a, err := newAnalyst(m, o.search)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
 		if hinter == nil {
 			hinter = a
 		}

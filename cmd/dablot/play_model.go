@@ -101,6 +101,16 @@ func (s *searchSettings) describe() string {
 	return kind + ", " + strings.Join(parts, ", ") + " per decision"
 }
 
+// openAnalyst loads a model file, checks it against --variant (if given)
+// and makes its player with the settings s.
+func openAnalyst(path, variant string, s searchSettings) (*analyst, error) {
+	m, err := loadPlayModel(path, variant)
+	if err != nil {
+		return nil, err
+	}
+	return newAnalyst(m, s)
+}
+
 // loadPlayModel loads a model file and checks it against --variant, if given.
 // The model's own rules are the game's rules.
 func loadPlayModel(path, variant string) (*train.Model, error) {

@@ -68,11 +68,7 @@ func runServe(args []string, out io.Writer) error {
 	if err := ss.validate(); err != nil {
 		return err
 	}
-	m, err := loadPlayModel(*model, *variant)
-	if err != nil {
-		return err
-	}
-	a, err := newAnalyst(m, ss)
+	a, err := openAnalyst(*model, *variant, ss)
 	if err != nil {
 		return err
 	}
@@ -82,12 +78,12 @@ func runServe(args []string, out io.Writer) error {
 		return err
 	}
 	loopback := isLoopbackAddr(ln.Addr())
-	srv := newWebServer(a, modelName(*model, m), *maxSims, loopback)
+	srv := newWebServer(a, modelName(*model, a.model), *maxSims, loopback)
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	fmt.Fprintf(out, "serving %s (%s) at http://%s/ (Ctrl-C to stop)\n", srv.name, m.Rules.Name, ln.Addr())
+	fmt.Fprintf(out, "serving %s (%s) at http://%s/ (Ctrl-C to stop)\n", srv.name, a.model.Rules.Name, ln.Addr())
 	if !loopback {
 		fmt.Fprintf(out, "warning: %s is not a loopback address: anyone who can reach it can use the engine\n", ln.Addr())
 	}
