@@ -209,8 +209,7 @@ type StoredRating struct {
 
 // VariantResult is the study of one variant.
 type VariantResult struct {
-	Variant string    `json:"variant"`
-	First   game.Side `json:"-"`
+	Variant string `json:"variant"`
 	// FirstName is the side that moves first ("south" or "north").
 	FirstName string `json:"first"`
 	Model     string `json:"model,omitempty"` // where the model came from
@@ -299,7 +298,7 @@ func Study(ctx context.Context, m *train.Model, opts Options) (*VariantResult, e
 	}
 
 	res := &VariantResult{
-		Variant: r.Name, First: r.First, FirstName: r.First.String(), Training: m.Training,
+		Variant: r.Name, FirstName: r.First.String(), Training: m.Training,
 		OpeningTurns: opts.OpeningTurns, OpeningTemperature: opts.OpeningTemperature,
 		Search: describeSearch(search), Seed: opts.Seed, MainSims: mainSims,
 		Anchor: opts.CheckAnchor, Reliable: true,

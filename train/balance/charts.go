@@ -11,11 +11,12 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/train/report"
 )
 
 // The charts WriteCharts makes.
@@ -53,13 +54,44 @@ func WriteCharts(dir string, results []*VariantResult) ([]string, error) {
 			return written, fmt.Errorf("%s: %w", c.name, err)
 		}
 		path := filepath.Join(dir, c.name)
-		if err := p.Save(plotWidth(len(results)), plotHeight, path); err != nil {
+		if err := save(p, plotWidth(len(results)), plotHeight, path); err != nil {
 			return written, fmt.Errorf("%s: %w", path, err)
 		}
 		written = append(written, path)
 	}
 	return written, nil
 }
+
+// save writes p as a PNG of size w × h, its legend (if any) in a column
+// of its own to the right of the plot, where it hides no data.
+func save(p *plot.Plot, w, h vg.Length, path string) error {
+	img := vgimg.New(w, h)
+	dc := draw.New(img)
+	legend := p.Legend
+	p.Legend = plot.NewLegend()
+	legend.Top, legend.Left = true, true
+	legend.XOffs, legend.YOffs = vg.Points(6), -p.Title.TextStyle.Height(p.Title.Text)-vg.Points(12)
+	plotArea := dc
+	if r := legend.Rectangle(dc); r.Max.X > r.Min.X {
+		lw := r.Max.X - r.Min.X + vg.Points(16)
+		plotArea = draw.Crop(dc, 0, -lw, 0, 0)
+		legend.Draw(draw.Crop(dc, w-lw, 0, 0, 0))
+	}
+	p.Draw(plotArea)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// shareTicks marks shares from 0 to 1 by fifths.
+var shareTicks = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 0.2, Label: "0.2"}, {Value: 0.4, Label: "0.4"},
+	{Value: 0.5}, {Value: 0.6, Label: "0.6"}, {Value: 0.8, Label: "0.8"}, {Value: 1, Label: "1"}}
 
 // withMain returns the results that have a main strength.
 func withMain(results []*VariantResult) []*VariantResult {
@@ -76,9 +108,9 @@ func withMain(results []*VariantResult) []*VariantResult {
 // with its 95 % interval; unreliable variants in grey.
 func scorePlot(results []*VariantResult) (*plot.Plot, error) {
 	vs := withMain(results)
-	p := newPlot("First-player score at the main strength (95 % intervals)", "", "first-player score")
+	p := report.NewPlot("First-player score at the main strength (95 % intervals)", "", "first-player score")
 	if len(vs) == 0 {
-		empty(p, "no variants studied")
+		report.EmptyPlot(p, "no variants studied")
 		return p, nil
 	}
 	groups := []struct {
@@ -125,14 +157,14 @@ func scorePlot(results []*VariantResult) (*plot.Plot, error) {
 	half(p)
 	nominal(p, vs)
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Top = true
+	p.Y.Tick.Marker = shareTicks
 	return p, nil
 }
 
 // ladderPlot draws the first-player score of each variant against the
 // simulations per decision (log scale).
 func ladderPlot(results []*VariantResult) (*plot.Plot, error) {
-	p := newPlot("First-player score as the search grows stronger", "simulations per decision", "first-player score")
+	p := report.NewPlot("First-player score as the search grows stronger", "simulations per decision", "first-player score")
 	var ticks []int
 	for _, v := range results {
 		for _, s := range v.PerSims {
@@ -140,7 +172,7 @@ func ladderPlot(results []*VariantResult) (*plot.Plot, error) {
 		}
 	}
 	if len(ticks) == 0 {
-		empty(p, "no variants studied")
+		report.EmptyPlot(p, "no variants studied")
 		return p, nil
 	}
 	slices.Sort(ticks)
@@ -194,7 +226,7 @@ func ladderPlot(results []*VariantResult) (*plot.Plot, error) {
 	p.X.Min, p.X.Max = lo/math.Pow(hi/lo, 0.08), hi*math.Pow(hi/lo, 0.08)
 	half(p)
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Top = true
+	p.Y.Tick.Marker = shareTicks
 	return p, nil
 }
 
@@ -202,9 +234,9 @@ func ladderPlot(results []*VariantResult) (*plot.Plot, error) {
 // second-player wins at the main strength.
 func outcomesPlot(results []*VariantResult) (*plot.Plot, error) {
 	vs := withMain(results)
-	p := newPlot("Outcomes at the main strength", "", "share of games")
+	p := report.NewPlot("Outcomes at the main strength", "", "share of games")
 	if len(vs) == 0 {
-		empty(p, "no variants studied")
+		report.EmptyPlot(p, "no variants studied")
 		return p, nil
 	}
 	parts := []struct {
@@ -231,9 +263,8 @@ func outcomesPlot(results []*VariantResult) (*plot.Plot, error) {
 		below = bar
 	}
 	nominal(p, vs)
-	half(p)
-	p.Y.Min, p.Y.Max = 0, 1.3
-	p.Legend.Top = true
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Y.Tick.Marker = shareTicks
 	return p, nil
 }
 
@@ -241,9 +272,9 @@ func outcomesPlot(results []*VariantResult) (*plot.Plot, error) {
 // main strength.
 func endsPlot(results []*VariantResult) (*plot.Plot, error) {
 	vs := withMain(results)
-	p := newPlot("How the games end at the main strength", "", "share of games")
+	p := report.NewPlot("How the games end at the main strength", "", "share of games")
 	if len(vs) == 0 {
-		empty(p, "no variants studied")
+		report.EmptyPlot(p, "no variants studied")
 		return p, nil
 	}
 	var below *plotter.BarChart
@@ -270,8 +301,8 @@ func endsPlot(results []*VariantResult) (*plot.Plot, error) {
 		k++
 	}
 	nominal(p, vs)
-	p.Y.Min, p.Y.Max = 0, 1.45
-	p.Legend.Top = true
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Y.Tick.Marker = shareTicks
 	return p, nil
 }
 
@@ -311,29 +342,4 @@ func half(p *plot.Plot) {
 	f.Color = color.Gray{Y: 100}
 	f.Dashes = []vg.Length{vg.Points(1), vg.Points(3)}
 	p.Add(f)
-}
-
-// newPlot makes a plot with a title, axis labels and a grid.
-func newPlot(title, x, y string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = x
-	p.Y.Label.Text = y
-	p.Add(plotter.NewGrid())
-	return p
-}
-
-// empty marks a plot that has no data.
-func empty(p *plot.Plot, note string) {
-	p.Title.Text += " (" + note + ")"
-	p.X.Min, p.X.Max = 0, 1
-	p.Y.Min, p.Y.Max = 0, 1
-	l, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: 0.5, Y: 0.5}}, Labels: []string{note}})
-	if err != nil {
-		return
-	}
-	l.TextStyle[0].XAlign = text.XCenter
-	l.TextStyle[0].YAlign = text.YCenter
-	l.TextStyle[0].Font.Size = vg.Points(16)
-	p.Add(l)
 }

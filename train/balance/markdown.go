@@ -42,9 +42,9 @@ func Markdown(results []*VariantResult) string {
 			fmt.Sprintf("%d/%d/%d", m.First.W, m.First.D, m.First.L),
 			scoreCI(m.FirstScore, m.CILow, m.CIHigh),
 			pct(m.DrawRate), fmt.Sprintf("%.1f", m.MeanLen), fmt.Sprintf("%.1f", m.MedianLen),
-			fmt.Sprintf("%+.3f", v.StartValue),
+			signed(v.StartValue),
 			fmt.Sprintf("%.0f/%.0f/%.0f %%", 100*v.StartWDL[0], 100*v.StartWDL[1], 100*v.StartWDL[2]),
-			fmt.Sprintf("%+.3f", v.StartSearch),
+			signed(v.StartSearch),
 			anchorCell(v), reliabilityCell(v))
 	}
 
@@ -155,6 +155,14 @@ func scoreCI(s, lo, hi float64) string {
 		return "—"
 	}
 	return fmt.Sprintf("%.1f %% [%.1f, %.1f]", 100*s, 100*lo, 100*hi)
+}
+
+// signed formats a value in [-1, 1] with its sign, and no "-0.000".
+func signed(x float64) string {
+	if math.Abs(x) < 0.0005 {
+		x = 0
+	}
+	return fmt.Sprintf("%+.3f", x)
 }
 
 func pct(x float64) string {

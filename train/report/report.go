@@ -222,9 +222,9 @@ type series struct {
 // generationPlot plots each series against generation; reference, unless
 // NaN, is drawn as a dotted horizontal line.
 func generationPlot(gens []runlog.Generation, title, ylabel string, ss []series, reference float64) (*plot.Plot, error) {
-	p := newPlot(title, "generation", ylabel)
+	p := NewPlot(title, "generation", ylabel)
 	if len(gens) == 0 {
-		empty(p, "no generations yet")
+		EmptyPlot(p, "no generations yet")
 		return p, nil
 	}
 	var covered plotter.XYs
@@ -273,7 +273,7 @@ type genPoint struct {
 // hours, with 95 % error bars, and the anchors as labelled horizontal
 // lines.
 func ratingPlot(run *Run, table rating.Table, anchor string) (*plot.Plot, error) {
-	p := newPlot("Rating of each generation's model", "training hours", fmt.Sprintf("Elo (%s = 0)", anchor))
+	p := NewPlot("Rating of each generation's model", "training hours", fmt.Sprintf("Elo (%s = 0)", anchor))
 	points := genPoints(run, table)
 	var anchors []rating.Rating
 	for _, r := range table {
@@ -282,7 +282,7 @@ func ratingPlot(run *Run, table rating.Table, anchor string) (*plot.Plot, error)
 		}
 	}
 	if len(points) == 0 && len(anchors) == 0 {
-		empty(p, "no rating matches yet")
+		EmptyPlot(p, "no rating matches yet")
 		return p, nil
 	}
 	var covered plotter.XYs
@@ -372,8 +372,9 @@ func genPoints(run *Run, table rating.Table) []genPoint {
 	return pts
 }
 
-// newPlot makes a plot with a title, axis labels and a grid.
-func newPlot(title, x, y string) *plot.Plot {
+// NewPlot makes a plot with a title, axis labels and a grid, in the style
+// of every chart the project writes.
+func NewPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = x
@@ -382,9 +383,9 @@ func newPlot(title, x, y string) *plot.Plot {
 	return p
 }
 
-// empty marks a plot that has no data, with a note in the title and in
-// the middle.
-func empty(p *plot.Plot, note string) {
+// EmptyPlot marks a plot that has no data, with a note in the title and
+// in the middle.
+func EmptyPlot(p *plot.Plot, note string) {
 	p.Title.Text += " (" + note + ")"
 	p.X.Min, p.X.Max = 0, 1
 	p.Y.Min, p.Y.Max = 0, 1

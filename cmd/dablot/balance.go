@@ -1,0 +1,374 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/balance"
+)
+
+func init() {
+	register(&command{"balance", "measure how fair variants are: --variants V1,V2 [--models DIR | --preset P] [--games N]", runBalance})
+}
+
+const balanceUsage = `--variants V1,V2,... [--models DIR | --preset P] [--games N] [--sims 50,200,800]
+       [--main-sims N] [--open K] [--temp T] [--search puct|gumbel] [--seed S]
+       [--anchor SPEC] [--check-games N] [--threads T] [--workers W] [--out DIR]
+
+For each variant, its model DIR/<variant>.dbm plays itself: --games games at each
+strength of --sims (simulations per decision), each game opened by --open turns drawn
+from the network's policy at temperature --temp. The report gives the first player's
+score with its 95 % interval, the draw rate, game lengths, how games end, the network's
+value of the start position and the score at each strength; a model that scores below
+50 % against --anchor (in --check-games games) is flagged "balance not yet reliable".
+A variant with overrides is written with them (daablot,no_return=true,frostviken), and
+its model file has the full name (daablot,no_return=true.dbm).
+With --preset P (configs/train/P.yaml, or a YAML file), a variant without a model file
+gets one trained first, in DIR/runs/ of --out. Writes balance.md, results.json, PNG
+charts and the games (games/<variant>.pgn) to --out, and prints the tables.`
+
+// balanceFlags are the settings of one study.
+type balanceFlags struct {
+	variants, models, preset, sims, search, anchor, out string
+	games, mainSims, open, checkGames, threads, workers int
+	temp                                                float64
+	seed                                                uint64
+}
+
+func runBalance(args []string, out io.Writer) error {
+	fs := newFlags("balance", balanceUsage, out)
+	var f balanceFlags
+	fs.StringVar(&f.variants, "variants", "", "variants to study, comma-separated (overrides follow their variant)")
+	fs.StringVar(&f.models, "models", "models", "directory of the models, one <variant>.dbm each")
+	fs.StringVar(&f.preset, "preset", "", "train a model with this preset (name in configs/train or YAML file) for a variant that has none")
+	fs.IntVar(&f.games, "games", 100, "self-play games at each strength")
+	fs.StringVar(&f.sims, "sims", "50,200,800", "the strength ladder: simulations per decision")
+	fs.IntVar(&f.mainSims, "main-sims", 0, "the fixed strength of the headline figures and the anchor check (default: the middle of --sims)")
+	fs.IntVar(&f.open, "open", 4, "opening turns drawn from the network's policy")
+	fs.Float64Var(&f.temp, "temp", 1, "temperature of the opening turns (0: the most likely turn)")
+	fs.StringVar(&f.search, "search", "puct", "search of both sides: puct (no noise, deterministic) or gumbel (with its Gumbel noise, so games vary)")
+	fs.Uint64Var(&f.seed, "seed", 1, "random seed: the same seed plays the same games")
+	fs.StringVar(&f.anchor, "anchor", balance.DefaultAnchor, "player the model must not lose to for its figures to be reliable")
+	fs.IntVar(&f.checkGames, "check-games", 20, "games against --anchor (0: no check)")
+	fs.IntVar(&f.threads, "threads", runtime.NumCPU(), "network evaluators (one goroutine each)")
+	fs.IntVar(&f.workers, "workers", 8, "games played at once")
+	fs.StringVar(&f.out, "out", "balance", "directory for the report, charts and games")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
+	specs := splitVariants(f.variants)
+	if len(specs) == 0 {
+		return usagef("--variants is required (such as --variants frostviken,daablot)")
+	}
+	var presetPath string
+	if f.preset != "" {
+		presetPath = presetFile(f.preset)
+		if _, err := train.LoadConfig(presetPath); err != nil {
+			return fmt.Errorf("--preset %s: %w", f.preset, err)
+		}
+	}
+	// Check every variant and model before playing a game.
+	type job struct {
+		rules *game.Rules
+		path  string
+		model *train.Model
+	}
+	var jobs []job
+	for _, spec := range specs {
+		r, err := configs.Variant(spec)
+		if err != nil {
+			return fmt.Errorf("--variants: %w", err)
+		}
+		path := filepath.Join(f.models, fileName(r.Name)+".dbm")
+		j := job{rules: r, path: path}
+		switch _, err := os.Stat(path); {
+		case err == nil:
+			m, err := train.LoadModel(path)
+			if err != nil {
+				return fmt.Errorf("%s: %w", r.Name, err)
+			}
+			if err := m.CheckRules(r); err != nil {
+				return fmt.Errorf("%s: model %s: %w", r.Name, path, err)
+			}
+			j.model = m
+		case !errors.Is(err, os.ErrNotExist):
+			return fmt.Errorf("%s: %w", r.Name, err)
+		case presetPath == "":
+			return fmt.Errorf("%s: no model: %s does not exist (train one and export it there with "+
+				"\"dablot train\" and \"dablot export\", point --models at another directory, or pass --preset P to train one here)", r.Name, path)
+		}
+		jobs = append(jobs, j)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return err
+	}
+	var results []*balance.VariantResult
+	for _, j := range jobs {
+		m, source := j.model, j.path
+		if m == nil {
+			var err error
+			if m, source, err = trainForBalance(ctx, j.rules, presetPath, f.out, out, f.threads); err != nil {
+				return fmt.Errorf("%s: training with %s: %w", j.rules.Name, presetPath, err)
+			}
+		}
+		fmt.Fprintf(out, "balance: %s, model %s (generation %d, %d games, %.2f hours of training)\n",
+			j.rules.Name, source, m.Training.Generation, m.Training.Games, m.Training.Hours)
+		res, err := studyVariant(ctx, m, opts, f.out, out)
+		if err != nil {
+			if ctx.Err() != nil && len(results) > 0 {
+				fmt.Fprintf(out, "interrupted; %s holds the %d variants finished\n", filepath.Join(f.out, balanceReport), len(results))
+			}
+			return fmt.Errorf("%s: %w", j.rules.Name, err)
+		}
+		res.Model = source
+		results = append(results, res)
+		if _, err := writeBalance(f.out, results); err != nil {
+			return err
+		}
+	}
+	md := balance.Markdown(results)
+	fmt.Fprintf(out, "\n%s\n", md)
+	paths, err := writeBalance(f.out, results)
+	for _, p := range paths {
+		fmt.Fprintln(out, p)
+	}
+	return err
+}
+
+// options turns the flags into study options.
+func (f *balanceFlags) options() (balance.Options, error) {
+	o := balance.DefaultOptions()
+	switch {
+	case f.games < 1 || f.games > 1_000_000:
+		return o, usagef("--games %d: want 1 to 1000000", f.games)
+	case f.open < 0 || f.open > 1000:
+		return o, usagef("--open %d: want 0 to 1000", f.open)
+	case !(f.temp >= 0 && f.temp <= 100):
+		return o, usagef("--temp %v: want 0 to 100", f.temp)
+	case f.checkGames < 0 || f.checkGames > 1_000_000:
+		return o, usagef("--check-games %d: want 0 to 1000000", f.checkGames)
+	case f.threads < 1 || f.threads > 256:
+		return o, usagef("--threads %d: want 1 to 256", f.threads)
+	case f.workers < 1 || f.workers > 4096:
+		return o, usagef("--workers %d: want 1 to 4096", f.workers)
+	case f.mainSims < 0:
+		return o, usagef("--main-sims %d: want at least 1", f.mainSims)
+	}
+	var sims []int
+	for _, s := range strings.Split(f.sims, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n > 1_000_000 {
+			return o, usagef("--sims %q: want simulations per decision (1 to 1000000), comma-separated, such as 50,200,800", f.sims)
+		}
+		sims = append(sims, n)
+	}
+	search := mcts.DefaultConfig()
+	switch f.search {
+	case "puct":
+	case "gumbel":
+		search.Gumbel = true
+	default:
+		return o, usagef("--search %q: want puct or gumbel", f.search)
+	}
+	if f.checkGames > 0 {
+		if _, err := mcts.ParseSpec(f.anchor); err != nil {
+			return o, usagef("--anchor: %v", err)
+		}
+	}
+	o.Games, o.Sims, o.MainSims = f.games, sims, f.mainSims
+	o.OpeningTurns, o.OpeningTemperature = f.open, f.temp
+	o.Search, o.Seed = &search, f.seed
+	o.CheckAnchor, o.CheckGames = f.anchor, f.checkGames
+	o.Threads, o.Workers = f.threads, f.workers
+	return o, o.Validate()
+}
+
+// splitVariants splits a comma-separated list of variant specs; a part
+// with "=" is an override of the variant before it.
+func splitVariants(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		switch {
+		case part == "":
+		case strings.Contains(part, "=") && len(out) > 0:
+			out[len(out)-1] += "," + part
+		default:
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// presetFile returns the file of a preset: a path as given, or a name in
+// configs/train.
+func presetFile(p string) string {
+	if strings.ContainsAny(p, `/\`) || strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") {
+		return p
+	}
+	return filepath.Join("configs", "train", p+".yaml")
+}
+
+// fileName makes a variant's name (which may carry overrides) safe as a
+// file name.
+func fileName(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.,=", c) >= 0) {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+// trainForBalance trains a model of r with the preset in a run directory
+// under outDir (resuming it if it exists) and returns its best model.
+func trainForBalance(ctx context.Context, r *game.Rules, presetPath, outDir string, out io.Writer, threads int) (*train.Model, string, error) {
+	cfg, err := train.LoadConfig(presetPath)
+	if err != nil {
+		return nil, "", err
+	}
+	dir := filepath.Join(outDir, "runs", fileName(r.Name)+"-"+cfg.Name)
+	opts := train.RunOptions{Out: out, Progress: isTerminal(out), Threads: threads}
+	var run *train.Run
+	if _, err := os.Stat(filepath.Join(dir, train.StateFile)); err == nil {
+		fmt.Fprintf(out, "balance: %s: resuming the training run %s\n", r.Name, dir)
+		run, err = train.ResumeRun(dir, opts)
+		if err != nil {
+			return nil, "", err
+		}
+		if err := run.Best().CheckRules(r); err != nil {
+			run.Close()
+			return nil, "", fmt.Errorf("run %s: %w", dir, err)
+		}
+	} else {
+		fmt.Fprintf(out, "balance: %s: no model; training one with %s in %s\n", r.Name, presetPath, dir)
+		if run, err = train.CreateRun(dir, cfg, r, "", opts); err != nil {
+			return nil, "", err
+		}
+	}
+	defer run.Close()
+	if err := run.Train(ctx, nil); err != nil {
+		return nil, "", err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, "", fmt.Errorf("training stopped (resume it by running the same command): %w", err)
+	}
+	return run.Best(), filepath.Join(dir, train.BestFile), nil
+}
+
+// studyVariant runs one study with a progress bar (on terminals) and
+// writes its games to outDir/games/<variant>.pgn.
+func studyVariant(ctx context.Context, m *train.Model, opts balance.Options, outDir string, out io.Writer) (*balance.VariantResult, error) {
+	gamesDir := filepath.Join(outDir, "games")
+	if err := os.MkdirAll(gamesDir, 0o755); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(gamesDir, fileName(m.Rules.Name)+".pgn")
+	sink, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	defer sink.Close()
+	var bar *progressbar.ProgressBar
+	if isTerminal(out) {
+		bar = progressbar.NewOptions(opts.TotalGames(),
+			progressbar.OptionSetWriter(out),
+			progressbar.OptionSetDescription(m.Rules.Name),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionThrottle(200*time.Millisecond))
+	}
+	var writeErr error
+	opts.OnGame = func(g *balance.Game) {
+		if g.Anchor {
+			g.Record.Tags["Stage"] = "anchor"
+		} else {
+			g.Record.Tags["Stage"] = fmt.Sprintf("self-play, %d sims", g.Sims)
+		}
+		if writeErr == nil {
+			writeErr = g.Record.WritePGN(sink)
+		}
+		if bar != nil {
+			stage := fmt.Sprintf("%s %d sims", m.Rules.Name, g.Sims)
+			if g.Anchor {
+				stage = m.Rules.Name + " vs anchor"
+			}
+			bar.Describe(stage)
+			bar.Add(1)
+		}
+	}
+	res, err := balance.Study(ctx, m, opts)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if writeErr != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, writeErr)
+	}
+	if m := res.Main(); m != nil {
+		fmt.Fprintf(out, "  first player (%s) %d/%d/%d at %d sims, score %.1f %% [%.1f, %.1f], draws %.0f %%, %.0f turns; %s in %.0f s\n",
+			res.FirstName, m.First.W, m.First.D, m.First.L, m.Sims, 100*m.FirstScore, 100*m.CILow, 100*m.CIHigh,
+			100*m.DrawRate, m.MeanLen, reliability(res), res.Elapsed.Seconds())
+	}
+	return res, sink.Close()
+}
+
+func reliability(res *balance.VariantResult) string {
+	if res.Reliable {
+		return "reliable"
+	}
+	return balance.Unreliable + ": " + res.Reason
+}
+
+// The files writeBalance makes besides the charts.
+const (
+	balanceReport  = "balance.md"
+	balanceResults = "results.json"
+)
+
+// writeBalance writes the report, the results and the charts to dir.
+func writeBalance(dir string, results []*balance.VariantResult) ([]string, error) {
+	md := "# Variant balance\n\n" + balance.Markdown(results)
+	report := filepath.Join(dir, balanceReport)
+	if err := os.WriteFile(report, []byte(md), 0o644); err != nil {
+		return nil, err
+	}
+	data, err := json.MarshalIndent(results, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	resultsPath := filepath.Join(dir, balanceResults)
+	if err := os.WriteFile(resultsPath, append(data, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	charts, err := balance.WriteCharts(dir, results)
+	return append([]string{report, resultsPath}, charts...), err
+}

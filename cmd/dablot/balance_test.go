@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/balance"
+)
+
+// saveTinyModel writes an untrained network of variant to path.
+func saveTinyModel(t *testing.T, variant, path string) {
+	t.Helper()
+	m, err := train.NewNetwork(configs.MustVariant(variant), net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBalanceCommand runs the study end to end on two variants with tiny
+// untrained models: the tables are printed, and the report, the results,
+// the charts and the games are written.
+func TestBalanceCommand(t *testing.T) {
+	models := t.TempDir()
+	for _, v := range []string{"frostviken", "daablot"} {
+		saveTinyModel(t, v, filepath.Join(models, v+".dbm"))
+	}
+	out := filepath.Join(t.TempDir(), "study")
+	code, stdout, stderr := run("balance", "--variants", "frostviken,daablot", "--models", models, "--games", "2",
+		"--sims", "4,8", "--main-sims", "4", "--open", "2", "--check-games", "2", "--anchor", "alphabeta:depth=1",
+		"--threads", "1", "--workers", "2", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	for _, w := range []string{
+		"balance: frostviken, model " + filepath.Join(models, "frostviken.dbm"),
+		"## Balance at the main strength", "| frostviken | south | 4 | 2 |", "| daablot | south | 4 | 2 |",
+		"| 4 sims | 8 sims |", balance.Unreliable, "balance.md", "first-player-score.png",
+	} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("output lacks %q:\n%s", w, stdout)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(out, "balance.md"))
+	if err != nil || !strings.Contains(string(md), "| daablot |") {
+		t.Errorf("balance.md: %v\n%s", err, md)
+	}
+	var results []*balance.VariantResult
+	data, err := os.ReadFile(filepath.Join(out, "results.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &results)
+	}
+	if err != nil || len(results) != 2 || results[1].Variant != "daablot" || len(results[1].PerSims) != 2 || results[0].AnchorWDL.Games() != 2 {
+		t.Errorf("results.json: %v, %d results", err, len(results))
+	}
+	for _, name := range []string{balance.ScoreChart, balance.LadderChart, balance.OutcomesChart, balance.EndsChart} {
+		f, err := os.Open(filepath.Join(out, name))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if _, err := png.Decode(f); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		f.Close()
+	}
+	for _, v := range []string{"frostviken", "daablot"} {
+		f, err := os.Open(filepath.Join(out, "games", v+".pgn"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := game.ReadPGN(f)
+		f.Close()
+		if err != nil || len(recs) != 2*2+2 {
+			t.Fatalf("%s games: %d records, %v", v, len(recs), err)
+		}
+		for _, rec := range recs {
+			if _, err := rec.Replay(configs.MustVariant(v)); err != nil {
+				t.Errorf("%s: %v", v, err)
+			}
+		}
+	}
+}
+
+// TestBalancePreset: a variant without a model is trained with the preset
+// (a tiny one, as a YAML file), and the study uses the run's best model;
+// run again, the finished run is resumed, not trained anew.
+func TestBalancePreset(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	cfg, err := train.LoadConfig("../../configs/train/smoke.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Name = "tiny"
+	cfg.Network = train.NetworkConfig{Blocks: 1, Channels: 8, ValueHidden: 8}
+	cfg.SelfPlay.Games, cfg.SelfPlay.Workers = 2, 2
+	cfg.SelfPlay.FullSims, cfg.SelfPlay.FastSims = 4, 2
+	cfg.Train.BatchSize, cfg.Train.MinSteps, cfg.Train.WindowMin, cfg.Train.WindowMax = 16, 1, 16, 1000
+	cfg.Evaluation.Mode = "always"
+	cfg.Rating.Every = 0
+	cfg.Stop.Generations, cfg.Stop.Hours = 1, 0
+	dir := t.TempDir()
+	preset := filepath.Join(dir, "tiny.yaml")
+	if err := os.WriteFile(preset, cfg.YAML(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "study")
+	args := []string{"balance", "--variants", "frostviken", "--models", filepath.Join(dir, "none"), "--preset", preset,
+		"--games", "2", "--sims", "4", "--check-games", "0", "--threads", "1", "--workers", "2", "--out", out}
+	code, stdout, stderr := run(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	best := filepath.Join(out, "runs", "frostviken-tiny", train.BestFile)
+	for _, w := range []string{"no model; training one with " + preset, "run finished: 1 generations", "model " + best,
+		"strength not checked against alphabeta:depth=4"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("output lacks %q:\n%s", w, stdout)
+		}
+	}
+	code, stdout, stderr = run(args...)
+	if code != 0 || !strings.Contains(stdout, "resuming the training run") || strings.Contains(stdout, "no model; training") {
+		t.Errorf("second run: exit %d: %s\n%s", code, stderr, stdout)
+	}
+}
+
+// TestBalanceErrors: bad flags and missing or mismatched models give clear
+// messages before any game is played.
+func TestBalanceErrors(t *testing.T) {
+	models := t.TempDir()
+	saveTinyModel(t, "daablot", filepath.Join(models, "frostviken.dbm")) // the wrong variant
+	missing := filepath.Join(models, "daablot-king.dbm")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{}, 2, []string{"--variants is required"}},
+		{[]string{"--variants", "nosuch"}, 1, []string{"unknown variant \"nosuch\""}},
+		{[]string{"--variants", "daablot-king", "--models", models}, 1, []string{missing, "does not exist", "--preset"}},
+		{[]string{"--variants", "frostviken", "--models", models}, 1, []string{"frostviken.dbm", "plays daablot, not frostviken"}},
+		{[]string{"--variants", "frostviken", "--games", "0"}, 2, []string{"--games 0"}},
+		{[]string{"--variants", "frostviken", "--sims", "50,x"}, 2, []string{"--sims \"50,x\""}},
+		{[]string{"--variants", "frostviken", "--sims", "0"}, 2, []string{"--sims"}},
+		{[]string{"--variants", "frostviken", "--search", "alphabeta"}, 2, []string{"--search"}},
+		{[]string{"--variants", "frostviken", "--anchor", "nosuch:depth=1"}, 2, []string{"--anchor"}},
+		{[]string{"--variants", "frostviken", "--temp", "-1"}, 2, []string{"--temp"}},
+		{[]string{"--variants", "frostviken", "--preset", filepath.Join(models, "nosuch.yaml")}, 1, []string{"--preset", "nosuch.yaml"}},
+		{[]string{"--variants", "frostviken", "extra"}, 2, []string{"unexpected argument"}},
+	} {
+		code, stdout, stderr := run(append([]string{"balance"}, tc.args...)...)
+		ok := code == tc.code && !strings.Contains(stderr, "goroutine")
+		for _, w := range tc.want {
+			ok = ok && strings.Contains(stderr, w)
+		}
+		if !ok {
+			t.Errorf("%v: exit %d, stderr %q (stdout %q); want exit %d and %q", tc.args, code, stderr, stdout, tc.code, tc.want)
+		}
+	}
+}
+
+func TestBalanceSplitVariants(t *testing.T) {
+	for in, want := range map[string][]string{
+		"keyland,dablot":                         {"keyland", "dablot"},
+		"daablot,no_return=true,frostviken":      {"daablot,no_return=true", "frostviken"},
+		" keyland , , winther,promotion=prince ": {"keyland", "winther,promotion=prince"},
+		"":                                       nil,
+	} {
+		if got := splitVariants(in); !slices.Equal(got, want) {
+			t.Errorf("splitVariants(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := fileName("frostviken,setup=ss/SS s"); got != "frostviken,setup=ss_SS_s" {
+		t.Errorf("fileName: %q", got)
+	}
+	var buf bytes.Buffer
+	if code := runMain([]string{"help"}, &buf, &buf); code != 0 || !strings.Contains(buf.String(), "balance") {
+		t.Errorf("help does not list balance:\n%s", buf.String())
+	}
+}
