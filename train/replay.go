@@ -153,17 +153,20 @@ func (bm *BatchMaker) Make(rp *Replay, window int, rng *rand.Rand) (net.Batch, e
 		}
 		enc.Encode(&p, b.Input[i*in:(i+1)*in])
 		pol, mask := b.Policy[i*ps:(i+1)*ps], b.Mask[i*ps:(i+1)*ps]
+		bm.legal = p.Decisions(bm.legal[:0])
+		bm.idx = enc.LegalIndices(&p, bm.legal, bm.idx[:0])
+		for _, j := range bm.idx {
+			mask[j] = 1
+		}
 		for _, e := range s.Policy {
 			j := int(e.Index)
 			if mirrored {
 				j = enc.MirrorIndex(j)
 			}
+			if mask[j] == 0 && e.Prob > 0 {
+				return net.Batch{}, fmt.Errorf("sample %s: policy target on policy index %d, which is not a legal decision", p.FEN(), j)
+			}
 			pol[j] += e.Prob
-		}
-		bm.legal = p.Decisions(bm.legal[:0])
-		bm.idx = enc.LegalIndices(&p, bm.legal, bm.idx[:0])
-		for _, j := range bm.idx {
-			mask[j] = 1
 		}
 		v := (1-bm.qWeight)*s.Target + bm.qWeight*s.Value
 		b.Value[3*i], b.Value[3*i+1], b.Value[3*i+2] = max(v, 0), 1-abs32(v), max(-v, 0)

@@ -189,6 +189,19 @@ func TestBatchMaker(t *testing.T) {
 			t.Fatalf("position %d: policy sum %v, value %v", i, sum, b.Value[3*i:3*i+3])
 		}
 	}
+	// A target on an illegal decision (a broken index mapping) is refused.
+	bad := ss[0]
+	bad.Policy = []samples.PolicyEntry{{Index: uint16(m.Encoder.PolicySize() - 2), Prob: 1}}
+	if err := samples.Write(filepath.Join(dir, "b"+ShardExt), m.Rules, samples.Header{}, []samples.Sample{bad}); err != nil {
+		t.Fatal(err)
+	}
+	rp = NewReplay(m, dir, 1000)
+	if _, err := rp.Scan(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bm.Make(rp, 1, newTestRand(1)); err == nil || !strings.Contains(err.Error(), "not a legal decision") {
+		t.Errorf("a target on an illegal decision: %v", err)
+	}
 }
 
 // weightsOf reads the weights of a model file.
