@@ -322,8 +322,8 @@ func (r *Run) generation(ctx context.Context) error {
 
 	// Self-play.
 	bar := r.bar(cfg.SelfPlay.Games, fmt.Sprintf("gen %d self-play", g))
-	games, err := SelfPlay(ctx, r.best, cfg.SelfPlay, mcts.Mix(seed, 1), 0, cfg.SelfPlay.Games, func(*SelfPlayGame) { bar.add(1) })
-	bar.finish()
+	games, err := SelfPlay(ctx, r.best, cfg.SelfPlay, mcts.Mix(seed, 1), 0, cfg.SelfPlay.Games, func(*SelfPlayGame) { bar.Add(1) })
+	bar.Finish()
 	if err != nil {
 		return err
 	}
@@ -376,7 +376,7 @@ func (r *Run) generation(ctx context.Context) error {
 	var lossP, lossV float64
 	for range steps {
 		if err := ctx.Err(); err != nil {
-			bar.finish()
+			bar.Finish()
 			return err
 		}
 		b, err := bm.Make(r.replay, window, rng)
@@ -390,9 +390,9 @@ func (r *Run) generation(ctx context.Context) error {
 		lossP += l.Policy
 		lossV += l.Value
 		m.LearningRate = l.LearningRate
-		bar.add(1)
+		bar.Add(1)
 	}
-	bar.finish()
+	bar.Finish()
 	if steps > 0 {
 		m.PolicyLoss, m.ValueLoss = lossP/float64(steps), lossV/float64(steps)
 	}
@@ -562,9 +562,9 @@ func (r *Run) matchFactory(ctx context.Context, a *Model, aName string, fb *mcts
 	fa, release := ModelFactory(aName, a, r.Config.SelfPlay, sims, r.threads())
 	defer release()
 	bar := r.bar(games, label)
-	defer bar.finish()
+	defer bar.Finish()
 	return RunArena(ctx, ArenaConfig{Rules: r.Rules, A: fa, B: fb, Games: games, Threads: min(games, r.Config.SelfPlay.Workers),
-		Seed: seed, OpeningTurns: randomTurns, SPRT: test, OnGame: func(*ArenaGame, WDL) { bar.add(1) }})
+		Seed: seed, OpeningTurns: randomTurns, SPRT: test, OnGame: func(*ArenaGame, WDL) { bar.Add(1) }})
 }
 
 func (r *Run) threads() int {

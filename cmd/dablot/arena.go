@@ -10,10 +10,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
@@ -93,16 +89,7 @@ func runArena(args []string, out io.Writer) error {
 	}
 	jsonl := strings.HasSuffix(*outFile, ".jsonl")
 
-	var bar *progressbar.ProgressBar
-	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar = progressbar.NewOptions(*games,
-			progressbar.OptionSetWriter(out),
-			progressbar.OptionSetDescription("games"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionThrottle(200*time.Millisecond))
-	}
+	bar := train.NewProgress(out, *games, "games")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var writeErr error
@@ -113,17 +100,13 @@ func runArena(args []string, out io.Writer) error {
 			if sink != nil && writeErr == nil {
 				writeErr = writeRecord(sink, g.Record, jsonl)
 			}
-			if bar != nil {
-				bar.Describe(fmt.Sprintf("A +%d =%d -%d", sofar.W, sofar.D, sofar.L))
-				bar.Add(1)
-			}
+			bar.Describe(fmt.Sprintf("A +%d =%d -%d", sofar.W, sofar.D, sofar.L))
+			bar.Add(1)
 		},
 	}
 	fmt.Fprintf(out, "arena: %s, A = %s, B = %s, %d games, %d threads, seed %d\n", r.Name, a.Name, b.Name, *games, *threads, *seed)
 	res, err := train.RunArena(ctx, cfg)
-	if bar != nil {
-		bar.Finish()
-	}
+	bar.Finish()
 	if res != nil && len(res.Games) > 0 {
 		printArena(out, res, test)
 	}

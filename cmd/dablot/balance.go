@@ -12,9 +12,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
@@ -293,17 +290,7 @@ func studyVariant(ctx context.Context, m *train.Model, opts balance.Options, out
 		return nil, err
 	}
 	defer sink.Close()
-	var bar *progressbar.ProgressBar
-	if isTerminal(out) {
-		bar = progressbar.NewOptions(opts.TotalGames(),
-			progressbar.OptionSetWriter(out),
-			progressbar.OptionSetDescription(m.Rules.Name),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionSetElapsedTime(true),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionThrottle(200*time.Millisecond))
-	}
+	bar := train.NewProgress(out, opts.TotalGames(), m.Rules.Name)
 	var writeErr error
 	opts.OnGame = func(g *balance.Game) {
 		if g.Anchor {
@@ -314,19 +301,15 @@ func studyVariant(ctx context.Context, m *train.Model, opts balance.Options, out
 		if writeErr == nil {
 			writeErr = g.Record.WritePGN(sink)
 		}
-		if bar != nil {
-			stage := fmt.Sprintf("%s %d sims", m.Rules.Name, g.Sims)
-			if g.Anchor {
-				stage = m.Rules.Name + " vs anchor"
-			}
-			bar.Describe(stage)
-			bar.Add(1)
+		stage := fmt.Sprintf("%s %d sims", m.Rules.Name, g.Sims)
+		if g.Anchor {
+			stage = m.Rules.Name + " vs anchor"
 		}
+		bar.Describe(stage)
+		bar.Add(1)
 	}
 	res, err := balance.Study(ctx, m, opts)
-	if bar != nil {
-		bar.Finish()
-	}
+	bar.Finish()
 	if err != nil {
 		return nil, err
 	}

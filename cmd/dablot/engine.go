@@ -52,9 +52,6 @@ func engineMain(args []string, in io.Reader, out io.Writer) error {
 	if *pv < 0 || *pv > 100 {
 		return usagef("--pv %d: want 0 to 100", *pv)
 	}
-	if err := ss.validate(); err != nil {
-		return err
-	}
 	a, err := openAnalyst(*model, *variant, ss)
 	if err != nil {
 		return err

@@ -104,6 +104,9 @@ func (s *searchSettings) describe() string {
 // openAnalyst loads a model file, checks it against --variant (if given)
 // and makes its player with the settings s.
 func openAnalyst(path, variant string, s searchSettings) (*analyst, error) {
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
 	m, err := loadPlayModel(path, variant)
 	if err != nil {
 		return nil, err

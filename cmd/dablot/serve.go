@@ -65,9 +65,6 @@ func runServe(args []string, out io.Writer) error {
 	case ss.Sims == 0:
 		return usagef("--sims must be at least 1: the page chooses a number of simulations")
 	}
-	if err := ss.validate(); err != nil {
-		return err
-	}
 	a, err := openAnalyst(*model, *variant, ss)
 	if err != nil {
 		return err
