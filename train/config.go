@@ -83,6 +83,17 @@ type SelfPlayConfig struct {
 	// result, and the game is unchanged.
 	Adjudication      float64 `yaml:"adjudication"`
 	AdjudicationScale float64 `yaml:"adjudication_scale"`
+	// MaterialHorizon and MaterialWeight add a short-horizon material
+	// signal to every value target: the target becomes
+	// (1-w)·T + w·Adjudication·tanh(b'/AdjudicationScale), where T is the
+	// target above and b' the material balance MaterialHorizon decisions
+	// after the sample (or at the end of the game, if sooner). Results of
+	// long self-play games say little about a position hundreds of
+	// decisions before the end; what material a position keeps over the
+	// next few dozen decisions is what a young network can learn first
+	// (threats, safe squares). 0 turns it off.
+	MaterialHorizon int     `yaml:"material_horizon"`
+	MaterialWeight  float64 `yaml:"material_weight"`
 }
 
 // TrainerConfig sets up the network training of each generation.
@@ -216,6 +227,9 @@ func (c *Config) Validate() error {
 		{s.BatchWaitMS >= 0 && s.BatchWaitMS <= 1000, "selfplay.batch_wait_ms", "0 to 1000", s.BatchWaitMS},
 		{s.Adjudication >= 0 && s.Adjudication < 1, "selfplay.adjudication", "0 to less than 1", s.Adjudication},
 		{s.Adjudication == 0 || s.AdjudicationScale > 0, "selfplay.adjudication_scale", "more than 0", s.AdjudicationScale},
+		{s.MaterialHorizon >= 0, "selfplay.material_horizon", "0 or more", s.MaterialHorizon},
+		{s.MaterialWeight >= 0 && s.MaterialWeight <= 1, "selfplay.material_weight", "0 to 1", s.MaterialWeight},
+		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},
 		{t.WeightDecay >= 0 && t.WeightDecay < 1, "train.weight_decay", "0 to 1", t.WeightDecay},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,6 +79,8 @@ func TestConfigErrors(t *testing.T) {
 		{"- random", "- randm", "randm"},
 		{"mirror: true", "mirror: true\n    mirrror: true", "mirrror"},
 		{"games: 6", "games: six", "six"},
+		{"material_weight: 0", "material_weight: 0.5", "selfplay.material_weight"},
+		{"material_horizon: 0", "material_horizon: -3", "selfplay.material_horizon"},
 	} {
 		if !strings.Contains(good, tc.from) {
 			t.Fatalf("%q not in the config:\n%s", tc.from, good)
@@ -452,5 +455,66 @@ func TestExternalWorkers(t *testing.T) {
 	gens, _ := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile))
 	if len(gens) != 1 || gens[0].Samples != int64(gens[0].GenSamples+external) {
 		t.Errorf("metrics: %+v; %d external samples", gens, external)
+	}
+}
+
+// TestSelfPlayMaterialTarget replays self-play games decision by decision
+// and checks that every value target blends the result with the material
+// balance MaterialHorizon decisions after its position.
+func TestSelfPlayMaterialTarget(t *testing.T) {
+	cfg := testConfig(t, 1)
+	m := newTestModel(t, "frostviken", 2)
+	sp := cfg.SelfPlay
+	sp.FullFraction, sp.MaterialHorizon, sp.MaterialWeight = 1, 3, 0.75
+	games, err := SelfPlay(context.Background(), m, sp, 5, 0, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shaped := func(lead float64, me game.Side) float64 {
+		if me == game.North {
+			lead = -lead
+		}
+		return sp.Adjudication * math.Tanh(lead/sp.AdjudicationScale)
+	}
+	for i, g := range games {
+		// Positions before every decision, and South's material lead there.
+		var positions []game.Position
+		var lead []float64
+		p := m.Rules.Start()
+		for _, s := range g.Record.Turns {
+			_, ds, err := p.ParseTurn(s)
+			if err != nil {
+				t.Fatalf("game %d: turn %s: %v", i, s, err)
+			}
+			for _, d := range ds {
+				positions = append(positions, p)
+				lead = append(lead, material(&p, game.South)-material(&p, game.North))
+				p.Apply(d)
+			}
+		}
+		lead = append(lead, material(&p, game.South)-material(&p, game.North))
+		k, checked := 0, 0
+		for _, s := range g.Samples {
+			for k < len(positions) && positions[k].Hash() != s.Position.Hash() {
+				k++
+			}
+			if k == len(positions) {
+				t.Fatalf("game %d: sample %s is not a position of the game", i, s.Position.FEN())
+			}
+			me := s.Position.SideToMove()
+			final := float64(s.Result)
+			if r := g.Status.Reason; r == game.NoCaptureLimit || r == game.MaxPlies {
+				final = shaped(lead[len(lead)-1], me)
+			}
+			want := (1-sp.MaterialWeight)*final + sp.MaterialWeight*shaped(lead[min(k+sp.MaterialHorizon, len(lead)-1)], me)
+			if math.Abs(float64(s.Target)-want) > 1e-6 {
+				t.Fatalf("game %d, decision %d: target %v, want %v", i, k, s.Target, want)
+			}
+			if lead[min(k+sp.MaterialHorizon, len(lead)-1)] != lead[k] {
+				checked++
+			}
+			k++
+		}
+		t.Logf("game %d: %d samples, %d with a capture within the horizon", i, len(g.Samples), checked)
 	}
 }

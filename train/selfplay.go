@@ -142,7 +142,11 @@ func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, cfg *Sel
 		rec.Turns = append(rec.Turns, t.Format(r.Board))
 		turn, turnStart = turn[:0], p
 	}
+	// balance[k] is South's material lead before decision k.
+	var balance []float64
+	var sampleAt []int
 	play := func(d game.Decision) {
+		balance = append(balance, material(&p, game.South)-material(&p, game.North))
 		side := p.SideToMove()
 		p.Apply(d)
 		turn = append(turn, d)
@@ -197,6 +201,7 @@ func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, cfg *Sel
 					}
 				}
 				g.Samples = append(g.Samples, samples.Sample{Position: p, Policy: pol, Value: max(-1, min(1, res.Value)), Full: true})
+				sampleAt = append(sampleAt, len(balance))
 			}
 			conf := s.Config()
 			d = res.Choose(conf.TemperatureAt(len(rec.Turns)), rng)
@@ -205,15 +210,26 @@ func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, cfg *Sel
 	}
 	g.Status = p.Status()
 	rec.Finish(g.Status)
+	balance = append(balance, material(&p, game.South)-material(&p, game.North))
+	shaped := func(lead float64, me game.Side) float64 {
+		if me == game.North {
+			lead = -lead
+		}
+		return cfg.Adjudication * math.Tanh(lead/cfg.AdjudicationScale)
+	}
 	for i := range g.Samples {
 		s := &g.Samples[i]
 		me := s.Position.SideToMove()
 		s.Result = int8(2*g.Status.Outcome.ScoreFor(me) - 1)
-		s.Target = float32(s.Result)
+		t := float64(s.Result)
 		if r := g.Status.Reason; cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies) {
-			b := material(&p, me) - material(&p, me.Other())
-			s.Target = float32(cfg.Adjudication * math.Tanh(b/cfg.AdjudicationScale))
+			t = shaped(balance[len(balance)-1], me)
 		}
+		if w := cfg.MaterialWeight; w > 0 {
+			later := balance[min(sampleAt[i]+cfg.MaterialHorizon, len(balance)-1)]
+			t = (1-w)*t + w*shaped(later, me)
+		}
+		s.Target = float32(t)
 	}
 	g.Duration = time.Since(began)
 	return g, nil
