@@ -12,8 +12,10 @@ FAST    ?= GOEXPERIMENT=simd
 
 .PHONY: build test vet fmt-check bench bench-playouts train fuzz clean
 
+# -buildvcs=auto stamps the git commit into the binary (and so into every
+# model file it writes), even where GOFLAGS turns stamping off.
 build:
-	$(FAST) $(GO) build -o $(BIN) ./cmd/dablot
+	$(FAST) $(GO) build -buildvcs=auto -o $(BIN) ./cmd/dablot
 
 vet:
 	$(GO) vet ./...
