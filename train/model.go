@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -207,10 +208,13 @@ func CodeVersion() string {
 			}
 		}
 	}
-	if rev != "" {
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" && !strings.Contains(v, rev) {
+		// Go 1.24 and later put the commit into the version itself (a
+		// pseudo-version such as v0.0.0-20261121202949-a551155e27b2+dirty);
+		// older toolchains and GOFLAGS=-buildvcs=false builds say "(devel)".
 		v += " " + rev + dirty
 	}
 	return v
