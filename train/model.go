@@ -42,6 +42,7 @@ type TrainingSummary struct {
 	TrainSteps  int     `json:"train_steps"`
 	Hours       float64 `json:"hours"` // wall-clock hours of training, over every resumed or warm-started run
 	InitFrom    string  `json:"init_from,omitempty"`
+	InitVariant string  `json:"init_variant,omitempty"` // the variant of InitFrom, when it is not this one (transfer)
 	Description string  `json:"description,omitempty"`
 }
 

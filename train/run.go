@@ -56,7 +56,8 @@ type runState struct {
 	Trainer     string     `json:"trainer,omitempty"`
 	Shards      []ShardRef `json:"shards"`
 	InitFrom    string     `json:"init_from,omitempty"`
-	Finished    bool       `json:"finished"` // the run reached its stop condition
+	InitVariant string     `json:"init_variant,omitempty"` // set when InitFrom plays another variant
+	Finished    bool       `json:"finished"`               // the run reached its stop condition
 }
 
 // RunOptions are what a run needs besides its config.
@@ -106,13 +107,18 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		if err != nil {
 			return nil, err
 		}
+		// The graph network's weights fit any board of the family, so a
+		// model of another variant is a warm start too (transfer): say so.
 		if err := m.CheckRules(rules); err != nil {
-			return nil, fmt.Errorf("--init %s: %w", init, err)
+			st.InitVariant = m.Rules.Name
+			if opts.Out != nil {
+				fmt.Fprintf(opts.Out, "warm start across variants: %s (%v); it is trained on as %s\n", init, err, rules.Name)
+			}
 		}
 		first, err = NewModel(rules, m.Weights, TrainingSummary{Seed: cfg.Seed, Hours: m.Training.Hours, InitFrom: init,
-			Games: m.Training.Games, Samples: m.Training.Samples, TrainSteps: m.Training.TrainSteps})
+			InitVariant: st.InitVariant, Games: m.Training.Games, Samples: m.Training.Samples, TrainSteps: m.Training.TrainSteps})
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
 		st.InitFrom, st.Hours = init, m.Training.Hours
 		st.Games, st.Samples = m.Training.Games, m.Training.Samples
@@ -472,7 +478,8 @@ func (r *Run) generation(ctx context.Context) error {
 // summary is the provenance of the network trained in generation g.
 func (r *Run) summary(g int) TrainingSummary {
 	return TrainingSummary{Run: filepath.Base(r.Dir), Preset: r.Config.Name, Seed: r.Config.Seed, Generation: g,
-		Games: r.state.Games, Samples: r.state.Samples, TrainSteps: r.state.TrainSteps, Hours: r.hours(), InitFrom: r.state.InitFrom}
+		Games: r.state.Games, Samples: r.state.Samples, TrainSteps: r.state.TrainSteps, Hours: r.hours(), InitFrom: r.state.InitFrom,
+		InitVariant: r.state.InitVariant}
 }
 
 func (r *Run) evalSPRT() *SPRT {

@@ -518,3 +518,46 @@ func TestSelfPlayMaterialTarget(t *testing.T) {
 		t.Logf("game %d: %d samples, %d with a capture within the horizon", i, len(g.Samples), checked)
 	}
 }
+
+// TestInitAcrossVariants warm-starts a keyland run (72 points) from a
+// frostviken model (41 points): the graph network's weights fit any board,
+// and the run records where they came from.
+func TestInitAcrossVariants(t *testing.T) {
+	cfg := testConfig(t, 1)
+	src, err := NewNetwork(configs.MustVariant("frostviken"), cfg.NetConfig(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "frostviken.dbm")
+	if err := src.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	keyland := configs.MustVariant("keyland")
+	r, err := CreateRun(filepath.Join(t.TempDir(), "run"), cfg, keyland, path, RunOptions{Out: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	best := r.Best()
+	if best.Rules.Name != "keyland" || best.Training.InitFrom != path || best.Training.InitVariant != "frostviken" {
+		t.Errorf("warm-started model: variant %s, training %+v", best.Rules.Name, best.Training)
+	}
+	if !strings.Contains(out.String(), "warm start across variants") {
+		t.Errorf("no notice of the transfer in %q", out.String())
+	}
+	for i, w := range src.Weights.Tensors {
+		if !slices.Equal(w.Data, best.Weights.Tensors[i].Data) {
+			t.Errorf("tensor %s differs from the init model's", w.Name)
+		}
+	}
+	// The same variant is no transfer.
+	same, err := CreateRun(filepath.Join(t.TempDir(), "run2"), cfg, configs.MustVariant("frostviken"), path, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer same.Close()
+	if v := same.Best().Training.InitVariant; v != "" {
+		t.Errorf("init from the same variant recorded InitVariant %q", v)
+	}
+}

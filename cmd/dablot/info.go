@@ -94,6 +94,9 @@ func printModelInfo(out io.Writer, file string, m *train.Model) error {
 	row("seed", "%d", ts.Seed)
 	if ts.InitFrom != "" {
 		row("started from", "%s", ts.InitFrom)
+		if ts.InitVariant != "" {
+			row("transfer", "warm-started from a model of %s", ts.InitVariant)
+		}
 	}
 	if ts.Description != "" {
 		row("description", "%s", ts.Description)
@@ -240,6 +243,9 @@ func formatJSONValue(v any) string {
 		switch {
 		case x == float64(int64(x)):
 			return fmt.Sprint(int64(x))
+		case x > -0.0005 && x < 0.0005:
+			return "0" // not "-0.000" for a tiny negative
+
 		case x > -1 && x < 1:
 			return fmt.Sprintf("%.3f", x)
 		}

@@ -94,3 +94,26 @@ func TestGroupDigits(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatJSONValue(t *testing.T) {
+	for _, tc := range []struct {
+		in   any
+		want string
+	}{
+		{float64(0), "0"},
+		{-1e-9, "0"},
+		{1e-9, "0"},
+		{-0.25, "-0.250"},
+		{0.6111, "0.611"},
+		{466.34, "466.3"},
+		{-120.06, "-120.1"},
+		{float64(18), "18"},
+		{"x", "x"},
+		{nil, "-"},
+		{true, "true"},
+	} {
+		if got := formatJSONValue(tc.in); got != tc.want {
+			t.Errorf("formatJSONValue(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
