@@ -153,6 +153,7 @@ func checkRows(s G.DimSizer, points, cols int, what string) (tensor.Shape, error
 // convOp computes act(gather(x)·W + b): inputs x [rows, cin] and W
 // [9*cin+1, cout], output [rows, cout].
 type convOp struct {
+	pureOp
 	*convSpec
 	cache *bufCache
 }
@@ -202,9 +203,6 @@ func (op convOp) Do(in ...G.Value) (G.Value, error) {
 	})
 	return out, nil
 }
-func (op convOp) ReturnsPtr() bool      { return false }
-func (op convOp) CallsExtern() bool     { return false }
-func (op convOp) OverwritesInput() int  { return -1 }
 func (op convOp) WriteHash(h hash.Hash) { h.Write([]byte(op.String())) }
 func (op convOp) Hashcode() uint32      { return opHash(op) }
 func (op convOp) DiffWRT(inputs int) []bool {
@@ -214,18 +212,18 @@ func (op convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 	dz := grad
 	if op.relu {
 		var err error
-		if dz, err = G.ApplyOp(reluMaskOp{cache: &bufCache{}}, grad, output); err != nil {
+		if dz, err = G.ApplyOp(reluMaskOp{pairOp{cache: &bufCache{}}}, grad, output); err != nil {
 			return nil, err
 		}
 	}
-	dw, err := G.ApplyOp(convWeightGradOp{op.convSpec, &bufCache{}, &bufCache{}}, inputs[0], dz)
+	dw, err := G.ApplyOp(convWeightGradOp{pureOp{}, op.convSpec, &bufCache{}, &bufCache{}}, inputs[0], dz)
 	if err != nil {
 		return nil, err
 	}
 	if !op.needDX {
 		return G.Nodes{nil, dw}, nil
 	}
-	dx, err := G.ApplyOp(convDataGradOp{op.convSpec, &bufCache{}, &bufCache{}}, dz, inputs[1])
+	dx, err := G.ApplyOp(convDataGradOp{pureOp{}, op.convSpec, &bufCache{}, &bufCache{}}, dz, inputs[1])
 	if err != nil {
 		return nil, err
 	}
@@ -235,6 +233,7 @@ func (op convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 // convWeightGradOp computes dW = [gather(x)ᵀ·dz; Σ_rows dz]: inputs x
 // [rows, cin] and dz [rows, cout], output [9*cin+1, cout].
 type convWeightGradOp struct {
+	pureOp
 	*convSpec
 	cache   *bufCache
 	partial *bufCache // per-chunk partial sums of dW
@@ -287,9 +286,6 @@ func (op convWeightGradOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	return out, nil
 }
-func (op convWeightGradOp) ReturnsPtr() bool          { return false }
-func (op convWeightGradOp) CallsExtern() bool         { return false }
-func (op convWeightGradOp) OverwritesInput() int      { return -1 }
 func (op convWeightGradOp) WriteHash(h hash.Hash)     { h.Write([]byte(op.String())) }
 func (op convWeightGradOp) Hashcode() uint32          { return opHash(op) }
 func (op convWeightGradOp) DiffWRT(inputs int) []bool { return []bool{false, false} }
@@ -300,6 +296,7 @@ func (op convWeightGradOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Node
 // convDataGradOp computes dx = gatherᵀ(dz·Wᵀ) (the bias row of W takes no
 // part): inputs dz [rows, cout] and W [9*cin+1, cout], output [rows, cin].
 type convDataGradOp struct {
+	pureOp
 	*convSpec
 	cache *bufCache
 	wflip *bufCache
@@ -371,9 +368,6 @@ func (op convDataGradOp) Do(in ...G.Value) (G.Value, error) {
 	})
 	return out, nil
 }
-func (op convDataGradOp) ReturnsPtr() bool          { return false }
-func (op convDataGradOp) CallsExtern() bool         { return false }
-func (op convDataGradOp) OverwritesInput() int      { return -1 }
 func (op convDataGradOp) WriteHash(h hash.Hash)     { h.Write([]byte(op.String())) }
 func (op convDataGradOp) Hashcode() uint32          { return opHash(op) }
 func (op convDataGradOp) DiffWRT(inputs int) []bool { return []bool{false, false} }
@@ -381,40 +375,54 @@ func (op convDataGradOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes,
 	return nil, fmt.Errorf("net: conv input gradient is not differentiable")
 }
 
-// reluMaskOp passes the gradient where the ReLU output is positive:
-// inputs grad and output (same shape), result grad ⊙ (output > 0).
-type reluMaskOp struct{ cache *bufCache }
+// pairOp is the common part of the element-wise ops on two matrices of the
+// same shape: the result has that shape too.
+type pairOp struct {
+	pureOp
+	cache *bufCache
+}
 
-func (op reluMaskOp) Arity() int     { return 2 }
-func (op reluMaskOp) Type() hm.Type  { return hm.NewFnType(matType(), matType(), matType()) }
-func (op reluMaskOp) String() string { return "dablotReluMask" }
-func (op reluMaskOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+func (pairOp) Arity() int    { return 2 }
+func (pairOp) Type() hm.Type { return hm.NewFnType(matType(), matType(), matType()) }
+func (pairOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	s, err := shapeOf(in[0])
 	if err != nil {
 		return nil, err
 	}
 	return s.Clone(), nil
 }
-func (op reluMaskOp) Do(in ...G.Value) (G.Value, error) {
-	g, err := f32s(in[0])
-	if err != nil {
-		return nil, err
+
+// operands returns the data of the two inputs and a result buffer of their
+// shape; what names the op in the error for mismatched sizes.
+func (op pairOp) operands(in []G.Value, what string) (a, b []float32, out G.Value, o []float32, err error) {
+	if a, err = f32s(in[0]); err != nil {
+		return
 	}
-	y, err := f32s(in[1])
-	if err != nil {
-		return nil, err
+	if b, err = f32s(in[1]); err != nil {
+		return
 	}
-	if len(g) != len(y) {
-		return nil, fmt.Errorf("net: relu mask: %d gradients for %d outputs", len(g), len(y))
+	if len(a) != len(b) {
+		err = fmt.Errorf("net: %s: inputs of %d and %d values", what, len(a), len(b))
+		return
 	}
 	s := in[0].Shape()
-	out, o := op.cache.get(s[0], s[1], false)
+	out, o = op.cache.get(s[0], s[1], false)
+	return
+}
+
+// reluMaskOp passes the gradient where the ReLU output is positive:
+// inputs grad and output (same shape), result grad ⊙ (output > 0).
+type reluMaskOp struct{ pairOp }
+
+func (op reluMaskOp) String() string { return "dablotReluMask" }
+func (op reluMaskOp) Do(in ...G.Value) (G.Value, error) {
+	g, y, out, o, err := op.operands(in, "relu mask")
+	if err != nil {
+		return nil, err
+	}
 	vecReluMask(o, g, y)
 	return out, nil
 }
-func (op reluMaskOp) ReturnsPtr() bool          { return false }
-func (op reluMaskOp) CallsExtern() bool         { return false }
-func (op reluMaskOp) OverwritesInput() int      { return -1 }
 func (op reluMaskOp) WriteHash(h hash.Hash)     { h.Write([]byte(op.String())) }
 func (op reluMaskOp) Hashcode() uint32          { return opHash(op) }
 func (op reluMaskOp) DiffWRT(inputs int) []bool { return []bool{false, false} }
@@ -423,44 +431,23 @@ func (op reluMaskOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, err
 }
 
 // addReluOp is the residual join relu(a + y).
-type addReluOp struct{ cache *bufCache }
+type addReluOp struct{ pairOp }
 
-func (op addReluOp) Arity() int     { return 2 }
-func (op addReluOp) Type() hm.Type  { return hm.NewFnType(matType(), matType(), matType()) }
 func (op addReluOp) String() string { return "dablotAddRelu" }
-func (op addReluOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
-	s, err := shapeOf(in[0])
-	if err != nil {
-		return nil, err
-	}
-	return s.Clone(), nil
-}
 func (op addReluOp) Do(in ...G.Value) (G.Value, error) {
-	a, err := f32s(in[0])
+	a, y, out, o, err := op.operands(in, "residual")
 	if err != nil {
 		return nil, err
 	}
-	y, err := f32s(in[1])
-	if err != nil {
-		return nil, err
-	}
-	if len(a) != len(y) {
-		return nil, fmt.Errorf("net: residual: %d and %d values", len(a), len(y))
-	}
-	s := in[0].Shape()
-	out, o := op.cache.get(s[0], s[1], false)
 	copy(o, a)
 	vecAddRelu(o, y)
 	return out, nil
 }
-func (op addReluOp) ReturnsPtr() bool          { return false }
-func (op addReluOp) CallsExtern() bool         { return false }
-func (op addReluOp) OverwritesInput() int      { return -1 }
 func (op addReluOp) WriteHash(h hash.Hash)     { h.Write([]byte(op.String())) }
 func (op addReluOp) Hashcode() uint32          { return opHash(op) }
 func (op addReluOp) DiffWRT(inputs int) []bool { return []bool{true, true} }
 func (op addReluOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	d, err := G.ApplyOp(reluMaskOp{cache: &bufCache{}}, grad, output)
+	d, err := G.ApplyOp(reluMaskOp{pairOp{cache: &bufCache{}}}, grad, output)
 	if err != nil {
 		return nil, err
 	}

@@ -29,13 +29,13 @@ func convGrads(t *testing.T, topo *Topology, fused bool, n, c int, xs, w1s, w2s,
 	var y *G.Node
 	if fused {
 		pool := &trainPool{}
-		h := G.Must(G.ApplyOp(convOp{newConvSpec(topo, c, c, true, true, pool), &bufCache{}}, x, w1))
-		z := G.Must(G.ApplyOp(convOp{newConvSpec(topo, c, c, false, true, pool), &bufCache{}}, h, w2))
-		y = G.Must(G.ApplyOp(addReluOp{&bufCache{}}, x, z))
+		h := G.Must(G.ApplyOp(convOp{pureOp{}, newConvSpec(topo, c, c, true, true, pool), &bufCache{}}, x, w1))
+		z := G.Must(G.ApplyOp(convOp{pureOp{}, newConvSpec(topo, c, c, false, true, pool), &bufCache{}}, h, w2))
+		y = G.Must(G.ApplyOp(addReluOp{pairOp{cache: &bufCache{}}}, x, z))
 	} else {
 		spec := newGatherSpec(topo, c, true)
-		h := G.Must(G.Rectify(G.Must(G.Mul(G.Must(G.ApplyOp(gatherOp{spec, nil}, x)), w1))))
-		z := G.Must(G.Mul(G.Must(G.ApplyOp(gatherOp{spec, nil}, h)), w2))
+		h := G.Must(G.Rectify(G.Must(G.Mul(G.Must(G.ApplyOp(gatherOp{pureOp{}, spec, nil}, x)), w1))))
+		z := G.Must(G.Mul(G.Must(G.ApplyOp(gatherOp{pureOp{}, spec, nil}, h)), w2))
 		y = G.Must(G.Rectify(G.Must(G.Add(x, z))))
 	}
 	cost := G.Must(G.Sum(G.Must(G.HadamardProd(y, p))))

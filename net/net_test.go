@@ -207,7 +207,7 @@ func TestGatherGradientFiniteDifference(t *testing.T) {
 	x := G.NewMatrix(g, tensor.Float32, G.WithShape(R, C), G.WithName("x"), G.WithValue(xT))
 	wn := G.NewMatrix(g, tensor.Float32, G.WithShape(9*C+1, cout), G.WithName("w"),
 		G.WithValue(tensor.New(tensor.WithShape(9*C+1, cout), tensor.WithBacking(ws))))
-	gx := G.Must(G.ApplyOp(gatherOp{spec, nil}, x))
+	gx := G.Must(G.ApplyOp(gatherOp{pureOp{}, spec, nil}, x))
 	y := G.Must(G.Mul(gx, wn))
 	cost := G.Must(G.Div(G.Must(G.Sum(G.Must(G.Square(y)))), G.NewConstant(float32(2))))
 	_, err := G.Grad(cost, x)

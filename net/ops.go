@@ -18,6 +18,15 @@ import (
 
 func matType() G.TensorType { return G.TensorType{Dims: 2, Of: hm.TypeVariable('a')} }
 
+// pureOp gives the gorgonia Op methods that are the same for every op of
+// this package: the result is a new value, computed in Go, and no input is
+// overwritten.
+type pureOp struct{}
+
+func (pureOp) ReturnsPtr() bool     { return false }
+func (pureOp) CallsExtern() bool    { return false }
+func (pureOp) OverwritesInput() int { return -1 }
+
 func opHash(op fmt.Stringer) uint32 {
 	h := fnv.New32a()
 	h.Write([]byte(op.String()))
@@ -140,6 +149,7 @@ func (s gatherSpec) gatherBackward(dout, dx []float32, rows int) {
 
 // gatherOp is the differentiable neighbour gather: [rows, C] -> [rows, 9C(+1)].
 type gatherOp struct {
+	pureOp
 	gatherSpec
 	cache *bufCache
 }
@@ -167,14 +177,11 @@ func (op gatherOp) Do(in ...G.Value) (G.Value, error) {
 	op.gatherForward(x, o, rows)
 	return out, nil
 }
-func (op gatherOp) ReturnsPtr() bool          { return false }
-func (op gatherOp) CallsExtern() bool         { return false }
-func (op gatherOp) OverwritesInput() int      { return -1 }
 func (op gatherOp) WriteHash(h hash.Hash)     { h.Write([]byte(op.String())) }
 func (op gatherOp) Hashcode() uint32          { return opHash(op) }
 func (op gatherOp) DiffWRT(inputs int) []bool { return []bool{true} }
 func (op gatherOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	dx, err := G.ApplyOp(gatherBackOp{op.gatherSpec, &bufCache{}}, grad)
+	dx, err := G.ApplyOp(gatherBackOp{pureOp{}, op.gatherSpec, &bufCache{}}, grad)
 	if err != nil {
 		return nil, err
 	}
@@ -183,6 +190,7 @@ func (op gatherOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error
 
 // gatherBackOp is the scatter-add adjoint of gatherOp: [rows, 9C(+1)] -> [rows, C].
 type gatherBackOp struct {
+	pureOp
 	gatherSpec
 	cache *bufCache
 }
@@ -210,9 +218,6 @@ func (op gatherBackOp) Do(in ...G.Value) (G.Value, error) {
 	op.gatherBackward(g, o, rows)
 	return out, nil
 }
-func (op gatherBackOp) ReturnsPtr() bool          { return false }
-func (op gatherBackOp) CallsExtern() bool         { return false }
-func (op gatherBackOp) OverwritesInput() int      { return -1 }
 func (op gatherBackOp) WriteHash(h hash.Hash)     { h.Write([]byte(op.String())) }
 func (op gatherBackOp) Hashcode() uint32          { return opHash(op) }
 func (op gatherBackOp) DiffWRT(inputs int) []bool { return []bool{false} }
@@ -223,6 +228,7 @@ func (op gatherBackOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, e
 // poolOp averages the points of every position and appends a 1 column:
 // [positions*points, C] -> [positions, C+1].
 type poolOp struct {
+	pureOp
 	points, c int
 	cache     *bufCache
 }
@@ -260,9 +266,6 @@ func (op poolOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	return out, nil
 }
-func (op poolOp) ReturnsPtr() bool          { return false }
-func (op poolOp) CallsExtern() bool         { return false }
-func (op poolOp) OverwritesInput() int      { return -1 }
 func (op poolOp) WriteHash(h hash.Hash)     { h.Write([]byte(op.String())) }
 func (op poolOp) Hashcode() uint32          { return opHash(op) }
 func (op poolOp) DiffWRT(inputs int) []bool { return []bool{true} }
@@ -305,9 +308,6 @@ func (op poolBackOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	return out, nil
 }
-func (op poolBackOp) ReturnsPtr() bool          { return false }
-func (op poolBackOp) CallsExtern() bool         { return false }
-func (op poolBackOp) OverwritesInput() int      { return -1 }
 func (op poolBackOp) WriteHash(h hash.Hash)     { h.Write([]byte(op.String())) }
 func (op poolBackOp) Hashcode() uint32          { return opHash(op) }
 func (op poolBackOp) DiffWRT(inputs int) []bool { return []bool{false} }
@@ -318,6 +318,7 @@ func (op poolBackOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, err
 // onesOp appends a constant-1 column: [n, k] -> [n, k+1]. Its backward
 // (back = true) drops the last column.
 type onesOp struct {
+	pureOp
 	k     int
 	back  bool
 	cache *bufCache
@@ -356,9 +357,6 @@ func (op onesOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	return out, nil
 }
-func (op onesOp) ReturnsPtr() bool          { return false }
-func (op onesOp) CallsExtern() bool         { return false }
-func (op onesOp) OverwritesInput() int      { return -1 }
 func (op onesOp) WriteHash(h hash.Hash)     { h.Write([]byte(op.String())) }
 func (op onesOp) Hashcode() uint32          { return opHash(op) }
 func (op onesOp) DiffWRT(inputs int) []bool { return []bool{!op.back} }
@@ -382,6 +380,7 @@ func (op onesOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 // respect to the logits, which the gradient op (sharing st) then only
 // scales: the softmax is computed once per step.
 type xentOp struct {
+	pureOp
 	scale float32
 	grad  bool // the gradient op: inputs logits, target, mask, dLoss -> dLogits
 	cache *bufCache
@@ -528,9 +527,6 @@ func (op xentOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	return G.NewF32(float32(loss) * scale), nil
 }
-func (op xentOp) ReturnsPtr() bool      { return false }
-func (op xentOp) CallsExtern() bool     { return false }
-func (op xentOp) OverwritesInput() int  { return -1 }
 func (op xentOp) WriteHash(h hash.Hash) { h.Write([]byte(op.String())) }
 func (op xentOp) Hashcode() uint32      { return opHash(op) }
 func (op xentOp) DiffWRT(inputs int) []bool {
