@@ -230,61 +230,50 @@ func ladderPlot(results []*VariantResult) (*plot.Plot, error) {
 	return p, nil
 }
 
+// sharePart is one layer of a stacked share chart: its legend label and the
+// number of games it counts at a main strength.
+type sharePart struct {
+	label string
+	count func(m *StrengthResult) int
+}
+
 // outcomesPlot stacks the shares of first-player wins, draws and
 // second-player wins at the main strength.
 func outcomesPlot(results []*VariantResult) (*plot.Plot, error) {
-	vs := withMain(results)
-	p := report.NewPlot("Outcomes at the main strength", "", "share of games")
-	if len(vs) == 0 {
-		report.EmptyPlot(p, "no variants studied")
-		return p, nil
-	}
-	parts := []struct {
-		label string
-		value func(m *StrengthResult) int
-	}{
+	return sharePlot(results, "Outcomes at the main strength", []sharePart{
 		{"first player wins", func(m *StrengthResult) int { return m.First.W }},
 		{"draw", func(m *StrengthResult) int { return m.First.D }},
 		{"second player wins", func(m *StrengthResult) int { return m.First.L }},
-	}
-	var below *plotter.BarChart
-	for k, part := range parts {
-		vals := make(plotter.Values, len(vs))
-		for i, v := range vs {
-			m := v.Main()
-			vals[i] = float64(part.value(m)) / float64(max(m.Games, 1))
-		}
-		bar, err := stacked(vals, k, below)
-		if err != nil {
-			return nil, err
-		}
-		p.Add(bar)
-		p.Legend.Add(part.label, bar)
-		below = bar
-	}
-	nominal(p, vs)
-	p.Y.Min, p.Y.Max = 0, 1
-	p.Y.Tick.Marker = shareTicks
-	return p, nil
+	})
 }
 
 // endsPlot stacks the shares of games by the reason they ended, at the
 // main strength.
 func endsPlot(results []*VariantResult) (*plot.Plot, error) {
+	var parts []sharePart
+	for r := game.NotOver + 1; r <= game.Adjudicated; r++ {
+		key := r.Key()
+		parts = append(parts, sharePart{key, func(m *StrengthResult) int { return m.Ends[key] }})
+	}
+	return sharePlot(results, "How the games end at the main strength", parts)
+}
+
+// sharePlot stacks, per variant, the share of its games at the main
+// strength that each part counts; parts that count no game are left out.
+func sharePlot(results []*VariantResult, title string, parts []sharePart) (*plot.Plot, error) {
 	vs := withMain(results)
-	p := report.NewPlot("How the games end at the main strength", "", "share of games")
+	p := report.NewPlot(title, "", "share of games")
 	if len(vs) == 0 {
 		report.EmptyPlot(p, "no variants studied")
 		return p, nil
 	}
 	var below *plotter.BarChart
-	k := 0
-	for r := game.NotOver + 1; r <= game.Adjudicated; r++ {
+	for k, part := range parts { // colour by part, so a part keeps its colour in every study
 		vals := make(plotter.Values, len(vs))
 		any := false
 		for i, v := range vs {
 			m := v.Main()
-			n := m.Ends[r.Key()]
+			n := part.count(m)
 			any = any || n > 0
 			vals[i] = float64(n) / float64(max(m.Games, 1))
 		}
@@ -296,9 +285,8 @@ func endsPlot(results []*VariantResult) (*plot.Plot, error) {
 			return nil, err
 		}
 		p.Add(bar)
-		p.Legend.Add(r.Key(), bar)
+		p.Legend.Add(part.label, bar)
 		below = bar
-		k++
 	}
 	nominal(p, vs)
 	p.Y.Min, p.Y.Max = 0, 1
