@@ -252,16 +252,18 @@ func (e *Evaluator) conv(cs *chunkScratch, l *evalLayer, x []float32, n int, out
 // convIm2col gathers the 9*cin rows into the scratch and multiplies by W.
 func (e *Evaluator) convIm2col(cs *chunkScratch, l *evalLayer, x []float32, n int, out []float32, relu bool) {
 	rows := n * e.points
-	k := 9 * l.cin
-	g := cs.z[:rows*k]
-	spec := gatherSpec{tab: e.tab, points: e.points, c: l.cin}
-	spec.gatherForward(x, g, rows)
 	o := out[:rows*l.cout]
 	for r := 0; r < rows; r++ {
 		copy(o[r*l.cout:(r+1)*l.cout], l.bias)
 	}
-	// Sizes are consistent by construction, so sgemm cannot fail here.
-	_ = sgemm(false, false, rows, l.cout, k, 1, g, k, l.w, l.cout, 1, o, l.cout, 1, &cs.gemm)
+	if !convGatherFast(rows, e.points, e.tab, x[:rows*l.cin], l.cin, l.w, l.cout, o, &cs.gemm) {
+		k := 9 * l.cin
+		g := cs.z[:rows*k]
+		spec := gatherSpec{tab: e.tab, points: e.points, c: l.cin}
+		spec.gatherForward(x, g, rows)
+		// Sizes are consistent by construction, so sgemm cannot fail here.
+		_ = sgemm(false, false, rows, l.cout, k, 1, g, k, l.w, l.cout, 1, o, l.cout, 1, &cs.gemm)
+	}
 	if relu {
 		vecRelu(o)
 	}

@@ -328,7 +328,11 @@ type gemmJob struct {
 type gemmScratch struct {
 	s      []float32
 	v      []float32
-	outBuf [mr*nr + 16]float32
+	outBuf [2*mr*nr + 16]float32
+	// zero and rowPtrs serve convGatherFast: a row of zeros for missing
+	// neighbours, and the source row of each output row and segment.
+	zero    []float32
+	rowPtrs [convSegs * 2 * mr]unsafe.Pointer
 }
 
 // tile returns a 64-byte aligned view of outBuf, so that the kernel's vector
@@ -339,6 +343,12 @@ func (sc *gemmScratch) tile() *[mr * nr]float32 {
 		off = 16 - off
 	}
 	return (*[mr * nr]float32)(sc.outBuf[off : off+mr*nr])
+}
+
+// tile8 is tile for the 8-row kernel: two tiles, one after the other.
+func (sc *gemmScratch) tile8() *[2 * mr * nr]float32 {
+	t := sc.tile()
+	return (*[2 * mr * nr]float32)(unsafe.Slice(&t[0], 2*mr*nr))
 }
 
 func (sc *gemmScratch) ensure(kk, qTiles int) {
@@ -385,6 +395,21 @@ func (j *gemmJob) run(sc *gemmScratch, pt0, pt1, qt0, qt1 int) {
 			for pt := pt0; pt < pt1; pt++ {
 				p0 := pt * mr
 				np := min(mr, j.P-p0)
+				if j.pair(pt, pt1, k0, kk) {
+					// Two full tiles read in place: the 8-row kernel.
+					base := unsafe.Pointer(&j.s[p0*j.sRS+k0*j.sCS])
+					out8 := sc.tile8()
+					lo, hi := (*[mr * nr]float32)(out8[:mr*nr]), (*[mr * nr]float32)(out8[mr*nr:])
+					for qt := qt0; qt < qt1; qt++ {
+						q0 := qt * nr
+						vp := unsafe.Pointer(&vbuf[(qt-qt0)*kk*nr])
+						kernel8x32asm(kk, base, uintptr(j.sRS)*4, uintptr(j.sCS)*4, vp, out8)
+						j.store(lo, p0, mr, q0, min(nr, j.Q-q0), mode, va, vb)
+						j.store(hi, p0+mr, mr, q0, min(nr, j.Q-q0), mode, va, vb)
+					}
+					pt++
+					continue
+				}
 				// Read S in place when all four rows exist and the last
 				// 4-float load stays inside the slice; otherwise pack.
 				first := p0*j.sRS + k0*j.sCS
@@ -396,11 +421,15 @@ func (j *gemmJob) run(sc *gemmScratch, pt0, pt1, qt0, qt1 int) {
 				for qt := qt0; qt < qt1; qt++ {
 					q0 := qt * nr
 					vp := unsafe.Pointer(&vbuf[(qt-qt0)*kk*nr])
-					if direct {
+					switch {
+					case direct:
 						base := unsafe.Pointer(&j.s[first])
 						rs := uintptr(j.sRS) * 4
-						kernel4x32d(kk, base, unsafe.Add(base, rs), unsafe.Add(base, 2*rs), unsafe.Add(base, 3*rs), uintptr(j.sCS)*4, vp, out)
-					} else {
+						kernelRows(kk, base, unsafe.Add(base, rs), unsafe.Add(base, 2*rs), unsafe.Add(base, 3*rs), uintptr(j.sCS)*4, vp, out)
+					case asmKernel:
+						s := unsafe.Pointer(&sbuf[0])
+						kernel4x32asm(kk, s, unsafe.Add(s, 4), unsafe.Add(s, 8), unsafe.Add(s, 12), 16, vp, out)
+					default:
 						kernel4x32b(kk, unsafe.Pointer(&sbuf[0]), vp, out)
 					}
 					j.store(out, p0, np, q0, min(nr, j.Q-q0), mode, va, vb)
@@ -414,12 +443,28 @@ func (j *gemmJob) run(sc *gemmScratch, pt0, pt1, qt0, qt1 int) {
 			packS(sbuf, j.s, j.sRS, j.sCS, p0, np, k0, kk)
 			for qt := qt0; qt < qt1; qt++ {
 				q0 := qt * nr
-				kernel4x32(kk, unsafe.Pointer(&sbuf[0]), unsafe.Pointer(&vbuf[(qt-qt0)*kk*nr]), out)
+				s, vp := unsafe.Pointer(&sbuf[0]), unsafe.Pointer(&vbuf[(qt-qt0)*kk*nr])
+				if asmKernel {
+					kernel4x32asm(kk, s, unsafe.Add(s, 64), unsafe.Add(s, 128), unsafe.Add(s, 192), 256, vp, out)
+				} else {
+					kernel4x32(kk, s, vp, out)
+				}
 				j.store(out, p0, np, q0, min(nr, j.Q-q0), mode, va, vb)
 			}
 		}
 	}
 	archsimd.ClearAVXUpperBits()
+}
+
+// pair reports whether p-tiles pt and pt+1 (both below pt1) are full and
+// can be read in place by kernel8x32asm for depths k0..k0+kk.
+func (j *gemmJob) pair(pt, pt1, k0, kk int) bool {
+	p0 := pt * mr
+	if !asmKernel || pt+1 >= pt1 || p0+2*mr > j.P || j.sCS != 1 && j.sRS != 1 {
+		return false
+	}
+	last := p0*j.sRS + k0*j.sCS + (2*mr-1)*j.sRS + (kk-1)*j.sCS
+	return last < len(j.s)
 }
 
 // Tile merge modes: C = alpha*T, C = alpha*T + C, C = alpha*T + beta*C.
@@ -607,3 +652,104 @@ func runThreads(j gemmJob, threads, tiles int, splitP bool) {
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(gemmScratch) }}
+
+// asmKernel selects the assembly micro-kernel (true) or the archsimd ones
+// (tests and benchmarks compare both).
+var asmKernel = true
+
+// kernelRows is kernel4x32d, in assembly when asmKernel is set.
+func kernelRows(k int, s0, s1, s2, s3 unsafe.Pointer, step uintptr, v unsafe.Pointer, out *[mr * nr]float32) {
+	if asmKernel {
+		kernel4x32asm(k, s0, s1, s2, s3, step, v, out)
+		return
+	}
+	kernel4x32d(k, s0, s1, s2, s3, step, v, out)
+}
+
+// kernel8x32asm multiplies 8 rows of S, row r at s + r*rs, in assembly.
+//
+//go:noescape
+func kernel8x32asm(k int, s unsafe.Pointer, rs, step uintptr, v unsafe.Pointer, out *[2 * mr * nr]float32)
+
+// kernel4x32asm is kernel4x32d in assembly (sgemm_amd64.s). The archsimd
+// kernels compile to a broadcast through the shuffle port and register
+// moves around every fused multiply-add (Go's register allocator puts the
+// result of VFMADD213PS in the multiplicand's register); this one broadcasts
+// from memory and accumulates in place.
+//
+//go:noescape
+func kernel4x32asm(k int, s0, s1, s2, s3 unsafe.Pointer, step uintptr, v unsafe.Pointer, out *[mr * nr]float32)
+
+// kernelConv8x32asm is the implicit-gather convolution kernel
+// (sgemm_amd64.s): 8 rows, 32 columns, segs segments of c depths, row r of
+// segment s read from rows[s*8+r].
+//
+//go:noescape
+func kernelConv8x32asm(segs, c int, rows *[convSegs * 2 * mr]unsafe.Pointer, v unsafe.Pointer, out *[2 * mr * nr]float32)
+
+// convSegs is the number of gather slots of a graph convolution: the point
+// itself and its 8 line directions.
+const convSegs = 9
+
+// convGatherFast computes out[r] += sum_s x[src(r, s)]·W[s*cin:(s+1)*cin]
+// for the rows r < rows of whole positions of points points each, where
+// src(r, s) is the row of the same position at point tab[(r%points)*9+s]
+// (no contribution when it is negative). It is the graph convolution
+// gather(x)·W without writing the gathered matrix: the kernel reads each
+// neighbour's channels in place. out holds rows×cout floats (usually the
+// bias already); w is [9*cin][cout]. It returns false, doing nothing, when
+// the assembly kernel cannot run.
+func convGatherFast(rows, points int, tab []int32, x []float32, cin int, w []float32, cout int, out []float32, sc *gemmScratch) bool {
+	if !simdAvailable || !asmKernel || rows <= 0 || cin <= 0 {
+		return false
+	}
+	K := convSegs * cin
+	qTiles := (cout + nr - 1) / nr
+	sc.ensure(K, qTiles)
+	if cap(sc.zero) < cin {
+		sc.zero = make([]float32, cin)
+	}
+	zero := unsafe.Pointer(&sc.zero[0])
+	vbuf := sc.v[:K*nr*qTiles]
+	for qt := range qTiles {
+		q0 := qt * nr
+		packV(vbuf[qt*K*nr:], w, cout, 1, q0, min(nr, cout-q0), 0, K)
+	}
+	j := gemmJob{P: rows, Q: cout, K: K, c: out, cPS: cout, cQS: 1, alpha: 1, beta: 1}
+	va := archsimd.BroadcastFloat32x16(1)
+	out8 := sc.tile8()
+	lo, hi := (*[mr * nr]float32)(out8[:mr*nr]), (*[mr * nr]float32)(out8[mr*nr:])
+	ptrs := &sc.rowPtrs
+	for r0 := 0; r0 < rows; r0 += 2 * mr {
+		np := min(2*mr, rows-r0)
+		for r := range 2 * mr {
+			if r >= np {
+				for s := range convSegs {
+					ptrs[s*2*mr+r] = zero
+				}
+				continue
+			}
+			row := r0 + r
+			p := row % points
+			base := row - p
+			for s, src := range tab[p*convSegs : (p+1)*convSegs] {
+				ptr := zero
+				if src >= 0 {
+					ptr = unsafe.Pointer(&x[(base+int(src))*cin])
+				}
+				ptrs[s*2*mr+r] = ptr
+			}
+		}
+		for qt := range qTiles {
+			q0 := qt * nr
+			nq := min(nr, cout-q0)
+			kernelConv8x32asm(convSegs, cin, ptrs, unsafe.Pointer(&vbuf[qt*K*nr]), out8)
+			j.store(lo, r0, min(mr, np), q0, nq, mergeAdd, va, va)
+			if np > mr {
+				j.store(hi, r0+mr, np-mr, q0, nq, mergeAdd, va, va)
+			}
+		}
+	}
+	archsimd.ClearAVXUpperBits()
+	return true
+}

@@ -47,6 +47,12 @@ func randSlice(r *rand.Rand, n int) []float32 {
 
 func TestSgemmMatchesNaive(t *testing.T) {
 	t.Logf("implementation: %s", GemmImplementation())
+	checkSgemmMatchesNaive(t)
+}
+
+// checkSgemmMatchesNaive compares sgemm with naiveGemm over shapes,
+// transpositions, alpha and beta, padded strides and 1 or 2 threads.
+func checkSgemmMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	shapes := [][3]int{
 		{1, 1, 1}, {1, 7, 3}, {5, 1, 9}, {3, 33, 2}, {4, 32, 128}, {7, 31, 129},
