@@ -26,9 +26,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse"},
+		"rollouts", "rollout", "reuse", "q"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout"},
+		"rollouts", "rollout", "q"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -146,7 +146,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   q [1: quiescence], mobility [2], hunt [3]
 //	mcts               model=FILE or eval=rollout|material; sims [200], ms, nodes,
 //	                   cpuct [1.25], fpu [0.25], batch [8], noise [0], temp [0],
-//	                   tempplies [0], rollouts [1], rollout [0], reuse [true]
+//	                   tempplies [0], rollouts [1], rollout [0], reuse [true],
+//	                   q [0: none; else the QuiescenceEvaluator scale]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [1]
 //
@@ -233,6 +234,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		}
 		cfg.Reuse = r.bool("reuse", cfg.Reuse)
 	}
+	qscale := r.float("q", 0, 0, 100)
 	rollouts := r.int("rollouts", 1, 1, 1<<20)
 	maxRollout := r.int("rollout", 0, 0, 1<<30)
 	model, hasModel := sp.Params["model"]
@@ -285,6 +287,9 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		ev := shared
 		if newEval != nil {
 			ev = newEval(Mix(seed, 1))
+		}
+		if qscale > 0 {
+			ev = NewQuiescenceEvaluator(ev, qscale)
 		}
 		return NewSearchPlayer(ev, c, lim)
 	})

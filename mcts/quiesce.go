@@ -1,0 +1,108 @@
+package mcts
+
+import (
+	"context"
+	"math"
+
+	"github.com/dablot-zero/dablot/game"
+)
+
+// QuiescenceEvaluator puts a capture search in front of another evaluator.
+// A tree search with a few hundred simulations misses exchanges that a
+// full-width search with quiescence sees at once: a network's value of a
+// leaf where a capture is pending is a guess about a position that is not
+// quiet. For each leaf, QuiescenceEvaluator searches the captures that are
+// pending (alpha-beta over captures and chain continuations only, on
+// material) and shifts the inner evaluator's value by the material that
+// search wins or loses:
+//
+//	value = tanh(atanh(inner) + Scale · swing)
+//
+// where swing is the material the capture search gains for the side to
+// move, in soldiers. Quiet leaves (swing 0) keep the inner value; the
+// priors are the inner evaluator's.
+//
+// A QuiescenceEvaluator holds search scratch: give each goroutine its own
+// (they may share the inner evaluator if it is safe for concurrent use,
+// such as a Batcher).
+type QuiescenceEvaluator struct {
+	// Inner gives the priors and the value of the quiet position.
+	Inner Evaluator
+	// Scale is the shift of the value's logit per soldier won (0: 0.5).
+	Scale float64
+
+	ab *AlphaBetaPlayer
+}
+
+// NewQuiescenceEvaluator returns a QuiescenceEvaluator in front of inner.
+func NewQuiescenceEvaluator(inner Evaluator, scale float64) *QuiescenceEvaluator {
+	return &QuiescenceEvaluator{Inner: inner, Scale: scale}
+}
+
+// quiesceWeights are the material values of the capture search (soldier,
+// prince, king), in hundredths of a soldier.
+var quiesceWeights = [game.NumRanks]int{100, 300, 500}
+
+// maxSwing bounds the swing (in soldiers) so that a forced win found by
+// the capture search saturates the value instead of overflowing it.
+const maxSwing = 20
+
+// Evaluate implements Evaluator.
+func (e *QuiescenceEvaluator) Evaluate(batch []Request) error {
+	if err := e.Inner.Evaluate(batch); err != nil {
+		return err
+	}
+	scale := e.Scale
+	if scale == 0 {
+		scale = 0.5
+	}
+	for i := range batch {
+		r := &batch[i]
+		swing := e.Swing(&r.Pos)
+		if swing == 0 {
+			continue
+		}
+		v := math.Max(-0.999, math.Min(0.999, float64(r.Value)))
+		nv := math.Tanh(math.Atanh(v) + scale*swing)
+		r.Value = float32(nv)
+		if r.WDL != ([3]float32{}) {
+			r.WDL = shiftWDL(r.WDL, float32(nv))
+		}
+	}
+	return nil
+}
+
+// Swing returns the material (in soldiers, at most maxSwing either way)
+// that the capture search wins for p's side to move over the material on
+// the board now: 0 in a quiet position.
+func (e *QuiescenceEvaluator) Swing(p *game.Position) float64 {
+	if e.ab == nil {
+		e.ab = &AlphaBetaPlayer{cfg: AlphaBetaConfig{Depth: 1, Quiescence: true, Weights: quiesceWeights}}
+		e.ab.ctx = context.Background()
+	}
+	ab := e.ab
+	ab.setStepDirs(p.Rules())
+	ab.stop, ab.nodes = false, 0
+	legal := p.Decisions(ab.bufs[0][:0])
+	if len(legal) == 0 {
+		return 0
+	}
+	static := ab.Evaluate(p)
+	q := ab.quiesce(p, legal, -infScore, infScore, 0)
+	return math.Max(-maxSwing, math.Min(maxSwing, float64(q-static)/100))
+}
+
+// shiftWDL returns win/draw/loss probabilities with the draw share of wdl
+// (as far as it fits) and win minus loss equal to v.
+func shiftWDL(wdl [3]float32, v float32) [3]float32 {
+	d := min(wdl[1], 1-abs32(v))
+	w := (1 - d + v) / 2
+	return [3]float32{w, d, 1 - d - w}
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
