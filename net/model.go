@@ -167,6 +167,15 @@ func writeAtomic(path string, buf []byte) error {
 	if _, err := f.Write(buf); err != nil {
 		return fmt.Errorf("net: save: %w", err)
 	}
+	// CreateTemp makes the file private (0600); a model is for sharing, so
+	// give it the usual 0644, or keep the mode of the file it replaces.
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	if err := f.Chmod(mode); err != nil {
+		return fmt.Errorf("net: save: %w", err)
+	}
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("net: save: %w", err)
 	}

@@ -57,6 +57,19 @@ func TestModelRoundTrip(t *testing.T) {
 	if len(entries) != 1 {
 		t.Fatalf("temporary files left behind: %v", entries)
 	}
+	// A new model is readable by all (0644); a replaced one keeps its mode.
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o644 {
+		t.Fatalf("model file mode %v (%v), want 0644", st.Mode().Perm(), err)
+	}
+	if err := os.Chmod(path, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := Save(path, topo, w, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o640 {
+		t.Fatalf("replaced model file mode %v (%v), want 0640 kept", st.Mode().Perm(), err)
+	}
 }
 
 // rewriteHeader replaces the JSON header of a model image.
