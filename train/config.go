@@ -94,6 +94,12 @@ type SelfPlayConfig struct {
 	// (threats, safe squares). 0 turns it off.
 	MaterialHorizon int     `yaml:"material_horizon"`
 	MaterialWeight  float64 `yaml:"material_weight"`
+	// Quiescence, when above 0, puts mcts.QuiescenceEvaluator in front of
+	// the network in self-play, evaluation and rating games: each leaf's
+	// pending captures are searched on material and the network's value
+	// is shifted by Quiescence (logit units) per soldier the captures win.
+	// 0 turns it off.
+	Quiescence float64 `yaml:"quiescence"`
 }
 
 // TrainerConfig sets up the network training of each generation.
@@ -229,6 +235,7 @@ func (c *Config) Validate() error {
 		{s.Adjudication == 0 || s.AdjudicationScale > 0, "selfplay.adjudication_scale", "more than 0", s.AdjudicationScale},
 		{s.MaterialHorizon >= 0, "selfplay.material_horizon", "0 or more", s.MaterialHorizon},
 		{s.MaterialWeight >= 0 && s.MaterialWeight <= 1, "selfplay.material_weight", "0 to 1", s.MaterialWeight},
+		{s.Quiescence >= 0 && s.Quiescence <= 100, "selfplay.quiescence", "0 to 100", s.Quiescence},
 		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},

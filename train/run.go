@@ -542,6 +542,9 @@ func (r *Run) rate(ctx context.Context, g int) error {
 }
 
 func (r *Run) searchSettings(sims int) string {
+	if q := r.Config.SelfPlay.Quiescence; q > 0 {
+		return fmt.Sprintf("%s sims=%d q=%g", r.Config.SelfPlay.Search, sims, q)
+	}
 	return fmt.Sprintf("%s sims=%d", r.Config.SelfPlay.Search, sims)
 }
 
@@ -552,7 +555,7 @@ func ModelFactory(name string, m *Model, sp SelfPlayConfig, sims, threads int) (
 	ev := m.NewEvaluator(sp.NetBatch, threads)
 	batcher := mcts.NewBatcher(ev, sp.NetBatch, 0)
 	f := mcts.NewFactory(name, func(seed uint64) (mcts.Player, error) {
-		return mcts.NewSearchPlayer(batcher, sp.SearchConfig(seed, false), mcts.Limits{Sims: sims})
+		return mcts.NewSearchPlayer(sp.leafEvaluator(batcher), sp.SearchConfig(seed, false), mcts.Limits{Sims: sims})
 	})
 	return f, func() { batcher.Close(); ev.Close() }
 }

@@ -81,6 +81,7 @@ func TestConfigErrors(t *testing.T) {
 		{"games: 6", "games: six", "six"},
 		{"material_weight: 0", "material_weight: 0.5", "selfplay.material_weight"},
 		{"material_horizon: 0", "material_horizon: -3", "selfplay.material_horizon"},
+		{"quiescence: 0", "quiescence: -1", "selfplay.quiescence"},
 	} {
 		if !strings.Contains(good, tc.from) {
 			t.Fatalf("%q not in the config:\n%s", tc.from, good)
@@ -92,6 +93,31 @@ func TestConfigErrors(t *testing.T) {
 	}
 	if _, err := ParseConfig(nil); err == nil {
 		t.Error("an empty config was accepted")
+	}
+}
+
+// TestSelfPlayQuiescence checks that self-play with a capture search in
+// front of the network plays legal games that depend on the seed alone.
+func TestSelfPlayQuiescence(t *testing.T) {
+	cfg := testConfig(t, 1)
+	m := newTestModel(t, "frostviken", 2)
+	var runs [][]*SelfPlayGame
+	for _, workers := range []int{1, 3} {
+		sp := cfg.SelfPlay
+		sp.Workers, sp.Quiescence = workers, 0.5
+		games, err := SelfPlay(context.Background(), m, sp, 11, 0, 3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, games)
+	}
+	for i, g := range runs[0] {
+		if !slices.Equal(g.Record.Turns, runs[1][i].Record.Turns) {
+			t.Fatalf("game %d differs between 1 and 3 workers", i)
+		}
+		if _, err := g.Record.Replay(m.Rules); err != nil {
+			t.Fatalf("game %d does not replay: %v", i, err)
+		}
 	}
 }
 

@@ -47,6 +47,15 @@ func (s *SelfPlayConfig) SearchConfig(seed uint64, noise bool) mcts.Config {
 	return c
 }
 
+// leafEvaluator returns the evaluator one search uses: ev itself, or
+// with Quiescence set, a QuiescenceEvaluator of its own in front of ev.
+func (s *SelfPlayConfig) leafEvaluator(ev mcts.Evaluator) mcts.Evaluator {
+	if s.Quiescence > 0 {
+		return mcts.NewQuiescenceEvaluator(ev, s.Quiescence)
+	}
+	return ev
+}
+
 // SelfPlay plays games first, first+1, …, first+n-1 of a generation with
 // model m, cfg.Workers at a time sharing the network in batches, and returns
 // them in index order. Game i's randomness comes from Mix(seed, i) alone,
@@ -163,7 +172,7 @@ func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, cfg *Sel
 		play(d)
 	}
 
-	s, err := mcts.NewSearch(ev, cfg.SearchConfig(mcts.Mix(seed, 1), true))
+	s, err := mcts.NewSearch(cfg.leafEvaluator(ev), cfg.SearchConfig(mcts.Mix(seed, 1), true))
 	if err != nil {
 		return nil, err
 	}
