@@ -63,16 +63,21 @@ type Board struct {
 	dist   [][]uint8 // steps along lines between two points
 	all    Bits
 	// delta[d] is the index shift of one step in direction d; it is the same
-	// for every point that has a neighbour in that direction.
+	// for every point that has a neighbour in that direction. It is positive
+	// for the upwardDirs and negative for the others.
 	delta    [NumDirections]int
+	shift    [NumDirections]uint // |delta[d]|, for Bits.shl and Bits.shr
 	stepFrom [NumDirections]Bits // points with a neighbour in direction d
 	jumpFrom [NumDirections]Bits // points with a jump landing in direction d
 	rowBits  []Bits              // points on each doubled row y
-	adjacent []Bits              // the neighbours of each point
-	dirTo    [][]int8            // dirTo[p][q]: direction from p to its neighbour q, or -1
-	names    []string
-	mirror   []int8 // left-right reflection
-	rotate   []int8 // half-turn
+	jumpOver []Bits              // jumpOver[p]: the neighbours of p with a jump landing beyond them
+	// jumpDirByDelta[k+maxDelta] is the direction of the jumps whose first
+	// step is delta k (unique: only on a board 2 lines wide do two
+	// directions share a delta, and there the sideways ones have no jumps).
+	jumpDirByDelta [2*maxDelta + 1]Direction
+	names          []string
+	mirror         []int8 // left-right reflection
+	rotate         []int8 // half-turn
 }
 
 // NewBoard builds the board of cols × rows lines. Both must be at least 2,
@@ -101,18 +106,17 @@ func NewBoard(cols, rows int) (*Board, error) {
 	b.Neighbor = make([][NumDirections]int8, n)
 	b.JumpTo = make([][NumDirections]int8, n)
 	b.rowBits = make([]Bits, h)
-	b.adjacent = make([]Bits, n)
-	b.dirTo = make([][]int8, n)
-	for p := range b.dirTo {
-		b.dirTo[p] = make([]int8, n)
-		for q := range b.dirTo[p] {
-			b.dirTo[p][q] = -1
-		}
-	}
+	b.jumpOver = make([]Bits, n)
 	b.names = make([]string, n)
 	b.mirror = make([]int8, n)
 	b.rotate = make([]int8, n)
 	b.delta = [NumDirections]int{2*cols - 1, cols, 1, -(cols - 1), -(2*cols - 1), -cols, -1, cols - 1}
+	for d, k := range b.delta {
+		if (k > 0) != (upwardDirs>>d&1 != 0) {
+			panic("game: direction signs broken") // cannot happen: cols >= 2
+		}
+		b.shift[d] = uint(max(k, -k))
+	}
 	for p := 0; p < n; p++ {
 		x, y := int(b.x[p]), int(b.y[p])
 		b.all = b.all.Or(Bit(p))
@@ -131,14 +135,18 @@ func NewBoard(cols, rows int) (*Board, error) {
 					panic("game: board layout broken") // cannot happen: the layout makes shifts constant
 				}
 				b.Neighbor[p][d] = int8(q)
-				b.adjacent[p] = b.adjacent[p].Or(Bit(q))
-				b.dirTo[p][q] = int8(d)
 				b.stepFrom[d] = b.stepFrom[d].Or(Bit(p))
 				if r := b.At(x+2*v[0], y+2*v[1]); r >= 0 {
 					b.JumpTo[p][d] = int8(r)
+					b.jumpOver[p] = b.jumpOver[p].Or(Bit(q))
 					b.jumpFrom[d] = b.jumpFrom[d].Or(Bit(p))
 				}
 			}
+		}
+	}
+	for d := range Direction(NumDirections) {
+		if !b.jumpFrom[d].Empty() {
+			b.jumpDirByDelta[b.delta[d]+maxDelta] = d
 		}
 	}
 	b.dist = make([][]uint8, n)
@@ -167,6 +175,18 @@ func (b *Board) bfs(src int) []uint8 {
 	}
 	return d
 }
+
+// upwardDirs has bit d set for the directions whose step goes to a higher
+// point number: N, NE, E and NW. The move generator's shifts rely on it.
+const upwardDirs = 1<<DirN | 1<<DirNE | 1<<DirE | 1<<DirNW
+
+// maxDelta bounds |delta[d]|: 2·cols−1 on a board at most 26 doubled
+// columns (13 lines) wide.
+const maxDelta = 25
+
+// jumpDir returns the direction of a jump over the neighbour k points
+// further on.
+func (b *Board) jumpDir(k int) Direction { return b.jumpDirByDelta[k+maxDelta] }
 
 // Points returns the number of points on the board.
 func (b *Board) Points() int { return b.points }

@@ -11,14 +11,7 @@ func (p *Position) DecisionsByCount() []Decision {
 	p.collect(&ms)
 	var out []Decision
 	for k := range ms.total {
-		for i := range ms.n {
-			if c := ms.to[i].Count(); k >= c {
-				k -= c
-				continue
-			}
-			out = append(out, ms.decision(p.rules.Board, i, ms.to[i].Nth(k)))
-			break
-		}
+		out = append(out, ms.nth(k))
 	}
 	if len(out) == 0 && p.rules.NoMove == NoMovePasses {
 		out = append(out, Pass)

@@ -5,6 +5,14 @@ import "math/rand/v2"
 // This file is the hot path of self-play: move generation on bitboards.
 // Every line direction is a constant index shift on the board's numbering,
 // so one shift of a whole bitboard moves every piece one step.
+//
+// Go does not unroll loops, and its register allocator spills around any
+// call, including the fallback call that guards each population count on
+// amd64. The generator is written for that: the eight directions are written
+// out one by one, each with its shift's direction fixed (shl for those in
+// upwardDirs, shr for the others, or the reverse to move a set back); the
+// sets are counted in a pass of their own (moveSets.finish); and the number
+// of sets so far is passed along in a register rather than kept in memory.
 
 // capturable returns the enemy pieces that a piece of rank r of side s may
 // capture: those of equal or lower rank.
@@ -23,30 +31,74 @@ func (p *Position) empty() Bits {
 }
 
 // moveSets holds the legal steps and jumps of a turn's start as bitboards:
-// each entry is the set of destinations (steps) or landing points (jumps) in
-// one direction, for one group of ranks. Only non-empty sets are kept.
+// each entry is the set of points from which a step or jump in one direction
+// starts, for one group of ranks. Only non-empty sets are kept. The
+// decisions, in order, are the points of each set in turn, each set read
+// from its lowest point up; RandomDecision draws by position in that order,
+// so the order is part of the behaviour for a given seed. (Within a set,
+// start points and the points reached rise together, so the order is also
+// that of the points reached.)
 type moveSets struct {
 	n     int
 	total int // points in all sets
-	to    [6 * NumDirections]Bits
-	meta  [6 * NumDirections]uint8 // direction | 8 for a jump
+	from  [maxMoveSets]Bits
+	// kind[i] is the low 4 bits of set i's decisions: direction·2, +1 for
+	// jumps (see StepDecision and JumpDecision).
+	kind [maxMoveSets]uint8
+	// before[i] is the number of points in the sets before set i, which
+	// are all non-empty: it rises strictly with i.
+	before [maxMoveSets]uint16
+	// open[d] is the set of points whose neighbour in direction d is empty:
+	// the empty points moved one step back. Steps start there, and soldiers'
+	// jumps start one step back from prey there. (Working space of collect.)
+	open [NumDirections]Bits
 }
 
-func (ms *moveSets) add(to Bits, d Direction, jump uint8) {
-	if !to.Empty() {
-		ms.to[ms.n], ms.meta[ms.n] = to, uint8(d)|jump
-		ms.n++
-		ms.total += to.Count()
+// maxMoveSets bounds the entries of moveSets: 8 directions of soldier
+// jumps, one set for each jump of a prince or king, and 8 directions of
+// steps for each of at most three step groups, 48 sets in all (as many
+// prince and king jumps as the other sets leave room for), and one spare
+// entry, as push stores a set before it knows whether it is kept.
+const maxMoveSets = 6*NumDirections + 1
+
+// stepKind and jumpKind are moveSets.kind for steps and jumps in direction d.
+func stepKind(d Direction) uint8 { return uint8(StepDecision(0, d)) }
+func jumpKind(d Direction) uint8 { return uint8(JumpDecision(0, d)) }
+
+// push stores set from as entry n and returns the number of entries: n+1,
+// or n if the set is empty (the entry is then overwritten by the next push).
+// Deciding after the store leaves no branch to mispredict.
+func (ms *moveSets) push(n int, from Bits, kind uint8) int {
+	ms.from[n], ms.kind[n] = from, kind
+	if !from.Empty() {
+		n++
 	}
+	return n
 }
 
-// decision returns the decision that reaches point q of set i.
-func (ms *moveSets) decision(b *Board, i, q int) Decision {
-	d := Direction(ms.meta[i] & 7)
-	if ms.meta[i]&8 != 0 {
-		return JumpDecision(q-2*b.delta[d], d)
+// finish records that the first n entries are the sets, and counts them.
+func (ms *moveSets) finish(n int) {
+	total := 0
+	for i := range n {
+		ms.before[i] = uint16(total)
+		total += ms.from[i].Count()
 	}
-	return StepDecision(q-b.delta[d], d)
+	ms.n, ms.total = n, total
+}
+
+// decision returns the decision of set i that starts from point q.
+func (ms *moveSets) decision(i, q int) Decision { return Decision(q<<4 | int(ms.kind[i])) }
+
+// nth returns decision k (from 0, below total) in the sets' order.
+func (ms *moveSets) nth(k int) Decision {
+	// Decision k is in the last set that starts at or before it. Counting
+	// those sets, rather than walking to the set and stopping there, leaves
+	// no branch that depends on k.
+	i := -1
+	for _, start := range ms.before[:ms.n] {
+		i += int(uint(int(start)-k-1) >> 63) // 1 if start <= k
+	}
+	return ms.decision(i, ms.from[i].Nth(k-int(ms.before[i])))
 }
 
 // Decisions appends the legal decisions to buf[:0] and returns it. It returns
@@ -60,10 +112,9 @@ func (p *Position) Decisions(buf []Decision) []Decision {
 	}
 	var ms moveSets
 	p.collect(&ms)
-	b := p.rules.Board
 	for i := range ms.n {
-		for to := ms.to[i]; !to.Empty(); {
-			buf = append(buf, ms.decision(b, i, to.PopFirst()))
+		for from := ms.from[i]; !from.Empty(); from = from.withoutFirst() {
+			buf = append(buf, ms.decision(i, from.First()))
 		}
 	}
 	if len(buf) == 0 && p.rules.NoMove == NoMovePasses {
@@ -83,20 +134,11 @@ func (p *Position) RandomDecision(rng *rand.Rand, scratch *MoveScratch) (d Decis
 		return special[rng.IntN(len(special))], true
 	}
 	ms := &scratch.sets
-	ms.n, ms.total = 0, 0
 	p.collect(ms)
 	if ms.total == 0 {
 		return Pass, p.rules.NoMove == NoMovePasses
 	}
-	k := rng.IntN(ms.total)
-	for i := range ms.n {
-		if c := ms.to[i].Count(); k >= c {
-			k -= c
-			continue
-		}
-		return ms.decision(p.rules.Board, i, ms.to[i].Nth(k)), true
-	}
-	panic("game: RandomDecision lost count") // unreachable: k < total
+	return ms.nth(rng.IntN(ms.total)), true
 }
 
 // MoveScratch is reusable working space for RandomDecision.
@@ -113,7 +155,7 @@ func (p *Position) specialDecisions(buf []Decision) ([]Decision, bool) {
 		return buf, true
 	case p.chain >= 0:
 		return p.chainDecisions(buf), true
-	case p.rules.SingleCombat && p.occ[0].Count() == 1 && p.occ[1].Count() == 1:
+	case p.rules.SingleCombat && p.occ[0].single() && p.occ[1].single():
 		s := p.side
 		if mine, theirs := p.occ[s].First(), p.occ[s.Other()].First(); p.rankAt(s, mine) == p.rankAt(s.Other(), theirs) {
 			return p.singleCombat(buf, mine, theirs), true
@@ -125,87 +167,101 @@ func (p *Position) specialDecisions(buf []Decision) ([]Decision, bool) {
 // collect fills ms with the steps and jumps of an ordinary turn's start,
 // applying the compulsory-capture rule.
 func (p *Position) collect(ms *moveSets) {
+	b := p.rules.Board
 	empty := p.empty()
+	open, u, from := &ms.open, &b.shift, &b.stepFrom
+	open[DirN] = empty.shr(u[DirN]).And(from[DirN])
+	open[DirNE] = empty.shr(u[DirNE]).And(from[DirNE])
+	open[DirE] = empty.shr(u[DirE]).And(from[DirE])
+	open[DirSE] = empty.shl(u[DirSE]).And(from[DirSE])
+	open[DirS] = empty.shl(u[DirS]).And(from[DirS])
+	open[DirSW] = empty.shl(u[DirSW]).And(from[DirSW])
+	open[DirW] = empty.shl(u[DirW]).And(from[DirW])
+	open[DirNW] = empty.shr(u[DirNW]).And(from[DirNW])
 	must := p.rules.mustRanks
+	n := 0
 	if must != 0 {
-		p.collectJumps(ms, must, empty)
-		if ms.n > 0 {
+		if n = p.collectJumps(ms, n, must, empty); n > 0 {
+			ms.finish(n)
 			return
 		}
 	}
-	p.collectJumps(ms, ^must&7, empty)
-	p.collectSteps(ms, empty)
+	n = p.collectJumps(ms, n, ^must&7, empty)
+	n = p.collectSteps(ms, n)
+	ms.finish(n)
 }
 
-// collectJumps adds the first jumps of capture chains by the side to move's
-// pieces of the ranks in rankMask (bit r for rank r).
-func (p *Position) collectJumps(ms *moveSets, rankMask uint8, empty Bits) {
-	b := p.rules.Board
+// collectJumps pushes the first jumps of capture chains by the side to move's
+// pieces of the ranks in rankMask (bit r for rank r) after the n sets so far,
+// and returns the new number: the soldiers' jumps by direction, then each
+// prince's and each king's, piece by piece. It needs ms.open.
+func (p *Position) collectJumps(ms *moveSets, n int, rankMask uint8, empty Bits) int {
+	b, open := p.rules.Board, &ms.open
 	s := p.side
-	for r := Soldier; r < NumRanks; r++ {
-		mine := p.pieces[s][r]
-		if rankMask>>r&1 == 0 || mine.Empty() {
-			continue
-		}
-		prey := p.capturable(s, r)
-		if prey.Empty() {
-			continue
-		}
-		if r != Soldier {
-			// Princes and kings are few: look at the prey next to each.
-			for !mine.Empty() {
-				q := mine.PopFirst()
-				for near := b.adjacent[q].And(prey); !near.Empty(); {
-					d := Direction(b.dirTo[q][near.PopFirst()])
-					if to := b.JumpTo[q][d]; to >= 0 && empty.Has(int(to)) {
-						ms.add(Bit(int(to)), d, 8)
-					}
-				}
-			}
-			continue
-		}
-		for d := Direction(0); d < NumDirections; d++ {
-			k := b.delta[d]
-			// Soldiers next to prey in direction d, seen from the prey's
-			// point, then the empty points beyond: two shifts, the second
-			// only when the first finds something.
-			if k > 0 {
-				if over := mine.And(b.jumpFrom[d]).shl(uint(k)).And(prey); !over.Empty() {
-					ms.add(over.shl(uint(k)).And(empty), d, 8)
-				}
-			} else if over := mine.And(b.jumpFrom[d]).shr(uint(-k)).And(prey); !over.Empty() {
-				ms.add(over.shr(uint(-k)).And(empty), d, 8)
-			}
-		}
+	if mine, prey := p.pieces[s][Soldier], p.capturable(s, Soldier); rankMask&(1<<Soldier) != 0 && !mine.Empty() && !prey.Empty() {
+		// The soldiers that can jump that way, next to prey with an empty
+		// point beyond it (the prey moved one step back).
+		u, from := &b.shift, &b.jumpFrom
+		n = ms.push(n, mine.And(from[DirN]).And(prey.And(open[DirN]).shr(u[DirN])), jumpKind(DirN))
+		n = ms.push(n, mine.And(from[DirNE]).And(prey.And(open[DirNE]).shr(u[DirNE])), jumpKind(DirNE))
+		n = ms.push(n, mine.And(from[DirE]).And(prey.And(open[DirE]).shr(u[DirE])), jumpKind(DirE))
+		n = ms.push(n, mine.And(from[DirSE]).And(prey.And(open[DirSE]).shl(u[DirSE])), jumpKind(DirSE))
+		n = ms.push(n, mine.And(from[DirS]).And(prey.And(open[DirS]).shl(u[DirS])), jumpKind(DirS))
+		n = ms.push(n, mine.And(from[DirSW]).And(prey.And(open[DirSW]).shl(u[DirSW])), jumpKind(DirSW))
+		n = ms.push(n, mine.And(from[DirW]).And(prey.And(open[DirW]).shl(u[DirW])), jumpKind(DirW))
+		n = ms.push(n, mine.And(from[DirNW]).And(prey.And(open[DirNW]).shr(u[DirNW])), jumpKind(DirNW))
 	}
+	if rankMask&(1<<Prince) != 0 {
+		n = ms.pushPieceJumps(n, b, p.pieces[s][Prince], p.capturable(s, Prince), empty)
+	}
+	if rankMask&(1<<King) != 0 {
+		n = ms.pushPieceJumps(n, b, p.pieces[s][King], p.capturable(s, King), empty)
+	}
+	return n
 }
 
-// collectSteps adds every step of the side to move, one pass per group of
-// ranks that step in the same directions.
-func (p *Position) collectSteps(ms *moveSets, empty Bits) {
-	b := p.rules.Board
-	s := p.side
-	for _, g := range p.rules.stepGroups[s] {
-		var mine Bits
-		for r := range NumRanks {
-			if g.ranks>>r&1 != 0 {
-				mine = mine.Or(p.pieces[s][r])
-			}
-		}
-		if mine.Empty() {
-			continue
-		}
-		for d := Direction(0); d < NumDirections; d++ {
-			if g.dirs>>d&1 == 0 {
-				continue
-			}
-			if k := b.delta[d]; k > 0 {
-				ms.add(mine.And(b.stepFrom[d]).shl(uint(k)).And(empty), d, 0)
-			} else {
-				ms.add(mine.And(b.stepFrom[d]).shr(uint(-k)).And(empty), d, 0)
-			}
+// pushPieceJumps pushes the jumps of the pieces mine over prey after the n
+// sets so far, one set of one point for each, and returns the new number.
+// It suits princes and kings, which are few: it looks at the prey next to
+// each piece, in point order (which is also the order of the landing points).
+func (ms *moveSets) pushPieceJumps(n int, b *Board, mine, prey, empty Bits) int {
+	for ; !mine.Empty(); mine = mine.withoutFirst() {
+		q := mine.First()
+		for near := b.jumpOver[q].And(prey); !near.Empty(); near = near.withoutFirst() {
+			over := near.First()
+			n = ms.push(n, Bit(q).onlyIf(empty.Has(2*over-q)), jumpKind(b.jumpDir(over-q)))
 		}
 	}
+	return n
+}
+
+// collectSteps pushes every step of the side to move after the n sets so
+// far and returns the new number: one pass per group of ranks that step in
+// the same directions.
+func (p *Position) collectSteps(ms *moveSets, n int) int {
+	s, open := p.side, &ms.open
+	for gi := range p.rules.stepGroups[s] {
+		g := &p.rules.stepGroups[s][gi]
+		mine := p.occ[s]
+		if g.ranks != 1<<NumRanks-1 {
+			mine = Bits{}
+			for r := range NumRanks {
+				if g.ranks>>r&1 != 0 {
+					mine = mine.Or(p.pieces[s][r])
+				}
+			}
+		}
+		from := &g.from
+		n = ms.push(n, mine.And(from[DirN]).And(open[DirN]), stepKind(DirN))
+		n = ms.push(n, mine.And(from[DirNE]).And(open[DirNE]), stepKind(DirNE))
+		n = ms.push(n, mine.And(from[DirE]).And(open[DirE]), stepKind(DirE))
+		n = ms.push(n, mine.And(from[DirSE]).And(open[DirSE]), stepKind(DirSE))
+		n = ms.push(n, mine.And(from[DirS]).And(open[DirS]), stepKind(DirS))
+		n = ms.push(n, mine.And(from[DirSW]).And(open[DirSW]), stepKind(DirSW))
+		n = ms.push(n, mine.And(from[DirW]).And(open[DirW]), stepKind(DirW))
+		n = ms.push(n, mine.And(from[DirNW]).And(open[DirNW]), stepKind(DirNW))
+	}
+	return n
 }
 
 // canJumpFrom reports whether a piece of side s and rank r on point q could

@@ -149,6 +149,16 @@ func (p *Position) remove(s Side, r Rank, q int) {
 	p.hash ^= p.rules.zobrist.piece[s][r][q]
 }
 
+// movePiece moves the piece of side s and rank r from point from to the
+// empty point to: put and remove in one.
+func (p *Position) movePiece(s Side, r Rank, from, to int) {
+	both := Bit(from).Or(Bit(to))
+	p.pieces[s][r] = p.pieces[s][r].Xor(both)
+	p.occ[s] = p.occ[s].Xor(both)
+	keys := p.rules.zobrist.piece[s][r]
+	p.hash ^= keys[from] ^ keys[to]
+}
+
 func (p *Position) setChain(q, start int) {
 	z := p.rules.zobrist
 	if p.chain >= 0 {
@@ -177,19 +187,15 @@ func (p *Position) Apply(d Decision) {
 		p.endTurn(int(p.chain), false)
 	case !d.IsJump():
 		from := d.From()
-		to := int(p.rules.Board.Neighbor[from][d.Dir()])
-		r := p.rankAt(mover, from)
-		p.remove(mover, r, from)
-		p.put(mover, r, to)
+		to := from + p.rules.Board.delta[d.Dir()]
+		p.movePiece(mover, p.rankAt(mover, from), from, to)
 		p.endTurn(to, false)
 	default:
-		b := p.rules.Board
-		from, dir := d.From(), d.Dir()
-		over, to := int(b.Neighbor[from][dir]), int(b.JumpTo[from][dir])
+		from, k := d.From(), p.rules.Board.delta[d.Dir()]
+		over, to := from+k, from+2*k
 		r := p.rankAt(mover, from)
 		p.remove(mover.Other(), p.rankAt(mover.Other(), over), over)
-		p.remove(mover, r, from)
-		p.put(mover, r, to)
+		p.movePiece(mover, r, from, to)
 		p.captured = true
 		start := int(p.chainStart)
 		if p.chain < 0 {
@@ -238,7 +244,7 @@ func (p *Position) endTurn(last int, pass bool) {
 	p.hash ^= r.zobrist.side
 	p.ply++
 	// Without a capture only immobilisation (of a lone piece) can end it.
-	if (captured || p.occ[p.side].Count() == 1) && p.checkEnd(mover, true) {
+	if (captured || p.occ[p.side].single()) && p.checkEnd(mover, true) {
 		return
 	}
 	switch {

@@ -505,7 +505,12 @@ func parseStep(n *yaml.Node) (uint8, error) {
 }
 
 // stepGroup is a set of ranks (bit r for rank r) with the same step directions.
-type stepGroup struct{ ranks, dirs uint8 }
+type stepGroup struct {
+	ranks, dirs uint8
+	// from[d] is the board's stepFrom[d] if the group steps in direction d,
+	// else empty: the points from which the group's pieces may step that way.
+	from [NumDirections]Bits
+}
 
 // derive fills the tables computed from the rule fields.
 func (r *Rules) derive() {
@@ -519,6 +524,14 @@ func (r *Rules) derive() {
 					i = len(r.stepGroups[s]) - 1
 				}
 				r.stepGroups[s][i].ranks |= 1 << rank
+			}
+			for i := range r.stepGroups[s] {
+				g := &r.stepGroups[s][i]
+				for d := range NumDirections {
+					if g.dirs>>d&1 != 0 {
+						g.from[d] = r.Board.stepFrom[d]
+					}
+				}
 			}
 		}
 	}()
