@@ -192,11 +192,18 @@ func (op convOp) Do(in ...G.Value) (G.Value, error) {
 	op.pool.run(op.chunks(rows), func(s *trainScratch, i int) {
 		r0, r1 := op.chunk(rows, i)
 		n := r1 - r0
-		g := s.buf(n * K)
-		spec.gatherForward(x[r0*op.cin:r1*op.cin], g, n)
 		oc := o[r0*op.cout : r1*op.cout]
-		// Sizes are consistent by construction, so sgemm cannot fail.
-		_ = sgemm(false, false, n, op.cout, K, 1, g, K, w, op.cout, 0, oc, op.cout, 1, &s.gemm)
+		// The last row of w is the bias (the gathered rows end in a 1).
+		nw := 9 * op.cin * op.cout
+		for r := range n {
+			copy(oc[r*op.cout:(r+1)*op.cout], w[nw:])
+		}
+		if !convGatherFast(n, op.points, op.tab, x[r0*op.cin:r1*op.cin], op.cin, w[:nw], op.cout, oc, &s.gemm) {
+			g := s.buf(n * K)
+			spec.gatherForward(x[r0*op.cin:r1*op.cin], g, n)
+			// Sizes are consistent by construction, so sgemm cannot fail.
+			_ = sgemm(false, false, n, op.cout, K, 1, g, K, w, op.cout, 0, oc, op.cout, 1, &s.gemm)
+		}
 		if op.relu {
 			vecRelu(oc)
 		}

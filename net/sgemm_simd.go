@@ -363,7 +363,9 @@ func (sc *gemmScratch) ensure(kk, qTiles int) {
 // run computes the tiles with p-tile in [pt0, pt1) and q-tile in [qt0, qt1).
 func (j *gemmJob) run(sc *gemmScratch, pt0, pt1, qt0, qt1 int) {
 	nq := qt1 - qt0
-	compact := forceCompact == 1 || forceCompact == 0 && nq <= compactMaxTiles
+	// The assembly kernels broadcast from memory: a pre-broadcast S would
+	// only waste cache, so they always read S compact (or in place).
+	compact := forceCompact == 1 || forceCompact == 0 && (asmKernel || nq <= compactMaxTiles)
 	kb := kc
 	if compact {
 		kb = kcC
