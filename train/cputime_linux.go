@@ -16,3 +16,6 @@ func threadCPUTime() (time.Duration, bool) {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
 }
+
+// peakRSSBytes converts getrusage's ru_maxrss (KiB on Linux) to bytes.
+func peakRSSBytes(maxrss int64) int64 { return maxrss * 1024 }

@@ -2,7 +2,19 @@
 
 package train
 
-import "time"
+import (
+	"runtime"
+	"time"
+)
 
 // threadCPUTime is not measured on this platform.
 func threadCPUTime() (time.Duration, bool) { return 0, false }
+
+// peakRSSBytes converts getrusage's ru_maxrss to bytes: bytes on macOS,
+// KiB on the BSDs.
+func peakRSSBytes(maxrss int64) int64 {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
+		return maxrss
+	}
+	return maxrss * 1024
+}

@@ -18,3 +18,13 @@ func CPUTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// PeakRSS returns the largest resident set size this process has had, in
+// bytes (0 where it is not known).
+func PeakRSS() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return peakRSSBytes(int64(ru.Maxrss))
+}

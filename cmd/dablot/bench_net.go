@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/train"
 )
 
 // runBenchNetTo implements "dablot bench net": network throughput on a
@@ -76,5 +77,11 @@ func runBenchNetTo(args []string, out io.Writer) error {
 		}
 		fmt.Fprintf(tw, "%s\t-\t-\t%.1f\t\n", name, gf)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if rss := train.PeakRSS(); rss > 0 {
+		fmt.Fprintf(out, "\npeak memory (resident) %.0f MiB\n", float64(rss)/(1<<20))
+	}
+	return nil
 }

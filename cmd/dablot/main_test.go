@@ -58,6 +58,7 @@ func TestCommands(t *testing.T) {
 		{[]string{"perft", "--variant", "keyland", "--depth", "2", "--divide"}, []string{"total\t223"}},
 		{[]string{"perft", "--variant", "winther", "--depth", "2", "--decisions", "--divide"}, []string{"total\t167"}},
 		{[]string{"bench", "playouts", "--variant", "frostviken", "--seconds", "0.2", "--threads", "2"}, []string{"playouts/s", "decisions/s"}},
+		{[]string{"bench", "net", "--blocks", "1", "--channels", "16", "--seconds", "0.05"}, []string{"inference", "training", "sgemm 512³", "peak memory (resident)"}},
 	} {
 		code, stdout, stderr := run(tc.args...)
 		if code != 0 {
