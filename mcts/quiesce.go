@@ -3,6 +3,7 @@ package mcts
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/dablot-zero/dablot/game"
 )
@@ -58,7 +59,7 @@ func (e *QuiescenceEvaluator) Evaluate(batch []Request) error {
 	}
 	for i := range batch {
 		r := &batch[i]
-		swing := e.Swing(&r.Pos)
+		swing := e.swing(&r.Pos, r.Legal)
 		if swing == 0 {
 			continue
 		}
@@ -76,6 +77,14 @@ func (e *QuiescenceEvaluator) Evaluate(batch []Request) error {
 // that the capture search wins for p's side to move over the material on
 // the board now: 0 in a quiet position.
 func (e *QuiescenceEvaluator) Swing(p *game.Position) float64 {
+	return e.swing(p, p.Decisions(nil))
+}
+
+// swing is Swing given p's legal decisions (which it does not reorder).
+func (e *QuiescenceEvaluator) swing(p *game.Position, decisions []game.Decision) float64 {
+	if p.Chain() < 0 && !slices.ContainsFunc(decisions, game.Decision.IsJump) {
+		return 0 // nothing to capture: the position is quiet
+	}
 	if e.ab == nil {
 		e.ab = &AlphaBetaPlayer{cfg: AlphaBetaConfig{Depth: 1, Quiescence: true, Weights: quiesceWeights}}
 		e.ab.ctx = context.Background()
@@ -83,7 +92,8 @@ func (e *QuiescenceEvaluator) Swing(p *game.Position) float64 {
 	ab := e.ab
 	ab.setStepDirs(p.Rules())
 	ab.stop, ab.nodes = false, 0
-	legal := p.Decisions(ab.bufs[0][:0])
+	// The search orders its decisions in place: give it a copy.
+	legal := append(ab.bufs[0][:0], decisions...)
 	if len(legal) == 0 {
 		return 0
 	}

@@ -445,12 +445,7 @@ func (j *gemmJob) run(sc *gemmScratch, pt0, pt1, qt0, qt1 int) {
 			packS(sbuf, j.s, j.sRS, j.sCS, p0, np, k0, kk)
 			for qt := qt0; qt < qt1; qt++ {
 				q0 := qt * nr
-				s, vp := unsafe.Pointer(&sbuf[0]), unsafe.Pointer(&vbuf[(qt-qt0)*kk*nr])
-				if asmKernel {
-					kernel4x32asm(kk, s, unsafe.Add(s, 64), unsafe.Add(s, 128), unsafe.Add(s, 192), 256, vp, out)
-				} else {
-					kernel4x32(kk, s, vp, out)
-				}
+				kernel4x32(kk, unsafe.Pointer(&sbuf[0]), unsafe.Pointer(&vbuf[(qt-qt0)*kk*nr]), out)
 				j.store(out, p0, np, q0, min(nr, j.Q-q0), mode, va, vb)
 			}
 		}
