@@ -335,25 +335,36 @@ func (r *Run) generation(ctx context.Context) error {
 	}
 	var all []samples.Sample
 	var recs bytes.Buffer
-	lengths := make([]float64, len(games))
+	var lengths []float64
 	m.Ends = map[string]int{}
-	for i, gm := range games {
+	for _, gm := range games {
 		all = append(all, gm.Samples...)
 		gm.Record.Tags = map[string]string{"Generation": strconv.Itoa(g), "Game": strconv.Itoa(gm.Index)}
 		if err := gm.Record.WritePGN(&recs); err != nil {
 			return err
 		}
-		lengths[i] = float64(len(gm.Record.Turns))
-		m.Ends[gm.Status.Reason.Key()]++
+		draw := 0.0
 		if gm.Status.Outcome == game.Draw {
-			m.DrawRate++
+			draw = 1
 		}
+		if gm.Endgame {
+			m.EndgameGames++
+			m.EndgameDrawRate += draw
+			continue
+		}
+		lengths = append(lengths, float64(len(gm.Record.Turns)))
+		m.Ends[gm.Status.Reason.Key()]++
+		m.DrawRate += draw
 		m.FirstPlayerScore += gm.Status.Outcome.ScoreFor(r.Rules.First)
 	}
-	n := float64(len(games))
-	m.DrawRate /= n
-	m.FirstPlayerScore /= n
-	m.MeanLength, m.MedianLength = mean(lengths), median(lengths)
+	if n := float64(len(lengths)); n > 0 {
+		m.DrawRate /= n
+		m.FirstPlayerScore /= n
+		m.MeanLength, m.MedianLength = mean(lengths), median(lengths)
+	}
+	if m.EndgameGames > 0 {
+		m.EndgameDrawRate /= float64(m.EndgameGames)
+	}
 	m.GenGames, m.GenSamples = len(games), len(all)
 	hdr := samples.Header{Variant: r.Rules.Name, Fingerprint: r.Rules.Fingerprint(), Generation: r.state.Best,
 		Model: r.best.Metadata[net.MetaChecksum], Worker: mainWorker, Games: len(games)}
@@ -469,8 +480,12 @@ func (r *Run) generation(ctx context.Context) error {
 	if cfg.Evaluation.Mode != "always" {
 		cand1 = fmt.Sprintf("  cand %+d=%d-%d %.0f%% %s", m.CandidateWins, m.CandidateDraws, m.CandidateLosses, 100*m.CandidateScore, verdict)
 	}
-	r.printf("gen %3d  games %5d  samples %7d  len %5.1f  draws %3.0f%%  loss p %.3f v %.3f%s  cpu %3.0f%%  %s\n",
-		g, r.state.Games, r.state.Samples, m.MeanLength, 100*m.DrawRate, m.PolicyLoss, m.ValueLoss, cand1,
+	endgames := ""
+	if m.EndgameGames > 0 {
+		endgames = fmt.Sprintf("  endgames %d (draws %.0f%%)", m.EndgameGames, 100*m.EndgameDrawRate)
+	}
+	r.printf("gen %3d  games %5d  samples %7d  len %5.1f  draws %3.0f%%%s  loss p %.3f v %.3f%s  cpu %3.0f%%  %s\n",
+		g, r.state.Games, r.state.Samples, m.MeanLength, 100*m.DrawRate, endgames, m.PolicyLoss, m.ValueLoss, cand1,
 		100*m.Utilisation, formatHours(m.Hours))
 	return nil
 }

@@ -82,6 +82,8 @@ func TestConfigErrors(t *testing.T) {
 		{"material_weight: 0", "material_weight: 0.5", "selfplay.material_weight"},
 		{"material_horizon: 0", "material_horizon: -3", "selfplay.material_horizon"},
 		{"quiescence: 0", "quiescence: -1", "selfplay.quiescence"},
+		{"endgame_fraction: 0", "endgame_fraction: 1.5", "selfplay.endgame_fraction"},
+		{"endgame_soldiers: 0", "endgame_soldiers: -2", "selfplay.endgame_soldiers"},
 	} {
 		if !strings.Contains(good, tc.from) {
 			t.Fatalf("%q not in the config:\n%s", tc.from, good)

@@ -21,7 +21,8 @@ type SelfPlayGame struct {
 	Record   *game.Record
 	Status   game.Status
 	Samples  []samples.Sample
-	Searches int // decisions searched (full and fast)
+	Searches int  // decisions searched (full and fast)
+	Endgame  bool // started from a random endgame (the curriculum), not the setup
 	Duration time.Duration
 }
 
@@ -140,7 +141,16 @@ func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, cfg *Sel
 	r := m.Rules
 	rng := rand.New(rand.NewPCG(seed, mcts.Mix(seed, 2)))
 	p := r.Start()
-	rec := game.NewRecord(r, nil)
+	// The curriculum draws from a stream of its own, so that games that
+	// start from the setup are the same whatever its settings.
+	endgame := false
+	if cfg.EndgameFraction > 0 {
+		crng := rand.New(rand.NewPCG(mcts.Mix(seed, 3), mcts.Mix(seed, 4)))
+		if crng.Float64() < cfg.EndgameFraction {
+			p, endgame = RandomEndgame(r, crng, cfg.EndgameSoldiers)
+		}
+	}
+	rec := game.NewRecord(r, &p)
 	rec.South, rec.North = "self-play", "self-play"
 	var buf [2 * game.MaxPoints]game.Decision
 	var scratch game.MoveScratch
@@ -164,7 +174,7 @@ func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, cfg *Sel
 		}
 	}
 	// Random opening turns.
-	for len(rec.Turns) < cfg.RandomTurns && !p.Status().Over() {
+	for !endgame && len(rec.Turns) < cfg.RandomTurns && !p.Status().Over() {
 		d, ok := p.RandomDecision(rng, &scratch)
 		if !ok {
 			break
@@ -176,7 +186,7 @@ func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, cfg *Sel
 	if err != nil {
 		return nil, err
 	}
-	g := &SelfPlayGame{Record: rec}
+	g := &SelfPlayGame{Record: rec, Endgame: endgame}
 	var idx []int32
 	for !p.Status().Over() {
 		if err := ctx.Err(); err != nil {

@@ -37,13 +37,18 @@ type Generation struct {
 	Games      int       `json:"games"` // cumulative self-play games
 	Samples    int64     `json:"samples"`
 
-	GenGames         int            `json:"gen_games"`     // self-play games this generation
-	GenSamples       int            `json:"gen_samples"`   // samples this generation
+	GenGames   int `json:"gen_games"`   // self-play games this generation
+	GenSamples int `json:"gen_samples"` // samples this generation
+	// Game statistics count the games that start from the variant's setup;
+	// the curriculum games that start from random endgames are counted
+	// apart.
 	MeanLength       float64        `json:"mean_length"`   // complete turns per self-play game
 	MedianLength     float64        `json:"median_length"` // complete turns per self-play game
 	DrawRate         float64        `json:"draw_rate"`
 	FirstPlayerScore float64        `json:"first_player_score"` // mean score of the side that moves first
 	Ends             map[string]int `json:"ends,omitempty"`     // games per end reason
+	EndgameGames     int            `json:"endgame_games,omitempty"`
+	EndgameDrawRate  float64        `json:"endgame_draw_rate,omitempty"`
 
 	PolicyLoss   float64 `json:"policy_loss"`
 	ValueLoss    float64 `json:"value_loss"`

@@ -1,0 +1,64 @@
+package train
+
+import (
+	"math/rand/v2"
+
+	"github.com/dablot-zero/dablot/game"
+)
+
+// Chances of a side keeping its king and its prince in a random endgame.
+const (
+	endgameKingChance   = 0.9
+	endgamePrinceChance = 0.5
+)
+
+// RandomEndgame returns a random reduced position of variant r, the start of
+// a curriculum game: each side keeps its king with probability 0.9, its
+// prince (if r's setup has one) with probability 0.5, and 0 to maxSoldiers
+// soldiers (no more than the setup has); every piece stands on a random
+// empty point, and either side may move. Positions that are already over,
+// or where a side has no piece, are drawn again; after 1000 such draws the
+// variant's setup is returned (ok false).
+func RandomEndgame(r *game.Rules, rng *rand.Rand, maxSoldiers int) (p game.Position, ok bool) {
+	start := r.Start()
+	b := r.Board
+	points := make([]int, 0, b.Points())
+	for range 1000 {
+		var pieces [2][game.NumRanks]game.Bits
+		points = points[:0]
+		for q := range b.Points() {
+			points = append(points, q)
+		}
+		rng.Shuffle(len(points), func(i, j int) { points[i], points[j] = points[j], points[i] })
+		empty := 0
+		take := func() int { empty++; return points[empty-1] }
+		total := [2]int{}
+		for s := range game.Side(2) {
+			place := func(k game.Rank, n int) {
+				for range n {
+					pieces[s][k] = pieces[s][k].Or(game.Bit(take()))
+					total[s]++
+				}
+			}
+			if kings := start.Pieces(s, game.King).Count(); kings > 0 && rng.Float64() < endgameKingChance {
+				place(game.King, kings)
+			}
+			if princes := start.Pieces(s, game.Prince).Count(); princes > 0 && rng.Float64() < endgamePrinceChance {
+				place(game.Prince, princes)
+			}
+			place(game.Soldier, rng.IntN(min(maxSoldiers, start.Pieces(s, game.Soldier).Count())+1))
+		}
+		if total[0] == 0 || total[1] == 0 {
+			continue
+		}
+		side := game.Side(rng.IntN(2))
+		p, err := game.Setup(r, side, pieces)
+		if err != nil {
+			panic("train: a random endgame set up two pieces on one point: " + err.Error())
+		}
+		if !p.Status().Over() {
+			return p, true
+		}
+	}
+	return start, false
+}

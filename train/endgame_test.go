@@ -1,0 +1,135 @@
+package train
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+)
+
+// TestRandomEndgame checks the curriculum's positions on every variant:
+// playable, within the piece limits, readable back from their FEN, varied,
+// and the same for the same seed.
+func TestRandomEndgame(t *testing.T) {
+	const maxSoldiers = 5
+	for _, name := range configs.VariantNames() {
+		r := configs.MustVariant(name)
+		start := r.Start()
+		draw := func(seed uint64) []string {
+			rng := rand.New(rand.NewPCG(seed, 1))
+			var fens []string
+			for range 200 {
+				p, ok := RandomEndgame(r, rng, maxSoldiers)
+				if !ok {
+					t.Fatalf("%s: no endgame found", name)
+				}
+				fens = append(fens, p.FEN())
+			}
+			return fens
+		}
+		fens := draw(1)
+		if !slices.Equal(fens, draw(1)) {
+			t.Fatalf("%s: the same seed drew different endgames", name)
+		}
+		if slices.Equal(fens, draw(2)) {
+			t.Fatalf("%s: seeds 1 and 2 drew the same endgames", name)
+		}
+		toMove := map[game.Side]int{}
+		soldiers := map[int]int{}
+		kingless := 0
+		for _, fen := range fens {
+			p, err := game.ParseFEN(r, fen)
+			if err != nil {
+				t.Fatalf("%s: %s does not read back: %v", name, fen, err)
+			}
+			if p.Status().Over() {
+				t.Fatalf("%s: %s is already over", name, fen)
+			}
+			toMove[p.SideToMove()]++
+			for s := range game.Side(2) {
+				if p.Occupied(s).Empty() {
+					t.Fatalf("%s: %s leaves %s no piece", name, fen, s)
+				}
+				n := p.Pieces(s, game.Soldier).Count()
+				if n > maxSoldiers {
+					t.Fatalf("%s: %s gives %s %d soldiers, more than %d", name, fen, s, n, maxSoldiers)
+				}
+				soldiers[n]++
+				for _, k := range []game.Rank{game.Prince, game.King} {
+					if p.Pieces(s, k).Count() > start.Pieces(s, k).Count() {
+						t.Fatalf("%s: %s gives %s more %ss than the setup", name, fen, s, k)
+					}
+				}
+				if p.Pieces(s, game.King).Empty() {
+					kingless++
+				}
+			}
+		}
+		if toMove[game.South] < 50 || toMove[game.North] < 50 {
+			t.Errorf("%s: side to move South %d, North %d times in 200", name, toMove[game.South], toMove[game.North])
+		}
+		// A side without soldiers is lost where a lone king loses; a side
+		// without its king, where the king's capture loses.
+		if counts := len(soldiers); counts < maxSoldiers || (!r.WinLoneKing && counts != maxSoldiers+1) {
+			t.Errorf("%s: soldier counts %v: not varied", name, soldiers)
+		}
+		if (kingless > 0) == r.WinKingCaptured {
+			t.Errorf("%s: %d kingless sides in 200 endgames (the king's capture wins: %v)", name, kingless, r.WinKingCaptured)
+		}
+	}
+}
+
+// TestSelfPlayEndgames checks the curriculum in self-play: the chosen share
+// of games starts from random endgames recorded in their records, those
+// games replay, and the games that start from the setup are the same as
+// without the curriculum.
+func TestSelfPlayEndgames(t *testing.T) {
+	cfg := testConfig(t, 1)
+	m := newTestModel(t, "frostviken", 2)
+	play := func(fraction float64, workers int) []*SelfPlayGame {
+		sp := cfg.SelfPlay
+		sp.EndgameFraction, sp.EndgameSoldiers, sp.Workers = fraction, 4, workers
+		games, err := SelfPlay(context.Background(), m, sp, 5, 0, 8, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return games
+	}
+	plain, half := play(0, 2), play(0.5, 2)
+	if again := play(0.5, 1); !slices.EqualFunc(half, again, func(a, b *SelfPlayGame) bool {
+		return a.Record.Setup == b.Record.Setup && slices.Equal(a.Record.Turns, b.Record.Turns)
+	}) {
+		t.Fatal("curriculum games differ between 1 and 2 workers")
+	}
+	endgames := 0
+	for i, g := range half {
+		if g.Endgame != (g.Record.Setup != "") {
+			t.Fatalf("game %d: endgame %v, setup %q", i, g.Endgame, g.Record.Setup)
+		}
+		end, err := g.Record.Replay(m.Rules)
+		if err != nil {
+			t.Fatalf("game %d does not replay: %v", i, err)
+		}
+		if end.Status() != g.Status {
+			t.Fatalf("game %d: status %v, replayed %v", i, g.Status, end.Status())
+		}
+		if g.Endgame {
+			endgames++
+			continue
+		}
+		if !slices.Equal(g.Record.Turns, plain[i].Record.Turns) {
+			t.Fatalf("game %d starts from the setup but differs from the game without the curriculum", i)
+		}
+	}
+	if endgames == 0 || endgames == len(half) {
+		t.Fatalf("%d of %d games are endgames at fraction 0.5", endgames, len(half))
+	}
+	for i, g := range plain {
+		if g.Endgame || g.Record.Setup != "" {
+			t.Fatalf("game %d is an endgame without the curriculum", i)
+		}
+	}
+}
