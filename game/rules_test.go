@@ -310,3 +310,29 @@ func TestRulesYAMLRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestCornerKingIsSafe records the geometry behind keyland's many draws: a
+// piece on a corner of the board has no point beyond it on any of its
+// lines, so no enemy can jump it. A lone king there can only lose by
+// immobilisation, which needs the other side to have lost its own king.
+// One step out along the edge, it can be captured.
+func TestCornerKingIsSafe(t *testing.T) {
+	corners := map[string][]string{
+		"a1": {"c1", "a3", "b2"}, "k1": {"i1", "k3", "j2"},
+		"a13": {"c13", "a11", "b12"}, "k13": {"i13", "k11", "j12"},
+	}
+	for corner, neighbours := range corners {
+		for _, from := range neighbours {
+			p := mustPosition(t, "keyland", "k:"+corner+" K:"+from+" S:f6 s:f8", "s")
+			for _, turn := range turnStrings(&p) {
+				if strings.Contains(turn, "x") {
+					t.Errorf("king on %s, enemy king on %s: capture %s", corner, from, turn)
+				}
+			}
+		}
+	}
+	p := mustPosition(t, "keyland", "k:a7 K:a5 S:f6 s:f8", "s")
+	if !slices.Contains(turnStrings(&p), "a5xa9") {
+		t.Errorf("a king on the edge at a7 cannot be captured from a5: %v", turnStrings(&p))
+	}
+}
