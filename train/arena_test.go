@@ -149,3 +149,39 @@ func TestPlayGame(t *testing.T) {
 		t.Errorf("replay ends %v, game ended %v", p.Status(), st)
 	}
 }
+
+// TestArenaEndgames: each pair of games starts from its own random endgame,
+// recorded in the records, the same whatever the threads.
+func TestArenaEndgames(t *testing.T) {
+	r := configs.MustVariant("frostviken")
+	run := func(threads int) *ArenaResult {
+		res, err := RunArena(context.Background(), ArenaConfig{
+			Rules: r, A: factory(t, "alphabeta:depth=1"), B: factory(t, "greedy"), Games: 6,
+			Threads: threads, Seed: 5, Endgames: true, EndgameSoldiers: 4,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a, b := run(1), run(3)
+	for i, g := range a.Games {
+		if g.Record.Setup == "" || g.Record.Setup != b.Games[i].Record.Setup || !slices.Equal(g.Record.Turns, b.Games[i].Record.Turns) {
+			t.Fatalf("game %d differs between 1 and 3 threads, or has no setup: %q", i, g.Record.Setup)
+		}
+		if _, err := g.Record.Replay(r); err != nil {
+			t.Fatalf("game %d does not replay: %v", i, err)
+		}
+		if pair := a.Games[i^1].Record.Setup; pair != g.Record.Setup {
+			t.Errorf("games %d and %d of a pair start from %s and %s", i, i^1, g.Record.Setup, pair)
+		}
+	}
+	if a.Games[0].Record.Setup == a.Games[2].Record.Setup || a.Games[2].Record.Setup == a.Games[4].Record.Setup {
+		t.Error("two pairs start from the same endgame")
+	}
+	start := r.Start()
+	if _, err := RunArena(context.Background(), ArenaConfig{Rules: r, Start: &start, A: factory(t, "random"), B: factory(t, "random"),
+		Games: 2, Endgames: true}); err == nil || !strings.Contains(err.Error(), "exclude") {
+		t.Errorf("endgames with a start position: error %v", err)
+	}
+}

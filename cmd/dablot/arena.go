@@ -20,7 +20,7 @@ func init() {
 	register(&command{"arena", "play a match between two players: --a SPEC --b SPEC --games N [--sprt e0,e1]", runArena})
 }
 
-const arenaUsage = `--variant V --a SPEC --b SPEC --games N [--sprt elo0,elo1] [--seed S] [--out FILE.pgn] [--threads T] [--open K] [--fen F]
+const arenaUsage = `--variant V --a SPEC --b SPEC --games N [--sprt elo0,elo1] [--seed S] [--out FILE.pgn] [--threads T] [--open K] [--fen F | --endgames N]
 
 Player SPECs: random | greedy | uct:playouts=1000 | alphabeta:depth=4 | alphabeta:ms=1000 |
   mcts:eval=rollout|material,sims=200 | mcts:model=FILE,sims=200 | gumbel:eval=material,sims=16 | gumbel:model=FILE,sims=16
@@ -40,6 +40,7 @@ func runArena(args []string, out io.Writer) error {
 	outFile := fs.String("out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines)")
 	threads := fs.Int("threads", runtime.NumCPU(), "games played at once")
 	opening := fs.Int("open", 0, "random turns before the players take over (shared by each pair of games)")
+	endgames := fs.Int("endgames", -1, "start each pair of games from a random endgame with at most N soldiers a side")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -52,6 +53,10 @@ func runArena(args []string, out io.Writer) error {
 		return usagef("--threads %d: want 1 to 256", *threads)
 	case *opening < 0 || *opening > 1000:
 		return usagef("--open %d: want 0 to 1000", *opening)
+	case *endgames < -1 || *endgames > game.MaxPoints:
+		return usagef("--endgames %d: want 0 to %d", *endgames, game.MaxPoints)
+	case *endgames >= 0 && *fen != "":
+		return usagef("--endgames and --fen exclude each other")
 	}
 	var test *train.SPRT
 	if *sprt != "" {
@@ -95,7 +100,7 @@ func runArena(args []string, out io.Writer) error {
 	var writeErr error
 	cfg := train.ArenaConfig{
 		Rules: r, Start: &start, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed,
-		OpeningTurns: *opening, SPRT: test,
+		OpeningTurns: *opening, SPRT: test, Endgames: *endgames >= 0, EndgameSoldiers: max(0, *endgames),
 		OnGame: func(g *train.ArenaGame, sofar train.WDL) {
 			if sink != nil && writeErr == nil {
 				writeErr = writeRecord(sink, g.Record, jsonl)
@@ -103,6 +108,10 @@ func runArena(args []string, out io.Writer) error {
 			bar.Describe(fmt.Sprintf("A +%d =%d -%d", sofar.W, sofar.D, sofar.L))
 			bar.Add(1)
 		},
+	}
+	if cfg.Endgames {
+		cfg.Start = nil
+		fmt.Fprintf(out, "random endgames: each pair of games starts from its own (at most %d soldiers a side)\n", *endgames)
 	}
 	fmt.Fprintf(out, "arena: %s, A = %s, B = %s, %d games, %d threads, seed %d\n", r.Name, a.Name, b.Name, *games, *threads, *seed)
 	res, err := train.RunArena(ctx, cfg)

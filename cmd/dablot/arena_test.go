@@ -49,6 +49,22 @@ func TestArena(t *testing.T) {
 		t.Error("the same seed gave other games with another thread count")
 	}
 
+	// Endgames: each pair starts from its own random reduced position.
+	eg := filepath.Join(dir, "endgames.pgn")
+	if out, err := runCmd(t, "arena", "--variant", "frostviken", "--a", "alphabeta:depth=1", "--b", "greedy",
+		"--games", "4", "--endgames", "3", "--out", eg); err != nil || !strings.Contains(out, "random endgames") {
+		t.Fatalf("endgames: %v\n%s", err, out)
+	}
+	f, err = os.Open(eg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err = game.ReadPGN(f)
+	f.Close()
+	if err != nil || len(recs) != 4 || recs[0].Setup == "" || recs[0].Setup != recs[1].Setup || recs[1].Setup == recs[2].Setup {
+		t.Fatalf("endgame records: %d, %v, setups %q", len(recs), err, []string{recs[0].Setup, recs[1].Setup, recs[2].Setup})
+	}
+
 	// A network player from a model file, and a model for other rules.
 	model := testModel(t, "frostviken")
 	out, err = runCmd(t, "arena", "--variant", "frostviken", "--a", "gumbel:model="+model+",sims=8", "--b", "greedy", "--games", "2")
@@ -64,6 +80,8 @@ func TestArena(t *testing.T) {
 		{[]string{"arena", "--variant", "keyland", "--a", "random"}, "--a and --b are required"},
 		{[]string{"arena", "--variant", "keyland", "--a", "random", "--b", "greedy", "--sprt", "x"}, "--sprt"},
 		{[]string{"arena", "--variant", "keyland", "--a", "mcts:model=/nonexistent.dbm", "--b", "random"}, "nonexistent"},
+		{[]string{"arena", "--variant", "keyland", "--a", "random", "--b", "greedy", "--endgames", "4", "--fen", "6/5/6/5/6/5/6/5/6/5/s5/5/S5 s"}, "exclude"},
+		{[]string{"arena", "--variant", "keyland", "--a", "random", "--b", "greedy", "--endgames", "-3"}, "--endgames -3"},
 	} {
 		got, err := runCmd(t, tc.args...)
 		if err == nil || !strings.Contains(got+err.Error(), tc.want) {
