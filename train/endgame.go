@@ -30,14 +30,12 @@ func RandomEndgame(r *game.Rules, rng *rand.Rand, maxSoldiers int) (p game.Posit
 			points = append(points, q)
 		}
 		rng.Shuffle(len(points), func(i, j int) { points[i], points[j] = points[j], points[i] })
-		empty := 0
-		take := func() int { empty++; return points[empty-1] }
-		total := [2]int{}
+		used := 0
 		for s := range game.Side(2) {
 			place := func(k game.Rank, n int) {
 				for range n {
-					pieces[s][k] = pieces[s][k].Or(game.Bit(take()))
-					total[s]++
+					pieces[s][k] = pieces[s][k].Or(game.Bit(points[used]))
+					used++
 				}
 			}
 			if kings := start.Pieces(s, game.King).Count(); kings > 0 && rng.Float64() < endgameKingChance {
@@ -48,15 +46,12 @@ func RandomEndgame(r *game.Rules, rng *rand.Rand, maxSoldiers int) (p game.Posit
 			}
 			place(game.Soldier, rng.IntN(min(maxSoldiers, start.Pieces(s, game.Soldier).Count())+1))
 		}
-		if total[0] == 0 || total[1] == 0 {
-			continue
-		}
 		side := game.Side(rng.IntN(2))
 		p, err := game.Setup(r, side, pieces)
 		if err != nil {
 			panic("train: a random endgame set up two pieces on one point: " + err.Error())
 		}
-		if !p.Status().Over() {
+		if !p.Occupied(game.South).Empty() && !p.Occupied(game.North).Empty() && !p.Status().Over() {
 			return p, true
 		}
 	}
