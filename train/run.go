@@ -131,10 +131,10 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 	first.Training.Run = filepath.Base(dir)
 	first.Training.Preset = cfg.Name
 	cfg.Variant = rules.Name
-	if err := writeFileAtomic(filepath.Join(dir, ConfigFile), cfg.YAML()); err != nil {
+	if err := net.WriteFileAtomic(filepath.Join(dir, ConfigFile), cfg.YAML()); err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, VariantFile), rules.YAML()); err != nil {
+	if err := net.WriteFileAtomic(filepath.Join(dir, VariantFile), rules.YAML()); err != nil {
 		return nil, err
 	}
 	if err := first.Save(filepath.Join(dir, ModelDir, modelName(0)), nil); err != nil {
@@ -371,7 +371,7 @@ func (r *Run) generation(ctx context.Context) error {
 	if err := samples.Write(filepath.Join(r.Dir, ShardDir, shardName(g, mainWorker, 0)), r.Rules, hdr, all); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(r.Dir, GamesDir, fmt.Sprintf("gen-%06d.pgn", g)), recs.Bytes()); err != nil {
+	if err := net.WriteFileAtomic(filepath.Join(r.Dir, GamesDir, fmt.Sprintf("gen-%06d.pgn", g)), recs.Bytes()); err != nil {
 		return err
 	}
 	m.SelfPlaySeconds = time.Since(began).Seconds()
@@ -521,7 +521,7 @@ func (r *Run) checkpoint() error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(r.Dir, StateFile), append(data, '\n')); err != nil {
+	if err := net.WriteFileAtomic(filepath.Join(r.Dir, StateFile), append(data, '\n')); err != nil {
 		return err
 	}
 	if prev != "" && prev != name {
@@ -638,12 +638,4 @@ func median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-// writeFileAtomic writes data to path atomically.
-func writeFileAtomic(path string, data []byte) error {
-	return samples.WriteAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
 }

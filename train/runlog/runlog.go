@@ -17,8 +17,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
+
+	"github.com/dablot-zero/dablot/net"
 )
 
 // The file names of a run directory.
@@ -260,43 +261,5 @@ func TrimAfter(path string, generation int) error {
 			buf.WriteByte('\n')
 		}
 	}
-	return writeAtomic(path, buf.Bytes())
-}
-
-// writeAtomic replaces the file path by one holding data: it writes a
-// temporary file in the same directory, syncs it and renames it over path.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-		return err
-	}
-	// Make the rename itself durable; not every system can sync a directory.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	return net.WriteFileAtomic(path, buf.Bytes())
 }

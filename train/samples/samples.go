@@ -8,7 +8,6 @@
 package samples
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -18,9 +17,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -94,7 +93,7 @@ func Write(path string, r *game.Rules, h Header, ss []Sample) error {
 	}
 	sum := sha256.Sum256(raw.Bytes())
 	raw.Write(sum[:])
-	return WriteAtomic(path, func(w io.Writer) error {
+	return net.WriteAtomic(path, func(w io.Writer) error {
 		zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault))
 		if err != nil {
 			return err
@@ -105,43 +104,6 @@ func Write(path string, r *game.Rules, h Header, ss []Sample) error {
 		}
 		return zw.Close()
 	})
-}
-
-// WriteAtomic writes a file through a temporary name in the same
-// directory, syncs it and renames it into place, so that readers see the old
-// file or the whole new one, never a part.
-func WriteAtomic(path string, write func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a successful rename there is nothing to remove
-	bw := bufio.NewWriter(f)
-	if err := write(bw); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // ErrCorrupt is wrapped by every error about a shard's content.

@@ -53,6 +53,11 @@ func TestRoundTrip(t *testing.T) {
 		if len(entries) != 1 {
 			t.Errorf("temporary files left behind: %v", entries)
 		}
+		// Shards are read by self-play workers that may run as other users
+		// over a shared filesystem.
+		if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o644 {
+			t.Errorf("shard mode %v (%v), want 0644", st.Mode().Perm(), err)
+		}
 	}
 }
 
