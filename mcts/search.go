@@ -131,11 +131,26 @@ func (c *Config) TemperatureAt(ply int) float64 {
 }
 
 // Limits bounds one run of a search; a zero field is no bound, and at least
-// one must be set.
+// one of Sims, Nodes and Time must be set.
 type Limits struct {
 	Sims  int           // simulations in this run
 	Nodes int           // nodes in the tree
 	Time  time.Duration // wall time of this run
+	// Stop, once closed, ends the run early with what it has found (an
+	// engine's "stop"); unlike a cancelled context it is not an error. A
+	// run that starts after Stop is closed still evaluates an unexpanded
+	// root, so it always has a result.
+	Stop <-chan struct{}
+}
+
+// stopped reports whether lim.Stop is closed.
+func (lim *Limits) stopped() bool {
+	select {
+	case <-lim.Stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // node states.
@@ -367,7 +382,8 @@ var ErrNoLimit = errors.New("mcts: no limit on simulations, nodes or time")
 
 // Run searches from the root until a limit is reached and returns what it
 // found. A root with a single legal decision is returned at once. If ctx is
-// cancelled, Run stops and returns ctx's error.
+// cancelled, Run stops and returns ctx's error; if lim.Stop is closed, it
+// stops and returns its result so far.
 func (s *Search) Run(ctx context.Context, lim Limits) (*Result, error) {
 	start := time.Now()
 	if s.root == nil {
@@ -402,7 +418,7 @@ func (s *Search) Run(ctx context.Context, lim Limits) (*Result, error) {
 			return nil, err
 		}
 		if lim.Sims > 0 && sims >= lim.Sims || lim.Nodes > 0 && s.nodes >= lim.Nodes ||
-			lim.Time > 0 && time.Since(start) >= lim.Time {
+			lim.Time > 0 && time.Since(start) >= lim.Time || lim.stopped() {
 			break
 		}
 		want := s.cfg.BatchSize

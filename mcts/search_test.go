@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
@@ -313,6 +314,21 @@ func TestSearchLimitsAndErrors(t *testing.T) {
 	cancel()
 	if _, err := s.Run(ctx, Limits{Sims: 10}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+	// A closed Stop ends the run without an error, with a result.
+	closed := make(chan struct{})
+	close(closed)
+	s.SetPosition(p)
+	res, err = s.Run(context.Background(), Limits{Sims: 1000, Stop: closed})
+	if err != nil || res.Simulations != 0 || !slices.Contains(res.Legal, res.Best) {
+		t.Errorf("stopped before the run: %d simulations, best %v, error %v", res.Simulations, res.Best, err)
+	}
+	// Stop closed during a run that would last an hour.
+	stop := make(chan struct{})
+	time.AfterFunc(20*time.Millisecond, func() { close(stop) })
+	res, err = s.Run(context.Background(), Limits{Time: time.Hour, Stop: stop})
+	if err != nil || res.Simulations == 0 {
+		t.Errorf("stopped during the run: %d simulations, error %v", res.Simulations, err)
 	}
 	over := mustFEN(t, "keyland", "6/5/6/5/6/5/6/5/6/5/6/5/S5 n")
 	s.SetPosition(over)

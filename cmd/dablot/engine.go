@@ -24,12 +24,16 @@ const engineUsage = `--model FILE [--sims N | --movetime MS] [--gumbel] [--varia
 
 Reads commands from standard input, one a line, and answers on standard output
 (see cmd/dablot/ENGINE_PROTOCOL.md): uci, isready, newgame, position startpos|fen F [moves T...],
-go [sims N] [movetime MS], legal, fen, quit. A bad line is answered "error <reason>".`
+go [sims N] [movetime MS] | go infinite, stop, legal, fen, quit. A bad line is
+answered "error <reason>". While go searches, stop, isready and quit are answered at
+once; other commands wait until the search has answered.`
 
 // Bounds of the engine's input.
 const (
 	engineMaxLine  = 256 << 10 // bytes in one command line
 	engineMaxMoves = 10_000    // turns after "moves"
+	// lines read ahead while a search runs; the input is not read beyond
+	engineMaxQueued = 1024
 )
 
 // runEngine runs "dablot engine" on standard input.
@@ -70,6 +74,7 @@ type engine struct {
 	pvTurns  int
 	maxSims  int           // the largest "go sims" accepted
 	maxTime  time.Duration // the largest "go movetime" accepted
+	started  *search       // set by cmdGo for handleLine
 	commands map[string]func(ctx context.Context, args []string) error
 }
 
@@ -86,35 +91,154 @@ func newEngine(a *analyst, out io.Writer) *engine {
 		"legal":    e.noArgs(e.cmdLegal),
 		"fen":      e.noArgs(func() { e.reply("fen " + e.pos.FEN()) }),
 		"quit":     e.noArgs(func() {}),
+		"stop":     e.noArgs(func() {}), // no search runs: nothing to stop
 	}
 	return e
 }
 
 // engineCommandNames lists the commands for error messages.
-const engineCommandNames = "uci, isready, newgame, position, go, legal, fen, quit"
+const engineCommandNames = "uci, isready, newgame, position, go, stop, legal, fen, quit"
 
-// run answers the lines of in until "quit" or the end of the input.
+// inputLine is one line of the engine's input.
+type inputLine struct {
+	text    string
+	tooLong bool
+}
+
+// searchAnswer is what a background search ends with.
+type searchAnswer struct {
+	an  *analysis
+	err error
+}
+
+// search is the engine's search in progress.
+type search struct {
+	stop     chan struct{} // closed by "stop" and "quit"
+	stopped  bool
+	answered chan searchAnswer
+}
+
+// halt ends the search early (once).
+func (s *search) halt() {
+	if !s.stopped {
+		close(s.stop)
+		s.stopped = true
+	}
+}
+
+// run answers the lines of in until "quit" or the end of the input. Lines
+// are handled in order, and input is read on while "go" searches: a "stop",
+// "isready" or "quit" that is next in order is handled at once (stop ends
+// the search, quit ends it and then the session); any other line waits for
+// the search's answer. Only run's goroutine writes to the output.
 func (e *engine) run(ctx context.Context, in io.Reader) error {
-	br := bufio.NewReaderSize(in, 64<<10)
+	lines := make(chan inputLine)
+	readErr := make(chan error, 1)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		br := bufio.NewReaderSize(in, 64<<10)
+		for {
+			text, tooLong, err := readBoundedLine(br, engineMaxLine)
+			if tooLong || text != "" || err == nil {
+				select {
+				case lines <- inputLine{text, tooLong}:
+				case <-done:
+					return
+				}
+			}
+			if err != nil {
+				if err == io.EOF {
+					err = nil
+				}
+				readErr <- err
+				close(lines)
+				return
+			}
+		}
+	}()
+
+	var (
+		cur   *search     // the search in progress, if any
+		queue []inputLine // lines read and not yet handled, in order
+		quit  bool        // "quit" came during the search
+	)
 	for {
-		line, tooLong, err := readBoundedLine(br, engineMaxLine)
-		if tooLong {
-			e.reply(fmt.Sprintf("error line too long: more than %d bytes", engineMaxLine))
-		} else if line != "" || err == nil {
-			if e.handle(ctx, line) {
+		// Handle, in order, every line that can be handled now.
+		for len(queue) > 0 && !quit {
+			l := queue[0]
+			if cur == nil {
+				queue = queue[1:]
+				if cur, quit = e.handleLine(ctx, l); quit {
+					return e.out.Flush()
+				}
+				continue
+			}
+			if w := searchCommand(l); w == "stop" {
+				cur.halt()
+			} else if w == "isready" {
+				e.reply("readyok")
+			} else if w == "quit" {
+				cur.halt()
+				quit = true
+			} else {
+				break // l waits for the search's answer
+			}
+			queue = queue[1:]
+		}
+		if err := e.out.Flush(); err != nil {
+			return err
+		}
+		if cur == nil && lines == nil {
+			return <-readErr
+		}
+		var input <-chan inputLine
+		if len(queue) < engineMaxQueued {
+			input = lines
+		}
+		var answered <-chan searchAnswer
+		if cur != nil {
+			answered = cur.answered
+		}
+		select {
+		case l, ok := <-input:
+			if !ok {
+				lines = nil // the input ended; a search still answers
+				continue
+			}
+			queue = append(queue, l)
+		case a := <-answered:
+			cur = nil
+			e.answerGo(a)
+			if quit {
 				return e.out.Flush()
 			}
 		}
-		if ferr := e.out.Flush(); ferr != nil {
-			return ferr
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
+	}
+}
+
+// searchCommand returns the command of l if it is one that is answered while
+// a search runs ("stop", "isready" or "quit", without arguments), or "".
+func searchCommand(l inputLine) string {
+	if f := strings.Fields(l.text); len(f) == 1 && !l.tooLong {
+		switch f[0] {
+		case "stop", "isready", "quit":
+			return f[0]
 		}
 	}
+	return ""
+}
+
+// handleLine answers one line read while no search runs; it returns the
+// search the line started, if any, and whether it was "quit".
+func (e *engine) handleLine(ctx context.Context, l inputLine) (*search, bool) {
+	if l.tooLong {
+		e.reply(fmt.Sprintf("error line too long: more than %d bytes", engineMaxLine))
+		return nil, false
+	}
+	e.started = nil
+	quit := e.handle(ctx, l.text)
+	return e.started, quit
 }
 
 // readBoundedLine reads one line without its end (\n or \r\n). A line longer
@@ -253,11 +377,19 @@ func (e *engine) cmdPosition(_ context.Context, args []string) error {
 	return nil
 }
 
-// cmdGo searches the position and answers info lines and "bestmove".
+// cmdGo starts a search of the position in the background; run answers
+// with info lines and "bestmove" when it ends. "go infinite" searches until
+// "stop" (within the engine's largest limits).
 func (e *engine) cmdGo(ctx context.Context, args []string) error {
 	var lim mcts.Limits
+	infinite := false
 	for i := 0; i < len(args); i += 2 {
 		key := args[i]
+		if key == "infinite" {
+			infinite = true
+			i--
+			continue
+		}
 		if i+1 >= len(args) {
 			return fmt.Errorf("go %s needs a value", key)
 		}
@@ -277,10 +409,15 @@ func (e *engine) cmdGo(ctx context.Context, args []string) error {
 			}
 			lim.Time = time.Duration(n) * time.Millisecond
 		default:
-			return fmt.Errorf("go %q: want sims N or movetime MS", key)
+			return fmt.Errorf("go %q: want sims N, movetime MS or infinite", key)
 		}
 	}
-	if lim == (mcts.Limits{}) {
+	switch {
+	case infinite && lim != (mcts.Limits{}):
+		return errors.New("go infinite takes no sims or movetime: it searches until stop")
+	case infinite:
+		lim = mcts.Limits{Sims: e.maxSims, Time: e.maxTime}
+	case lim == (mcts.Limits{}):
 		lim = e.a.settings.limits()
 		lim.Sims = min(lim.Sims, e.maxSims)
 		lim.Time = min(lim.Time, e.maxTime)
@@ -288,15 +425,27 @@ func (e *engine) cmdGo(ctx context.Context, args []string) error {
 	if e.pos.Status().Over() {
 		return gameOverError(&e.pos)
 	}
-	an, err := e.a.analyse(ctx, e.pos, lim, 1, e.pvTurns)
-	if err != nil {
-		return err
-	}
-	b := an.Best()
-	e.reply(fmt.Sprintf("info sims %d value %.3f wdl %.3f %.3f %.3f pv %s",
-		an.Sims, b.Value, b.WDL[0], b.WDL[1], b.WDL[2], strings.Join(an.PV, " ")))
-	e.reply("bestmove " + b.Turn)
+	s := &search{stop: make(chan struct{}), answered: make(chan searchAnswer, 1)}
+	lim.Stop = s.stop
+	pos, pvTurns := e.pos, e.pvTurns
+	go func() {
+		an, err := e.a.analyse(ctx, pos, lim, 1, pvTurns)
+		s.answered <- searchAnswer{an, err}
+	}()
+	e.started = s
 	return nil
+}
+
+// answerGo answers a search that has ended.
+func (e *engine) answerGo(a searchAnswer) {
+	if a.err != nil {
+		e.replyError(a.err)
+		return
+	}
+	b := a.an.Best()
+	e.reply(fmt.Sprintf("info sims %d value %.3f wdl %.3f %.3f %.3f pv %s",
+		a.an.Sims, b.Value, b.WDL[0], b.WDL[1], b.WDL[2], strings.Join(a.an.PV, " ")))
+	e.reply("bestmove " + b.Turn)
 }
 
 // cmdLegal answers "legal" and the legal turns, sorted (none once the game

@@ -71,7 +71,7 @@ func TestEngineSession(t *testing.T) {
 		`error unknown command "bogus"`,
 		"error go sims 0: want 1 to ",
 		"error go sims needs a value",
-		`error go "depth": want sims N or movetime MS`,
+		`error go "depth": want sims N, movetime MS or infinite`,
 		"info sims ",
 		"bestmove ",
 		"fen " + strings.Replace(start.FEN(), " s", " n", 1),
@@ -204,6 +204,67 @@ func TestEngineFlags(t *testing.T) {
 	}
 }
 
+// handleWait answers line as run does when no search is in progress, and
+// waits for the answer of a search the line starts.
+func handleWait(e *engine, line string) (quit bool) {
+	e.started = nil
+	quit = e.handle(context.Background(), line)
+	if s := e.started; s != nil {
+		e.started = nil
+		e.answerGo(<-s.answered)
+	}
+	return quit
+}
+
+// TestEngineStop: while go searches, stop, isready and quit are answered at
+// once and other commands wait their turn.
+func TestEngineStop(t *testing.T) {
+	model := testModel(t, "keyland")
+	r := mustModelRules(t, model)
+	start := r.Start()
+	for _, tc := range []struct {
+		name   string
+		script string
+		want   []string
+	}{
+		// "go infinite" would search for an hour: only stop ends it. isready
+		// is answered during the search, fen after it, in order.
+		{"stop", "go infinite\nisready\nstop\nfen\n\nisready extra\nfen\n",
+			[]string{"readyok", "info sims ", "bestmove ", "fen " + start.FEN(), `error unexpected argument "extra"`, "fen "}},
+		// A line that is not stop, isready or quit waits for the search, and
+		// so does every line after it: here, go sims 30 answers first.
+		{"order", "go sims 30\nfen\nisready\nstop\n",
+			[]string{"info sims 30 ", "bestmove ", "fen ", "readyok"}},
+		// quit stops the search; the answer comes before the engine exits.
+		{"quit", "go infinite\nquit\nisready\n", []string{"info sims ", "bestmove "}},
+		// The input ends while a bounded search runs: it still answers.
+		{"end of input", "go sims 20", []string{"info sims 20 ", "bestmove "}},
+		// stop with no search running does nothing.
+		{"stop idle", "stop\nisready\n", []string{"readyok"}},
+		{"infinite with limits", "go infinite sims 5\n", []string{"error go infinite takes no sims"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := engineSession(t, tc.script, "--model", model, "--sims", "8")
+			if len(lines) != len(tc.want) {
+				t.Fatalf("lines %q, want %d starting %q", lines, len(tc.want), tc.want)
+			}
+			for i, w := range tc.want {
+				if !strings.HasPrefix(lines[i], w) {
+					t.Errorf("line %d = %q, want it to start with %q", i+1, lines[i], w)
+				}
+			}
+			for i, l := range lines {
+				if best, ok := strings.CutPrefix(l, "bestmove "); ok {
+					p := r.Start()
+					if err := p.ApplyTurn(best); err != nil {
+						t.Errorf("line %d: %s is not legal: %v", i+1, best, err)
+					}
+				}
+			}
+		})
+	}
+}
+
 // engineReplies are the first words of every line the engine may send.
 var engineReplies = map[string]bool{"id": true, "uciok": true, "readyok": true, "info": true,
 	"bestmove": true, "legal": true, "fen": true, "error": true}
@@ -221,6 +282,7 @@ func FuzzEngine(f *testing.F) {
 		"go sims 99999999\ngo movetime -1\ngo sims\ngo sims x\n",
 		"position\nposition fen\nposition fen moves\nposition startpos moves zz\n",
 		"bogus\n\x00\xff\r\n  \t\nuci extra\nPOSITION startpos\n",
+		"go infinite\nstop\ngo infinite sims 3\ngo sims 3 infinite\nstop extra\n",
 		"position startpos moves e3-e5 e3-e5\nposition fen 5/4/5 s\nposition startpos moves e3-e4\n",
 	} {
 		f.Add(seed)
@@ -241,7 +303,7 @@ func FuzzEngine(f *testing.F) {
 		e.maxSims, e.maxTime, e.pvTurns = 8, 20*time.Millisecond, 3
 		answer := func(line string) (replies []string, quit bool) {
 			out.Reset()
-			quit = e.handle(context.Background(), line)
+			quit = handleWait(e, line)
 			e.out.Flush()
 			if s := out.String(); s != "" {
 				if !strings.HasSuffix(s, "\n") {
@@ -280,7 +342,7 @@ func FuzzEngine(f *testing.F) {
 			case len(replies) == 0:
 				// Silent success: only these commands, well formed.
 				ok := fields[0] == "position" && len(fields) > 1 && (fields[1] == "startpos" || fields[1] == "fen") ||
-					len(fields) == 1 && (fields[0] == "newgame" || fields[0] == "quit")
+					len(fields) == 1 && (fields[0] == "newgame" || fields[0] == "quit" || fields[0] == "stop")
 				if !ok {
 					t.Fatalf("%q: no answer", line)
 				}
