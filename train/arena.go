@@ -33,12 +33,12 @@ type ArenaConfig struct {
 	OpeningTurns int
 	// Endgames, if true, starts each pair of games (2k and 2k+1, sides
 	// swapped) from its own random reduced position instead of Start:
-	// RandomEndgame with at most EndgameSoldiers soldiers a side, seeded
+	// RandomEndgame with Endgame, seeded
 	// from Seed and k. The two games of a pair cancel the position's
 	// imbalance, so the score measures how well A wins won endgames and
 	// holds lost ones against B.
-	Endgames        bool
-	EndgameSoldiers int
+	Endgames bool
+	Endgame  EndgameSpec
 	// SPRT, if set, stops the match as soon as the test decides. Games are
 	// counted in index order, so the stopping point does not depend on
 	// which thread finished first.
@@ -85,8 +85,8 @@ func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
 		return nil, fmt.Errorf("arena: %d opening turns: want 0 or more", cfg.OpeningTurns)
 	case cfg.Endgames && cfg.Start != nil:
 		return nil, errors.New("arena: endgames and a start position exclude each other")
-	case cfg.EndgameSoldiers < 0:
-		return nil, fmt.Errorf("arena: %d endgame soldiers: want 0 or more", cfg.EndgameSoldiers)
+	case cfg.Endgame.Soldiers < 0:
+		return nil, fmt.Errorf("arena: %d endgame soldiers: want 0 or more", cfg.Endgame.Soldiers)
 	}
 	if cfg.SPRT != nil {
 		if err := cfg.SPRT.Validate(); err != nil {
@@ -206,7 +206,7 @@ func playArenaGame(ctx context.Context, cfg *ArenaConfig, start game.Position, i
 	if cfg.Endgames {
 		rng := rand.New(rand.NewPCG(mcts.Mix(cfg.Seed, 2<<32|uint64(i/2)), 0))
 		var ok bool
-		if start, ok = RandomEndgame(cfg.Rules, rng, cfg.EndgameSoldiers); !ok {
+		if start, ok = RandomEndgame(cfg.Rules, rng, cfg.Endgame); !ok {
 			return nil, fmt.Errorf("game %d: no random endgame of %s found", i+1, cfg.Rules.Name)
 		}
 	}

@@ -157,7 +157,7 @@ func TestArenaEndgames(t *testing.T) {
 	run := func(threads int) *ArenaResult {
 		res, err := RunArena(context.Background(), ArenaConfig{
 			Rules: r, A: factory(t, "alphabeta:depth=1"), B: factory(t, "greedy"), Games: 6,
-			Threads: threads, Seed: 5, Endgames: true, EndgameSoldiers: 4,
+			Threads: threads, Seed: 5, Endgames: true, Endgame: DefaultEndgame(4),
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -103,14 +103,29 @@ type SelfPlayConfig struct {
 	Quiescence float64 `yaml:"quiescence"`
 	// EndgameFraction is the share of self-play games that start from a
 	// random reduced position instead of the variant's setup (an endgame
-	// curriculum): each side keeps its king with probability 0.9, its
-	// prince (if the setup has one) with probability 0.5 and 0 to
+	// curriculum): each side keeps its king with probability
+	// EndgameKingChance (default 0.9), its prince (if the setup has one)
+	// with probability EndgamePrinceChance (default 0.5) and 0 to
 	// EndgameSoldiers soldiers, on random points, either side to move. Such
 	// games are short and often decided, so they teach the network to turn
 	// a lead into a win long before full games reach those positions. 0
 	// turns it off.
-	EndgameFraction float64 `yaml:"endgame_fraction"`
-	EndgameSoldiers int     `yaml:"endgame_soldiers"`
+	EndgameFraction     float64  `yaml:"endgame_fraction"`
+	EndgameSoldiers     int      `yaml:"endgame_soldiers"`
+	EndgameKingChance   *float64 `yaml:"endgame_king_chance,omitempty"`
+	EndgamePrinceChance *float64 `yaml:"endgame_prince_chance,omitempty"`
+}
+
+// Endgame returns the spec of the curriculum's random endgames.
+func (s *SelfPlayConfig) Endgame() EndgameSpec {
+	e := DefaultEndgame(s.EndgameSoldiers)
+	if s.EndgameKingChance != nil {
+		e.KingChance = *s.EndgameKingChance
+	}
+	if s.EndgamePrinceChance != nil {
+		e.PrinceChance = *s.EndgamePrinceChance
+	}
+	return e
 }
 
 // TrainerConfig sets up the network training of each generation.
@@ -249,6 +264,8 @@ func (c *Config) Validate() error {
 		{s.Quiescence >= 0 && s.Quiescence <= 100, "selfplay.quiescence", "0 to 100", s.Quiescence},
 		{s.EndgameFraction >= 0 && s.EndgameFraction <= 1, "selfplay.endgame_fraction", "0 to 1", s.EndgameFraction},
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
+		{s.Endgame().KingChance >= 0 && s.Endgame().KingChance <= 1, "selfplay.endgame_king_chance", "0 to 1", s.Endgame().KingChance},
+		{s.Endgame().PrinceChance >= 0 && s.Endgame().PrinceChance <= 1, "selfplay.endgame_prince_chance", "0 to 1", s.Endgame().PrinceChance},
 		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},

@@ -6,20 +6,26 @@ import (
 	"github.com/dablot-zero/dablot/game"
 )
 
-// Chances of a side keeping its king and its prince in a random endgame.
-const (
-	endgameKingChance   = 0.9
-	endgamePrinceChance = 0.5
-)
+// EndgameSpec says how RandomEndgame draws a reduced position.
+type EndgameSpec struct {
+	Soldiers     int     // each side gets 0 to Soldiers soldiers (no more than the setup has)
+	KingChance   float64 // chance that a side keeps its king
+	PrinceChance float64 // chance that a side keeps its prince, if the setup has one
+}
+
+// DefaultEndgame is the spec with at most soldiers soldiers a side, a king
+// kept with probability 0.9 and a prince with probability 0.5.
+func DefaultEndgame(soldiers int) EndgameSpec {
+	return EndgameSpec{Soldiers: soldiers, KingChance: 0.9, PrinceChance: 0.5}
+}
 
 // RandomEndgame returns a random reduced position of variant r, the start of
-// a curriculum game: each side keeps its king with probability 0.9, its
-// prince (if r's setup has one) with probability 0.5, and 0 to maxSoldiers
-// soldiers (no more than the setup has); every piece stands on a random
-// empty point, and either side may move. Positions that are already over,
-// or where a side has no piece, are drawn again; after 1000 such draws the
-// variant's setup is returned (ok false).
-func RandomEndgame(r *game.Rules, rng *rand.Rand, maxSoldiers int) (p game.Position, ok bool) {
+// a curriculum game: each side keeps its king, its prince and 0 to
+// e.Soldiers soldiers as e says; every piece stands on a random empty point,
+// and either side may move. Positions that are already over, or where a side
+// has no piece, are drawn again; after 1000 such draws the variant's setup
+// is returned (ok false).
+func RandomEndgame(r *game.Rules, rng *rand.Rand, e EndgameSpec) (p game.Position, ok bool) {
 	start := r.Start()
 	b := r.Board
 	points := make([]int, 0, b.Points())
@@ -38,13 +44,13 @@ func RandomEndgame(r *game.Rules, rng *rand.Rand, maxSoldiers int) (p game.Posit
 					used++
 				}
 			}
-			if kings := start.Pieces(s, game.King).Count(); kings > 0 && rng.Float64() < endgameKingChance {
+			if kings := start.Pieces(s, game.King).Count(); kings > 0 && rng.Float64() < e.KingChance {
 				place(game.King, kings)
 			}
-			if princes := start.Pieces(s, game.Prince).Count(); princes > 0 && rng.Float64() < endgamePrinceChance {
+			if princes := start.Pieces(s, game.Prince).Count(); princes > 0 && rng.Float64() < e.PrinceChance {
 				place(game.Prince, princes)
 			}
-			place(game.Soldier, rng.IntN(min(maxSoldiers, start.Pieces(s, game.Soldier).Count())+1))
+			place(game.Soldier, rng.IntN(min(e.Soldiers, start.Pieces(s, game.Soldier).Count())+1))
 		}
 		side := game.Side(rng.IntN(2))
 		p, err := game.Setup(r, side, pieces)

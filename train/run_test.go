@@ -84,6 +84,8 @@ func TestConfigErrors(t *testing.T) {
 		{"quiescence: 0", "quiescence: -1", "selfplay.quiescence"},
 		{"endgame_fraction: 0", "endgame_fraction: 1.5", "selfplay.endgame_fraction"},
 		{"endgame_soldiers: 0", "endgame_soldiers: -2", "selfplay.endgame_soldiers"},
+		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_king_chance: 1.5", "selfplay.endgame_king_chance"},
+		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_prince_chance: .nan", "selfplay.endgame_prince_chance"},
 	} {
 		if !strings.Contains(good, tc.from) {
 			t.Fatalf("%q not in the config:\n%s", tc.from, good)

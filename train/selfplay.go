@@ -147,7 +147,7 @@ func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, cfg *Sel
 	if cfg.EndgameFraction > 0 {
 		crng := rand.New(rand.NewPCG(mcts.Mix(seed, 3), mcts.Mix(seed, 4)))
 		if crng.Float64() < cfg.EndgameFraction {
-			p, endgame = RandomEndgame(r, crng, cfg.EndgameSoldiers)
+			p, endgame = RandomEndgame(r, crng, cfg.Endgame())
 		}
 	}
 	rec := game.NewRecord(r, &p)

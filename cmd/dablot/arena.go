@@ -100,7 +100,7 @@ func runArena(args []string, out io.Writer) error {
 	var writeErr error
 	cfg := train.ArenaConfig{
 		Rules: r, Start: &start, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed,
-		OpeningTurns: *opening, SPRT: test, Endgames: *endgames >= 0, EndgameSoldiers: max(0, *endgames),
+		OpeningTurns: *opening, SPRT: test, Endgames: *endgames >= 0, Endgame: train.DefaultEndgame(max(0, *endgames)),
 		OnGame: func(g *train.ArenaGame, sofar train.WDL) {
 			if sink != nil && writeErr == nil {
 				writeErr = writeRecord(sink, g.Record, jsonl)
