@@ -40,10 +40,6 @@ func NewQuiescenceEvaluator(inner Evaluator, scale float64) *QuiescenceEvaluator
 	return &QuiescenceEvaluator{Inner: inner, Scale: scale}
 }
 
-// quiesceWeights are the material values of the capture search (soldier,
-// prince, king), in hundredths of a soldier.
-var quiesceWeights = [game.NumRanks]int{100, 300, 500}
-
 // maxSwing bounds the swing (in soldiers) so that a forced win found by
 // the capture search saturates the value instead of overflowing it.
 const maxSwing = 20
@@ -86,7 +82,8 @@ func (e *QuiescenceEvaluator) swing(p *game.Position, decisions []game.Decision)
 		return 0 // nothing to capture: the position is quiet
 	}
 	if e.ab == nil {
-		e.ab = &AlphaBetaPlayer{cfg: AlphaBetaConfig{Depth: 1, Quiescence: true, Weights: quiesceWeights}}
+		// The capture search values material as the alpha-beta baseline does.
+		e.ab = &AlphaBetaPlayer{cfg: AlphaBetaConfig{Depth: 1, Quiescence: true, Weights: DefaultAlphaBetaConfig().Weights}}
 		e.ab.ctx = context.Background()
 	}
 	ab := e.ab

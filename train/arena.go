@@ -31,14 +31,12 @@ type ArenaConfig struct {
 	// OpeningTurns random turns are played before the players take over;
 	// games 2k and 2k+1 share the same opening, with the sides swapped.
 	OpeningTurns int
-	// Endgames, if true, starts each pair of games (2k and 2k+1, sides
+	// Endgame, if set, starts each pair of games (2k and 2k+1, sides
 	// swapped) from its own random reduced position instead of Start:
-	// RandomEndgame with Endgame, seeded
-	// from Seed and k. The two games of a pair cancel the position's
-	// imbalance, so the score measures how well A wins won endgames and
-	// holds lost ones against B.
-	Endgames bool
-	Endgame  EndgameSpec
+	// RandomEndgame with this spec, seeded from Seed and k. The two games
+	// of a pair cancel the position's imbalance, so the score measures how
+	// well A wins won endgames and holds lost ones against B.
+	Endgame *EndgameSpec
 	// SPRT, if set, stops the match as soon as the test decides. Games are
 	// counted in index order, so the stopping point does not depend on
 	// which thread finished first.
@@ -83,9 +81,9 @@ func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
 		return nil, fmt.Errorf("arena: %d games: want at least 1", cfg.Games)
 	case cfg.OpeningTurns < 0:
 		return nil, fmt.Errorf("arena: %d opening turns: want 0 or more", cfg.OpeningTurns)
-	case cfg.Endgames && cfg.Start != nil:
+	case cfg.Endgame != nil && cfg.Start != nil:
 		return nil, errors.New("arena: endgames and a start position exclude each other")
-	case cfg.Endgame.Soldiers < 0:
+	case cfg.Endgame != nil && cfg.Endgame.Soldiers < 0:
 		return nil, fmt.Errorf("arena: %d endgame soldiers: want 0 or more", cfg.Endgame.Soldiers)
 	}
 	if cfg.SPRT != nil {
@@ -203,10 +201,10 @@ func playArenaGame(ctx context.Context, cfg *ArenaConfig, start game.Position, i
 	if err != nil {
 		return nil, fmt.Errorf("game %d: player B (%s): %w", i+1, cfg.B.Name, err)
 	}
-	if cfg.Endgames {
+	if cfg.Endgame != nil {
 		rng := rand.New(rand.NewPCG(mcts.Mix(cfg.Seed, 2<<32|uint64(i/2)), 0))
 		var ok bool
-		if start, ok = RandomEndgame(cfg.Rules, rng, cfg.Endgame); !ok {
+		if start, ok = RandomEndgame(cfg.Rules, rng, *cfg.Endgame); !ok {
 			return nil, fmt.Errorf("game %d: no random endgame of %s found", i+1, cfg.Rules.Name)
 		}
 	}

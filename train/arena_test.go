@@ -157,7 +157,7 @@ func TestArenaEndgames(t *testing.T) {
 	run := func(threads int) *ArenaResult {
 		res, err := RunArena(context.Background(), ArenaConfig{
 			Rules: r, A: factory(t, "alphabeta:depth=1"), B: factory(t, "greedy"), Games: 6,
-			Threads: threads, Seed: 5, Endgames: true, Endgame: DefaultEndgame(4),
+			Threads: threads, Seed: 5, Endgame: new(DefaultEndgame(4)),
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -181,7 +181,7 @@ func TestArenaEndgames(t *testing.T) {
 	}
 	start := r.Start()
 	if _, err := RunArena(context.Background(), ArenaConfig{Rules: r, Start: &start, A: factory(t, "random"), B: factory(t, "random"),
-		Games: 2, Endgames: true}); err == nil || !strings.Contains(err.Error(), "exclude") {
+		Games: 2, Endgame: new(DefaultEndgame(0))}); err == nil || !strings.Contains(err.Error(), "exclude") {
 		t.Errorf("endgames with a start position: error %v", err)
 	}
 }

@@ -239,6 +239,7 @@ func (c *Config) Validate() error {
 		value any
 	}
 	s, t, e, r := &c.SelfPlay, &c.Train, &c.Evaluation, &c.Rating
+	eg := s.Endgame()
 	checks := []check{
 		{c.Name != "", "name", "a name", c.Name},
 		{c.Network.Blocks >= 0 && c.Network.Blocks <= 64, "network.blocks", "0 to 64", c.Network.Blocks},
@@ -264,8 +265,8 @@ func (c *Config) Validate() error {
 		{s.Quiescence >= 0 && s.Quiescence <= 100, "selfplay.quiescence", "0 to 100", s.Quiescence},
 		{s.EndgameFraction >= 0 && s.EndgameFraction <= 1, "selfplay.endgame_fraction", "0 to 1", s.EndgameFraction},
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
-		{s.Endgame().KingChance >= 0 && s.Endgame().KingChance <= 1, "selfplay.endgame_king_chance", "0 to 1", s.Endgame().KingChance},
-		{s.Endgame().PrinceChance >= 0 && s.Endgame().PrinceChance <= 1, "selfplay.endgame_prince_chance", "0 to 1", s.Endgame().PrinceChance},
+		{eg.KingChance >= 0 && eg.KingChance <= 1, "selfplay.endgame_king_chance", "0 to 1", eg.KingChance},
+		{eg.PrinceChance >= 0 && eg.PrinceChance <= 1, "selfplay.endgame_prince_chance", "0 to 1", eg.PrinceChance},
 		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},

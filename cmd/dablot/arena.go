@@ -100,7 +100,7 @@ func runArena(args []string, out io.Writer) error {
 	var writeErr error
 	cfg := train.ArenaConfig{
 		Rules: r, Start: &start, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed,
-		OpeningTurns: *opening, SPRT: test, Endgames: *endgames >= 0, Endgame: train.DefaultEndgame(max(0, *endgames)),
+		OpeningTurns: *opening, SPRT: test,
 		OnGame: func(g *train.ArenaGame, sofar train.WDL) {
 			if sink != nil && writeErr == nil {
 				writeErr = writeRecord(sink, g.Record, jsonl)
@@ -109,8 +109,8 @@ func runArena(args []string, out io.Writer) error {
 			bar.Add(1)
 		},
 	}
-	if cfg.Endgames {
-		cfg.Start = nil
+	if *endgames >= 0 {
+		cfg.Start, cfg.Endgame = nil, new(train.DefaultEndgame(*endgames))
 		fmt.Fprintf(out, "random endgames: each pair of games starts from its own (at most %d soldiers a side)\n", *endgames)
 	}
 	fmt.Fprintf(out, "arena: %s, A = %s, B = %s, %d games, %d threads, seed %d\n", r.Name, a.Name, b.Name, *games, *threads, *seed)

@@ -23,7 +23,7 @@ func init() {
 const engineUsage = `--model FILE [--sims N | --movetime MS] [--gumbel] [--variant V] [--pv N]
 
 Reads commands from standard input, one a line, and answers on standard output
-(see cmd/dablot/ENGINE_PROTOCOL.md): uci, isready, newgame, position startpos|fen F [moves T...],
+(see the README's "Engine protocol"): uci, isready, newgame, position startpos|fen F [moves T...],
 go [sims N] [movetime MS] | go infinite, stop, legal, fen, quit. A bad line is
 answered "error <reason>". While go searches, stop, isready and quit are answered at
 once; other commands wait until the search has answered.`
@@ -114,15 +114,15 @@ type searchAnswer struct {
 // search is the engine's search in progress.
 type search struct {
 	stop     chan struct{} // closed by "stop" and "quit"
-	stopped  bool
 	answered chan searchAnswer
 }
 
-// halt ends the search early (once).
+// halt ends the search early; a second halt does nothing.
 func (s *search) halt() {
-	if !s.stopped {
+	select {
+	case <-s.stop:
+	default:
 		close(s.stop)
-		s.stopped = true
 	}
 }
 
