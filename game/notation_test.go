@@ -165,8 +165,9 @@ func TestReadPGNErrors(t *testing.T) {
 			t.Errorf("%q: error %v, want one saying %q", tc.text, err, tc.err)
 		}
 	}
-	rec := &game.Record{Variant: "keyland", Result: "*", NoCaptureLimit: 100, MaxPlies: 1000, Turns: []string{"i5-i7", "i5-i7"}}
-	if _, err := rec.Replay(configs.MustVariant("keyland")); err == nil || !strings.Contains(err.Error(), "turn 2") {
+	keyland := configs.MustVariant("keyland")
+	rec := &game.Record{Variant: "keyland", Result: "*", NoCaptureLimit: keyland.NoCaptureLimit, MaxPlies: keyland.MaxPlies, Turns: []string{"i5-i7", "i5-i7"}}
+	if _, err := rec.Replay(keyland); err == nil || !strings.Contains(err.Error(), "turn 2") {
 		t.Errorf("replay of an illegal turn: %v", err)
 	}
 }
@@ -187,7 +188,7 @@ func TestVariantErrors(t *testing.T) {
 		{"king:    {step: all, must_capture: false, chain_must_continue: false}", "king:    {step: all, chain_must_continue: false}", "ranks.king.must_capture"},
 		{"promotion: none", "promotion: queen", "promotion"},
 		{"no_move: pass", "no_move: cry", "no_move"},
-		{"no_capture_limit: 100", "no_capture_limit: -1", "no_capture_limit"},
+		{"no_capture_limit: 400", "no_capture_limit: -1", "no_capture_limit"},
 		{"max_plies: 1000", "", "max_plies"},
 		{"setup: ssssss", "setup: sssss", "setup"},
 		{"  two_passes: true", "", "draw.two_passes"},

@@ -152,8 +152,8 @@ func TestRulesThatDiffer(t *testing.T) {
 			play: []string{"e5xe9"}, status: game.Status{Outcome: game.Draw, Reason: game.KingsOnly}},
 		{name: "kings only is no draw in dablot", variant: "dablot", pieces: "K:e5 s:e7 k:k13", side: "s",
 			play: []string{"e5xe9"}},
-		// No capture in 100 plies.
-		{name: "no-capture draw", variant: "keyland", pieces: "S:a1 K:k1 s:a13 k:k13", side: "s 99",
+		// No capture in 100 plies (keyland's own limit is 400).
+		{name: "no-capture draw", variant: "keyland,no_capture_limit=100", pieces: "S:a1 K:k1 s:a13 k:k13", side: "s 99",
 			play: []string{"a1-a3"}, status: game.Status{Outcome: game.Draw, Reason: game.NoCaptureLimit, Limit: 100}},
 		// A side with no move passes (keyland) or loses (dablot).
 		{name: "forced pass", variant: "keyland", pieces: "S:a1 s:a3,b2,c1,a5,c3,e1", side: "s",
