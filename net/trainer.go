@@ -360,9 +360,11 @@ func (t *Trainer) adam(lr float64) (float64, error) {
 		for i, wi := range w {
 			ss += float64(wi) * float64(wi)
 			gi := gr[i] + wd*wi
-			p.m[i] = fb1*p.m[i] + (1-fb1)*gi
-			p.v[i] = fb2*p.v[i] + (1-fb2)*gi*gi
-			w[i] = wi - step*p.m[i]/(float32(math.Sqrt(float64(p.v[i])))*inv2+eps)
+			// Weights and moments that underflow are flushed to zero
+			// (see flushSubnormal): subnormals slow training and search.
+			p.m[i] = flushSubnormal(fb1*p.m[i] + (1-fb1)*gi)
+			p.v[i] = flushSubnormal(fb2*p.v[i] + (1-fb2)*gi*gi)
+			w[i] = flushSubnormal(wi - step*p.m[i]/(float32(math.Sqrt(float64(p.v[i])))*inv2+eps))
 			gr[i] = 0
 		}
 		l2 += 0.5 * float64(wd) * ss
