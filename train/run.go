@@ -50,7 +50,8 @@ type runState struct {
 	Promotions  int        `json:"promotions"`
 	Rated       int        `json:"rated"` // last generation rated against the anchors (-1: none)
 	Games       int        `json:"games"`
-	Samples     int64      `json:"samples"`
+	Samples     int64      `json:"samples"`      // samples generated, the init model's included
+	InitSamples int64      `json:"init_samples"` // the init model's samples (Samples counts on from them)
 	TrainSteps  int        `json:"train_steps"`
 	Hours       float64    `json:"hours"` // training hours up to this checkpoint, earlier runs included
 	Trainer     string     `json:"trainer,omitempty"`
@@ -121,7 +122,8 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
 		st.InitFrom, st.Hours = init, m.Training.Hours
-		st.Games, st.Samples = m.Training.Games, m.Training.Samples
+		st.Games, st.Samples, st.InitSamples = m.Training.Games, m.Training.Samples, m.Training.Samples
+		st.TrainSteps = m.Training.TrainSteps
 	} else {
 		var err error
 		if first, err = NewNetwork(rules, cfg.NetConfig(), mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
@@ -415,7 +417,7 @@ func (r *Run) generation(ctx context.Context) error {
 	}
 	r.state.TrainSteps += steps
 	r.state.Games += len(games)
-	r.state.Samples = r.replay.Total()
+	r.state.Samples = r.state.InitSamples + r.replay.Total()
 	m.TrainSeconds = time.Since(t0).Seconds()
 	cand, err := NewModel(r.Rules, r.trainer.Weights(), r.summary(g))
 	if err != nil {

@@ -591,3 +591,40 @@ func TestInitAcrossVariants(t *testing.T) {
 		t.Errorf("init from the same variant recorded InitVariant %q", v)
 	}
 }
+
+// TestInitCarriesTotals warm-starts a run and checks that the init model's
+// games, samples, training steps and hours carry over into the run's totals
+// and the models it writes.
+func TestInitCarriesTotals(t *testing.T) {
+	cfg := testConfig(t, 1)
+	frostviken := configs.MustVariant("frostviken")
+	src, err := NewNetwork(frostviken, cfg.NetConfig(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Training.Games, src.Training.Samples, src.Training.TrainSteps, src.Training.Hours = 100, 5000, 300, 0.5
+	path := filepath.Join(t.TempDir(), "init.dbm")
+	if err := src.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	r, err := CreateRun(filepath.Join(t.TempDir(), "run"), cfg, frostviken, path, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := r.Train(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	st, added := r.state, r.replay.Total()
+	if added == 0 {
+		t.Fatal("the run wrote no samples")
+	}
+	if st.Games != 100+cfg.SelfPlay.Games || st.Samples != 5000+added || st.TrainSteps <= 300 || st.Hours <= 0.5 {
+		t.Errorf("totals after a generation: games %d, samples %d (%d new), steps %d, hours %g; want 100+%d games, 5000+new samples, more than 300 steps and 0.5 h",
+			st.Games, st.Samples, added, st.TrainSteps, st.Hours, cfg.SelfPlay.Games)
+	}
+	tr := r.Best().Training
+	if tr.Games != st.Games || tr.Samples != st.Samples || tr.TrainSteps != st.TrainSteps {
+		t.Errorf("best model's training %+v, run state games %d samples %d steps %d", tr, st.Games, st.Samples, st.TrainSteps)
+	}
+}
