@@ -21,9 +21,9 @@ type evalLayer struct {
 func newEvalLayer(w, b *Tensor) evalLayer {
 	cout := w.Shape[1]
 	cin := w.Shape[0] / 9
-	l := evalLayer{cin: cin, cout: cout, w: append([]float32(nil), w.Data...), wcat: make([]float32, cin*9*cout), bias: append([]float32(nil), b.Data...)}
-	flushSubnormals(l.w)
-	flushSubnormals(l.bias)
+	// Subnormal weights are flushed to zero: they change no output and slow
+	// every multiply they meet (see flushSubnormal).
+	l := evalLayer{cin: cin, cout: cout, w: flushedCopy(w.Data), wcat: make([]float32, cin*9*cout), bias: flushedCopy(b.Data)}
 	for s := 0; s < 9; s++ {
 		for c := 0; c < cin; c++ {
 			copy(l.wcat[c*9*cout+s*cout:c*9*cout+(s+1)*cout], l.w[(s*cin+c)*cout:(s*cin+c+1)*cout])
@@ -68,13 +68,7 @@ func NewEvaluator(topo *Topology, w *Weights) (*Evaluator, error) {
 		})
 	}
 	e.policy = newEvalLayer(w.Tensor("policy.w"), w.Tensor("policy.b"))
-	// Subnormal weights are flushed to zero: they change no output and slow
-	// every multiply they meet (see flushSubnormal).
-	cp := func(name string) []float32 {
-		x := append([]float32(nil), w.Tensor(name).Data...)
-		flushSubnormals(x)
-		return x
-	}
+	cp := func(name string) []float32 { return flushedCopy(w.Tensor(name).Data) }
 	e.stopW, e.stopB = cp("stop.w"), flushSubnormal(w.Tensor("stop.b").Data[0])
 	e.v1W, e.v1B, e.v2W, e.v2B = cp("value1.w"), cp("value1.b"), cp("value2.w"), cp("value2.b")
 	return e, nil

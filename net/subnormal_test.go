@@ -43,9 +43,15 @@ func countSubnormals(xs ...[]float32) int {
 	return n
 }
 
-// seedSubnormals sets every third weight of every tensor of w to a subnormal
-// value and returns how many it set.
-func seedSubnormals(w *Weights) int {
+// subnormalNetwork returns a small network on the large board with every
+// third weight of every tensor set to a subnormal value (or zero).
+func subnormalNetwork(t *testing.T, seed uint64) (*Topology, Config, *Weights) {
+	t.Helper()
+	cfg := Config{Blocks: 1, Channels: 8, InputPlanes: 3, ValueHidden: 8}
+	w, err := NewWeights(cfg, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := 0
 	for _, t := range w.Tensors {
 		for i := 0; i < len(t.Data); i += 3 {
@@ -55,22 +61,17 @@ func seedSubnormals(w *Weights) int {
 			}
 		}
 	}
-	return n
+	if n == 0 {
+		t.Fatal("no subnormal weights seeded")
+	}
+	return largeBoard(), cfg, w
 }
 
 // TestEvaluatorFlushesSubnormals checks that a network with subnormal weights
 // keeps none of them for inference and gives the outputs of the same network
 // with those weights zeroed.
 func TestEvaluatorFlushesSubnormals(t *testing.T) {
-	topo := largeBoard()
-	cfg := Config{Blocks: 1, Channels: 8, InputPlanes: 3, ValueHidden: 8}
-	w, err := NewWeights(cfg, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if seedSubnormals(w) == 0 {
-		t.Fatal("no subnormal weights seeded")
-	}
+	topo, cfg, w := subnormalNetwork(t, 3)
 	e, err := NewEvaluator(topo, w)
 	if err != nil {
 		t.Fatal(err)
@@ -89,9 +90,7 @@ func TestEvaluatorFlushesSubnormals(t *testing.T) {
 	}
 	zeroed := &Weights{Config: w.Config}
 	for _, t := range w.Tensors {
-		d := append([]float32(nil), t.Data...)
-		flushSubnormals(d)
-		zeroed.Tensors = append(zeroed.Tensors, Tensor{Name: t.Name, Shape: t.Shape, Data: d})
+		zeroed.Tensors = append(zeroed.Tensors, Tensor{Name: t.Name, Shape: t.Shape, Data: flushedCopy(t.Data)})
 	}
 	ez, err := NewEvaluator(topo, zeroed)
 	if err != nil {
@@ -121,13 +120,7 @@ func TestEvaluatorFlushesSubnormals(t *testing.T) {
 // TestAdamFlushesSubnormals trains from weights with subnormal values and
 // checks that none remain in the weights or Adam's moments after one step.
 func TestAdamFlushesSubnormals(t *testing.T) {
-	topo := largeBoard()
-	cfg := Config{Blocks: 1, Channels: 8, InputPlanes: 3, ValueHidden: 8}
-	w, err := NewWeights(cfg, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seedSubnormals(w)
+	topo, cfg, w := subnormalNetwork(t, 4)
 	tc := DefaultTrainConfig()
 	tc.BatchSize = 4
 	tr, err := NewTrainer(topo, w, tc)
