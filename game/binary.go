@@ -73,10 +73,7 @@ func DecodePosition(r *Rules, data []byte) (Position, error) {
 	case outcome > Draw || reason > Adjudicated || (outcome == Ongoing) != (reason == NotOver):
 		return Position{}, errors.New("position: bad status")
 	}
-	p.side = Side(side)
-	if p.side == North {
-		p.hash ^= r.zobrist.side
-	}
+	p.setSide(Side(side))
 	p.chain, p.chainStart = -1, -1
 	p.setChain(int(chain), int(start))
 	p.passes, p.captured = flags&3, flags&4 != 0

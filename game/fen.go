@@ -98,14 +98,11 @@ func ParseFEN(r *Rules, fen string) (Position, error) {
 	}
 	switch fields[1] {
 	case "s", "S":
-		p.side = South
+		p.setSide(South)
 	case "n", "N":
-		p.side = North
+		p.setSide(North)
 	default:
 		return bad("side", "%q: want s (South) or n (North)", fields[1])
-	}
-	if p.side == North {
-		p.hash ^= r.zobrist.side
 	}
 	if len(fields) > 2 && fields[2] != "-" {
 		q, err := b.ParseSquare(fields[2])
@@ -133,10 +130,7 @@ func ParseFEN(r *Rules, fen string) (Position, error) {
 			return bad(name, "%q: turns are numbered from 1", fields[3+i])
 		}
 	}
-	p.ply = int32(2 * (turn - 1))
-	if p.side != r.First {
-		p.ply++
-	}
+	p.ply = r.startPly(p.side, turn)
 	p.refreshStatus()
 	return p, nil
 }

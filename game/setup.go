@@ -9,7 +9,9 @@ import "fmt"
 // It is an error for two pieces to share a point, or for a piece to lie off
 // the board.
 func Setup(r *Rules, side Side, pieces [2][NumRanks]Bits) (Position, error) {
-	p := Position{rules: r, chain: -1, chainStart: -1, side: side}
+	p := Position{rules: r, chain: -1, chainStart: -1}
+	p.setSide(side)
+	p.ply = r.startPly(side, 1)
 	var all Bits
 	for s := range Side(2) {
 		for k := range Rank(NumRanks) {
@@ -26,12 +28,26 @@ func Setup(r *Rules, side Side, pieces [2][NumRanks]Bits) (Position, error) {
 			}
 		}
 	}
-	if side == North {
-		p.hash ^= r.zobrist.side
-	}
-	if side != r.First {
-		p.ply = 1
-	}
 	p.refreshStatus()
 	return p, nil
+}
+
+// setSide sets the side to move of a position being built, whose side so
+// far is the zero value (South), and keeps its hash in step.
+func (p *Position) setSide(s Side) {
+	p.side = s
+	if s == North {
+		p.hash ^= p.rules.zobrist.side
+	}
+}
+
+// startPly is the ply at the start of turn number turn (from 1) with side
+// to move: each turn number covers a move by the first side, then one by
+// the other.
+func (r *Rules) startPly(side Side, turn int) int32 {
+	ply := int32(2 * (turn - 1))
+	if side != r.First {
+		ply++
+	}
+	return ply
 }

@@ -45,18 +45,15 @@ func (s Symmetry) Decision(b *Board, d Decision) Decision {
 func (s Symmetry) Position(p *Position) Position {
 	b := p.rules.Board
 	q := Position{rules: p.rules, chain: -1, chainStart: -1, ply: p.ply, quiet: p.quiet,
-		captured: p.captured, passes: p.passes, status: p.status, side: p.side}
+		captured: p.captured, passes: p.passes, status: p.status}
 	swap := Side(0)
 	if s == HalfTurnSwap {
 		swap = 1
-		q.side = p.side.Other()
 		if w, ok := q.status.Outcome.Winner(); ok {
 			q.status.Outcome = winFor(w.Other())
 		}
 	}
-	if q.side == North {
-		q.hash ^= p.rules.zobrist.side
-	}
+	q.setSide(p.side ^ swap)
 	for side := range 2 {
 		for r := range NumRanks {
 			for bits := p.pieces[side][r]; !bits.Empty(); {
