@@ -10,9 +10,10 @@ const minNormal32 = 0x1p-126
 // (every multiply that meets one takes a microcode assist), and Go offers no
 // flush-to-zero mode. Training produces them: a weight that gets no gradient
 // (an input plane a board never sets, a dead channel) is driven towards zero
-// by the L2 decay, and its Adam moments decay with it. Networks with thousands of
-// subnormal weights searched up to 14 times slower than without them. Such values contribute less than 2^-126 to any output, so
-// flushing them changes nothing else.
+// by the L2 decay, and its Adam moments decay with it. Networks with
+// thousands of subnormal weights searched up to 14 times slower than without
+// them. Such values contribute less than 2^-126 to any output, so flushing
+// them changes nothing else.
 func flushSubnormal(x float32) float32 {
 	if x < minNormal32 && x > -minNormal32 {
 		return 0
