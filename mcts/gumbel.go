@@ -40,9 +40,15 @@ func consideredVisits(m, n int) []int {
 	return seq[:n]
 }
 
-// gumbelStart draws the root's Gumbel noise and the halving schedule for a
-// budget of sims simulations.
-func (s *Search) gumbelStart(sims int) {
+// gumbelStart draws the root's Gumbel noise and plans sequential halving
+// for the run's limits. A run bounded by simulations alone halves once over
+// that budget. A run bounded by time or nodes (or by simulations and
+// either) cannot know its budget, so it halves in passes of doubling
+// budgets, the first a single visit per considered decision and phase, each
+// pass counting only its own visits: whenever it stops, the last complete
+// pass had more than a quarter of the simulations, and the deepest-searched
+// decisions are its survivors.
+func (s *Search) gumbelStart(lim Limits) {
 	r := s.root
 	k := len(r.legal)
 	s.gLogits = resize(s.gLogits, k)
@@ -59,13 +65,60 @@ func (s *Search) gumbelStart(sims int) {
 		}
 		s.gNoise[i] = g
 	}
-	s.gTable = consideredVisits(min(s.cfg.GumbelM, k), sims)
+	s.gSims = lim.Sims
+	s.gAnytime = lim.Time > 0 || lim.Nodes > 0 || lim.Sims <= 0
+	s.gBudget = 0
+	s.gStart = s.rootVisits()
+	if s.gAnytime {
+		s.gumbelPass()
+		return
+	}
+	s.gTable = consideredVisits(min(s.cfg.GumbelM, k), lim.Sims)
+	s.gumbelSnapshot()
+}
+
+// gumbelPass starts the next pass of an anytime run: a budget twice the
+// last one's (capped by what is left of a simulation limit), planned from
+// the root's visits now.
+func (s *Search) gumbelPass() {
+	m := min(s.cfg.GumbelM, len(s.root.legal))
+	budget := 2 * s.gBudget
+	if budget == 0 {
+		budget = m * max(1, int(math.Ceil(math.Log2(float64(m)))))
+	}
+	if s.gSims > 0 {
+		budget = max(1, min(budget, s.gSims-(s.rootVisits()-s.gStart)))
+	}
+	s.gBudget = budget
+	s.gTable = consideredVisits(m, budget)
+	s.gumbelSnapshot()
+}
+
+// gumbelSnapshot records the root's visits (in flight included) at the
+// start of a halving schedule, which counts only the visits after it.
+func (s *Search) gumbelSnapshot() {
+	r := s.root
+	s.gSeen = s.gSeen[:0]
 	s.gBase = 0
 	for _, c := range r.children {
+		v := 0
 		if c != nil {
-			s.gBase += int(c.n)
+			v = int(c.n + c.vl)
+		}
+		s.gSeen = append(s.gSeen, v)
+		s.gBase += v
+	}
+}
+
+// rootVisits is the sum of the root's children's visits, in flight included.
+func (s *Search) rootVisits() int {
+	v := 0
+	for _, c := range s.root.children {
+		if c != nil {
+			v += int(c.n + c.vl)
 		}
 	}
+	return v
 }
 
 func logit(p float32) float64 { return math.Log(max(float64(p), 1e-30)) }
@@ -81,11 +134,10 @@ func resize(x []float64, k int) []float64 {
 func (s *Search) gumbelRootSelect() int {
 	r := s.root
 	sigma := s.completedSigma(r)
-	idx := -s.gBase
-	for _, c := range r.children {
-		if c != nil {
-			idx += int(c.n + c.vl)
-		}
+	idx := s.rootVisits() - s.gBase
+	if s.gAnytime && idx >= len(s.gTable) {
+		s.gumbelPass()
+		idx = 0
 	}
 	want := -1
 	if idx >= 0 && idx < len(s.gTable) {
@@ -97,6 +149,9 @@ func (s *Search) gumbelRootSelect() int {
 		visits := 0
 		if c != nil {
 			visits = int(c.n + c.vl)
+		}
+		if i < len(s.gSeen) {
+			visits -= s.gSeen[i]
 		}
 		score := s.gNoise[i] + s.gLogits[i] + sigma[i]
 		if score > fallbackScore {

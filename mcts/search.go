@@ -208,8 +208,13 @@ type Search struct {
 	// Gumbel state of the current run.
 	gLogits  []float64
 	gNoise   []float64
-	gTable   []int
-	gBase    int // root visits before this run
+	gTable   []int // the halving schedule: visits wanted, by visit index
+	gBase    int   // root visits before the schedule
+	gSeen    []int // each root decision's visits before the schedule
+	gAnytime bool  // halve in passes of doubling budgets (no fixed budget)
+	gBudget  int   // the current pass's budget (anytime)
+	gSims    int   // the run's simulation limit (0: none)
+	gStart   int   // root visits before the run
 	scratchA []float64
 	scratchB []float64
 
@@ -392,9 +397,6 @@ func (s *Search) Run(ctx context.Context, lim Limits) (*Result, error) {
 	if lim.Sims <= 0 && lim.Nodes <= 0 && lim.Time <= 0 {
 		return nil, ErrNoLimit
 	}
-	if s.cfg.Gumbel && lim.Sims <= 0 {
-		return nil, errors.New("mcts: Gumbel search needs a simulation limit")
-	}
 	root := s.root
 	if root.state == terminal {
 		return nil, fmt.Errorf("mcts: the game is over (%s)", root.pos.Status())
@@ -408,7 +410,7 @@ func (s *Search) Run(ctx context.Context, lim Limits) (*Result, error) {
 		return s.result(0, start), nil
 	}
 	if s.cfg.Gumbel {
-		s.gumbelStart(lim.Sims)
+		s.gumbelStart(lim)
 	} else if s.rootPrior == nil && s.cfg.NoiseEpsilon > 0 {
 		s.addNoise()
 	}

@@ -160,6 +160,76 @@ func TestGumbelPicksBestRootAction(t *testing.T) {
 	}
 }
 
+// TestGumbelAnytimePicksBestRootAction runs the same searches bounded by
+// simulations and a time that never binds, which halves in passes of
+// doubling budgets instead of once: the dablot win takes passes of 80 and
+// 160 simulations and a last one of the 160 left.
+func TestGumbelAnytimePicksBestRootAction(t *testing.T) {
+	for _, tc := range []struct {
+		variant, fen, want string
+		sims               int
+	}{
+		{"keyland", fenLongChain, "a1xa5", 32},
+		{"dablot", fenWinInTwo, "e5-e7", 400},
+	} {
+		p := mustFEN(t, tc.variant, tc.fen)
+		for seed := range uint64(5) {
+			cfg := DefaultConfig()
+			cfg.Gumbel, cfg.GumbelM, cfg.Seed = true, 32, seed
+			s := newSearch(t, &MaterialEvaluator{}, cfg, p)
+			res, err := s.Run(context.Background(), Limits{Sims: tc.sims, Time: time.Hour})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.DecisionString(res.Best); got != tc.want {
+				t.Errorf("%s seed %d: best %s, want %s (visits %v)", tc.variant, seed, got, tc.want, res.Visits)
+			}
+			if res.Simulations != tc.sims {
+				t.Errorf("%d simulations, want %d", res.Simulations, tc.sims)
+			}
+		}
+	}
+}
+
+// TestGumbelAnytimeHalves checks that a run without a fixed budget still
+// concentrates its visits. With 16 decisions considered, passes of 64, 128
+// and 256 simulations end exactly at 448; the last pass alone gives its
+// survivor 4+8+16+32 = 60 visits, where one schedule planned for a huge
+// budget would still be spreading 28 visits over each of the 16.
+func TestGumbelAnytimeHalves(t *testing.T) {
+	p := configs.MustVariant("keyland").Start()
+	cfg := DefaultConfig()
+	cfg.Gumbel, cfg.GumbelM, cfg.BatchSize, cfg.Seed = true, 16, 1, 7
+	s := newSearch(t, &RolloutEvaluator{Seed: 3, MaxDecisions: 50}, cfg, p)
+	res, err := s.Run(context.Background(), Limits{Sims: 448, Time: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, most, atMost := 0, 0, 0
+	for _, v := range res.Visits {
+		total += v
+		most = max(most, v)
+	}
+	for _, v := range res.Visits {
+		if v == most {
+			atMost++
+		}
+	}
+	if total != 448 || most < 60 || atMost != 1 {
+		t.Errorf("visits %v: total %d, most %d (by %d decisions); want 448, at least 60, by one", res.Visits, total, most, atMost)
+	}
+	if i := slices.Index(res.Legal, res.Best); res.Visits[i] != most {
+		t.Errorf("best %s has %d visits, not the most (%d)", p.DecisionString(res.Best), res.Visits[i], most)
+	}
+
+	// Bounded by time alone, it searches and answers.
+	s = newSearch(t, &MaterialEvaluator{}, cfg, p)
+	res, err = s.Run(context.Background(), Limits{Time: 20 * time.Millisecond})
+	if err != nil || res.Simulations == 0 {
+		t.Fatalf("time-bounded run: %v, %+v", err, res)
+	}
+}
+
 func argmax(x []float32) int {
 	best := 0
 	for i := range x {

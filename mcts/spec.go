@@ -148,7 +148,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   cpuct [1.25], fpu [0.25], batch [8], noise [0], temp [0],
 //	                   tempplies [0], rollouts [1], rollout [0], reuse [true],
 //	                   q [0: none; else the QuiescenceEvaluator scale]
-//	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16],
+//	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
+//	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [1]
 //
 // ms limits are per decision.
@@ -208,14 +209,14 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	cfg.Gumbel = gumbel
 	lim := Limits{Time: r.ms("ms"), Nodes: r.int("nodes", 0, 0, 1<<30)}
 	defSims := 200
-	if gumbel {
-		defSims = 16
-	} else if lim.Time > 0 || lim.Nodes > 0 {
+	if lim.Time > 0 || lim.Nodes > 0 {
 		defSims = 0
+	} else if gumbel {
+		defSims = 16
 	}
 	lim.Sims = r.int("sims", defSims, 0, 1<<30)
-	if gumbel && lim.Sims < 1 {
-		r.fail("sims", sp.Params["sims"], "at least 1 for gumbel")
+	if lim == (Limits{}) {
+		r.fail("sims", sp.Params["sims"], "at least 1 without ms or nodes")
 	}
 	cfg.BatchSize = r.int("batch", cfg.BatchSize, 1, 4096)
 	if gumbel {

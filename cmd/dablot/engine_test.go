@@ -226,25 +226,34 @@ func TestEngineStop(t *testing.T) {
 		name   string
 		script string
 		want   []string
+		gumbel bool
 	}{
 		// "go infinite" would search for an hour: only stop ends it. isready
 		// is answered during the search, fen after it, in order.
 		{"stop", "go infinite\nisready\nstop\nfen\n\nisready extra\nfen\n",
-			[]string{"readyok", "info sims ", "bestmove ", "fen " + start.FEN(), `error unexpected argument "extra"`, "fen "}},
+			[]string{"readyok", "info sims ", "bestmove ", "fen " + start.FEN(), `error unexpected argument "extra"`, "fen "}, false},
 		// A line that is not stop, isready or quit waits for the search, and
 		// so does every line after it: here, go sims 30 answers first.
 		{"order", "go sims 30\nfen\nisready\nstop\n",
-			[]string{"info sims 30 ", "bestmove ", "fen ", "readyok"}},
+			[]string{"info sims 30 ", "bestmove ", "fen ", "readyok"}, false},
 		// quit stops the search; the answer comes before the engine exits.
-		{"quit", "go infinite\nquit\nisready\n", []string{"info sims ", "bestmove "}},
+		{"quit", "go infinite\nquit\nisready\n", []string{"info sims ", "bestmove "}, false},
 		// The input ends while a bounded search runs: it still answers.
-		{"end of input", "go sims 20", []string{"info sims 20 ", "bestmove "}},
+		{"end of input", "go sims 20", []string{"info sims 20 ", "bestmove "}, false},
 		// stop with no search running does nothing.
-		{"stop idle", "stop\nisready\n", []string{"readyok"}},
-		{"infinite with limits", "go infinite sims 5\n", []string{"error go infinite takes no sims"}},
+		{"stop idle", "stop\nisready\n", []string{"readyok"}, false},
+		{"infinite with limits", "go infinite sims 5\n", []string{"error go infinite takes no sims"}, false},
+		// The Gumbel search has no fixed budget under movetime or infinite:
+		// it halves in passes of doubling budgets until the time or stop.
+		{"gumbel movetime", "go movetime 50\n", []string{"info sims ", "bestmove "}, true},
+		{"gumbel infinite", "go infinite\nisready\nstop\n", []string{"readyok", "info sims ", "bestmove "}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			lines := engineSession(t, tc.script, "--model", model, "--sims", "8")
+			args := []string{"--model", model, "--sims", "8"}
+			if tc.gumbel {
+				args = append(args, "--gumbel")
+			}
+			lines := engineSession(t, tc.script, args...)
 			if len(lines) != len(tc.want) {
 				t.Fatalf("lines %q, want %d starting %q", lines, len(tc.want), tc.want)
 			}

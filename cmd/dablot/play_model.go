@@ -225,9 +225,6 @@ func (a *analyst) analyse(ctx context.Context, p game.Position, lim mcts.Limits,
 	if lim == (mcts.Limits{}) {
 		lim = a.settings.limits()
 	}
-	if a.cfg.Gumbel && lim.Sims <= 0 {
-		return nil, errors.New("the Gumbel search needs a number of simulations")
-	}
 	top = max(top, 1)
 	an := &analysis{Side: p.SideToMove()}
 
