@@ -97,26 +97,34 @@ func (s *Search) gumbelPass() {
 // gumbelSnapshot records the root's visits (in flight included) at the
 // start of a halving schedule, which counts only the visits after it.
 func (s *Search) gumbelSnapshot() {
-	r := s.root
 	s.gSeen = s.gSeen[:0]
-	s.gBase = 0
-	for _, c := range r.children {
-		v := 0
-		if c != nil {
-			v = int(c.n + c.vl)
-		}
-		s.gSeen = append(s.gSeen, v)
-		s.gBase += v
+	for i := range s.root.children {
+		s.gSeen = append(s.gSeen, s.childVisits(i))
 	}
+}
+
+// childVisits is the visits of root decision i, in flight included.
+func (s *Search) childVisits(i int) int {
+	if c := s.root.children[i]; c != nil {
+		return int(c.n + c.vl)
+	}
+	return 0
 }
 
 // rootVisits is the sum of the root's children's visits, in flight included.
 func (s *Search) rootVisits() int {
 	v := 0
-	for _, c := range s.root.children {
-		if c != nil {
-			v += int(c.n + c.vl)
-		}
+	for i := range s.root.children {
+		v += s.childVisits(i)
+	}
+	return v
+}
+
+// scheduleVisits is the visits the root has had since the schedule began.
+func (s *Search) scheduleVisits() int {
+	v := s.rootVisits()
+	for _, seen := range s.gSeen {
+		v -= seen
 	}
 	return v
 }
@@ -134,7 +142,7 @@ func resize(x []float64, k int) []float64 {
 func (s *Search) gumbelRootSelect() int {
 	r := s.root
 	sigma := s.completedSigma(r)
-	idx := s.rootVisits() - s.gBase
+	idx := s.scheduleVisits()
 	if s.gAnytime && idx >= len(s.gTable) {
 		s.gumbelPass()
 		idx = 0
@@ -145,14 +153,8 @@ func (s *Search) gumbelRootSelect() int {
 	}
 	best, fallback := -1, -1
 	bestScore, fallbackScore := math.Inf(-1), math.Inf(-1)
-	for i, c := range r.children {
-		visits := 0
-		if c != nil {
-			visits = int(c.n + c.vl)
-		}
-		if i < len(s.gSeen) {
-			visits -= s.gSeen[i]
-		}
+	for i := range r.children {
+		visits := s.childVisits(i) - s.gSeen[i]
 		score := s.gNoise[i] + s.gLogits[i] + sigma[i]
 		if score > fallbackScore {
 			fallback, fallbackScore = i, score

@@ -209,7 +209,6 @@ type Search struct {
 	gLogits  []float64
 	gNoise   []float64
 	gTable   []int // the halving schedule: visits wanted, by visit index
-	gBase    int   // root visits before the schedule
 	gSeen    []int // each root decision's visits before the schedule
 	gAnytime bool  // halve in passes of doubling budgets (no fixed budget)
 	gBudget  int   // the current pass's budget (anytime)

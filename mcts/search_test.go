@@ -3,6 +3,7 @@ package mcts
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -141,27 +142,26 @@ func TestGumbelPicksBestRootAction(t *testing.T) {
 		{"dablot", fenWinInTwo, "e5-e7", 400},
 	} {
 		p := mustFEN(t, tc.variant, tc.fen)
-		for seed := range uint64(10) {
-			cfg := DefaultConfig()
-			cfg.Gumbel, cfg.GumbelM, cfg.Seed = true, 32, seed/2
-			s := newSearch(t, &MaterialEvaluator{}, cfg, p)
-			lim := Limits{Sims: tc.sims}
-			if seed%2 == 1 {
-				lim.Time = time.Hour
-			}
-			res, err := s.Run(context.Background(), lim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := p.DecisionString(res.Best); got != tc.want {
-				t.Errorf("%s seed %d: best %s, want %s (visits %v)", tc.variant, seed, got, tc.want, res.Visits)
-			}
-			i := slices.Index(res.Legal, res.Best)
-			if j := argmax(res.Policy); j != i {
-				t.Errorf("%s seed %d: improved policy peaks at %s, not the best", tc.variant, seed, p.DecisionString(res.Legal[j]))
-			}
-			if res.Simulations != tc.sims {
-				t.Errorf("%d simulations, want %d", res.Simulations, tc.sims)
+		for seed := range uint64(5) {
+			for _, lim := range []Limits{{Sims: tc.sims}, {Sims: tc.sims, Time: time.Hour}} {
+				cfg := DefaultConfig()
+				cfg.Gumbel, cfg.GumbelM, cfg.Seed = true, 32, seed
+				s := newSearch(t, &MaterialEvaluator{}, cfg, p)
+				res, err := s.Run(context.Background(), lim)
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("%s seed %d time %v", tc.variant, seed, lim.Time)
+				if got := p.DecisionString(res.Best); got != tc.want {
+					t.Errorf("%s: best %s, want %s (visits %v)", name, got, tc.want, res.Visits)
+				}
+				i := slices.Index(res.Legal, res.Best)
+				if j := argmax(res.Policy); j != i {
+					t.Errorf("%s: improved policy peaks at %s, not the best", name, p.DecisionString(res.Legal[j]))
+				}
+				if res.Simulations != tc.sims {
+					t.Errorf("%s: %d simulations, want %d", name, res.Simulations, tc.sims)
+				}
 			}
 		}
 	}
