@@ -133,12 +133,21 @@ func TestRecordRoundTrip(t *testing.T) {
 		if err != nil || len(recs) != 1 {
 			t.Fatalf("%s: read back %d records: %v", v, len(recs), err)
 		}
-		js, _ := json.Marshal(rec)
-		var fromJSON game.Record
-		if err := json.Unmarshal(js, &fromJSON); err != nil {
-			t.Fatal(err)
+		// ReadRecords takes both formats: PGN-like text, and JSON lines
+		// (here two, with a blank line between them).
+		var pgn bytes.Buffer
+		rec.WritePGN(&pgn)
+		fromText, err := game.ReadRecords(&pgn)
+		if err != nil || len(fromText) != 1 {
+			t.Fatalf("%s: ReadRecords of PGN: %d records: %v", v, len(fromText), err)
 		}
-		for _, back := range []*game.Record{recs[0], &fromJSON} {
+		js, _ := json.Marshal(rec)
+		lines := "\n" + string(js) + "\n\n" + string(js) + "\n"
+		fromJSON, err := game.ReadRecords(strings.NewReader(lines))
+		if err != nil || len(fromJSON) != 2 {
+			t.Fatalf("%s: ReadRecords of JSON lines: %d records: %v", v, len(fromJSON), err)
+		}
+		for _, back := range []*game.Record{recs[0], fromText[0], fromJSON[0], fromJSON[1]} {
 			p, err := back.Replay(r)
 			if err != nil {
 				t.Fatalf("%s: replay: %v", v, err)
@@ -169,6 +178,22 @@ func TestReadPGNErrors(t *testing.T) {
 	rec := &game.Record{Variant: "keyland", Result: "*", NoCaptureLimit: keyland.NoCaptureLimit, MaxPlies: keyland.MaxPlies, Turns: []string{"i5-i7", "i5-i7"}}
 	if _, err := rec.Replay(keyland); err == nil || !strings.Contains(err.Error(), "turn 2") {
 		t.Errorf("replay of an illegal turn: %v", err)
+	}
+}
+
+func TestReadRecordsErrors(t *testing.T) {
+	for _, tc := range []struct{ text, err string }{
+		{`{"variant": "keyland", "turns": ["i5-i7"]}` + "\n{\"turns\": 3}\n", "record line 2"},
+		{`{"turns": []}`, "record line 1: no variant"},
+		{"  \n[South \"x\"]\n\n1. i5-i7 *\n", "no Variant"},
+	} {
+		_, err := game.ReadRecords(strings.NewReader(tc.text))
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%q: error %v, want one saying %q", tc.text, err, tc.err)
+		}
+	}
+	if recs, err := game.ReadRecords(strings.NewReader(" \n")); err != nil || len(recs) != 0 {
+		t.Errorf("blank input: %d records, %v", len(recs), err)
 	}
 }
 
@@ -279,6 +304,10 @@ func FuzzReadPGN(f *testing.F) {
 		recs, err := game.ReadPGN(strings.NewReader(text))
 		if err != nil {
 			return
+		}
+		// ReadRecords reads the same text the same way.
+		if again, err := game.ReadRecords(strings.NewReader(text)); err != nil || len(again) != len(recs) {
+			t.Fatalf("ReadRecords: %d records, %v; ReadPGN: %d", len(again), err, len(recs))
 		}
 		for _, rec := range recs {
 			if r, err := configs.Variant(rec.Variant); err == nil {

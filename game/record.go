@@ -2,6 +2,7 @@ package game
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -233,4 +234,48 @@ func (rec *Record) setTag(k, v string) error {
 		return errors.New("tag " + k + ": " + strconv.Quote(v) + " is not a whole number")
 	}
 	return nil
+}
+
+// ReadRecords reads game records written either as JSON lines (one Record
+// object per line, as arena --out FILE.jsonl writes them) or as PGN-like
+// text, telling them apart by the first character that is not white space.
+func ReadRecords(r io.Reader) ([]*Record, error) {
+	br := bufio.NewReader(r)
+	for {
+		c, _, err := br.ReadRune()
+		if err == io.EOF {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if strings.ContainsRune(" \t\r\n\ufeff", c) {
+			continue
+		}
+		if err := br.UnreadRune(); err != nil {
+			return nil, err
+		}
+		if c != '{' {
+			return ReadPGN(br)
+		}
+		break
+	}
+	sc := bufio.NewScanner(br)
+	sc.Buffer(make([]byte, 64*1024), 64<<20)
+	var out []*Record
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		rec := new(Record)
+		if err := json.Unmarshal([]byte(text), rec); err != nil {
+			return nil, fmt.Errorf("record line %d: %w", line, err)
+		}
+		if rec.Variant == "" {
+			return nil, fmt.Errorf("record line %d: no variant", line)
+		}
+		out = append(out, rec)
+	}
+	return out, sc.Err()
 }

@@ -1,0 +1,128 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+)
+
+// RecordPositions returns positions to judge players on, taken from game
+// records of variant r: in each game, the positions before turns from,
+// from+every, … up to (not including) turn to, counting turns from 0.
+func RecordPositions(recs []*game.Record, r *game.Rules, from, to, every int) ([]game.Position, error) {
+	if every < 1 {
+		return nil, fmt.Errorf("every %d: want 1 or more", every)
+	}
+	var out []game.Position
+	for i, rec := range recs {
+		p, err := rec.StartPosition(r)
+		if err != nil {
+			return nil, fmt.Errorf("record %d: %w", i+1, err)
+		}
+		for k, t := range rec.Turns {
+			if k >= to {
+				break
+			}
+			if k >= from && (k-from)%every == 0 && !p.Status().Over() {
+				out = append(out, p)
+			}
+			if err := p.ApplyTurn(t); err != nil {
+				return nil, fmt.Errorf("record %d, turn %d %q: %w", i+1, k+1, t, err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// BlunderStats counts the turns of a player that mcts.TurnJudge calls
+// blunders: a soldier's worth of material or more below the best turn.
+type BlunderStats struct {
+	Positions int
+	Blunders  int // loss of 1 soldier or more
+	Big       int // loss of 3 soldiers or more
+	MeanLoss  float64
+}
+
+// Rate returns the share of positions with a blunder, with its 95 %
+// confidence interval (Wilson's, for a proportion).
+func (b BlunderStats) Rate() (rate, lo, hi float64) {
+	w := WDL{W: b.Blunders, L: b.Positions - b.Blunders}
+	lo, hi = w.ScoreCI(0.95)
+	return w.Score(), lo, hi
+}
+
+// JudgePlayer lets a player of f choose a turn in every position and
+// judges each turn with mcts.TurnJudge, over threads goroutines (each with
+// its own player, seeded from seed and its number). onDone, if not nil,
+// is called after each position, from any goroutine but one at a time.
+func JudgePlayer(ctx context.Context, positions []game.Position, f *mcts.Factory, threads int, seed uint64, onDone func()) (BlunderStats, error) {
+	threads = max(1, min(threads, len(positions)))
+	var (
+		mu    sync.Mutex
+		st    = BlunderStats{Positions: len(positions)}
+		sum   float64
+		first error
+		next  int
+		wg    sync.WaitGroup
+	)
+	players := make([]mcts.Player, threads)
+	for w := range players {
+		pl, err := f.New(seed + uint64(w))
+		if err != nil {
+			return st, err
+		}
+		players[w] = pl
+	}
+	for _, pl := range players {
+		wg.Go(func() {
+			var j mcts.TurnJudge
+			for {
+				mu.Lock()
+				i := next
+				next++
+				stop := i >= len(positions) || first != nil
+				mu.Unlock()
+				if stop {
+					return
+				}
+				p := positions[i]
+				after := p
+				_, err := mcts.PlayTurn(ctx, pl, &after)
+				loss := 0.0
+				if err == nil {
+					loss = j.Loss(&p, &after)
+				}
+				mu.Lock()
+				switch {
+				case err != nil:
+					if first == nil {
+						first = fmt.Errorf("position %d (%s): %w", i+1, p.FEN(), err)
+					}
+				default:
+					sum += loss
+					if loss >= 1 {
+						st.Blunders++
+					}
+					if loss >= 3 {
+						st.Big++
+					}
+					if onDone != nil {
+						onDone()
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if first != nil {
+		return st, first
+	}
+	if st.Positions > 0 {
+		st.MeanLoss = sum / float64(st.Positions)
+	}
+	return st, nil
+}
