@@ -55,15 +55,51 @@ func (e *QuiescenceEvaluator) Evaluate(batch []Request) error {
 	}
 	for i := range batch {
 		r := &batch[i]
-		swing := e.swing(&r.Pos, r.Legal)
-		if swing == 0 {
-			continue
+		if swing := e.swing(&r.Pos, r.Legal); swing != 0 {
+			r.shiftValue(scale * swing)
 		}
-		v := math.Max(-0.999, math.Min(0.999, float64(r.Value)))
-		nv := math.Tanh(math.Atanh(v) + scale*swing)
-		r.Value = float32(nv)
-		if r.WDL != ([3]float32{}) {
-			r.WDL = shiftWDL(r.WDL, float32(nv))
+	}
+	return nil
+}
+
+// shiftValue adds x to the logit (atanh) of r's value, and moves its WDL,
+// if it has one, to match.
+func (r *Request) shiftValue(x float64) {
+	v := math.Max(-0.999, math.Min(0.999, float64(r.Value)))
+	nv := math.Tanh(math.Atanh(v) + x)
+	r.Value = float32(nv)
+	if r.WDL != ([3]float32{}) {
+		r.WDL = shiftWDL(r.WDL, float32(nv))
+	}
+}
+
+// MaterialBlend puts the material balance on the board into another
+// evaluator's value:
+//
+//	value = tanh(atanh(inner) + PerSoldier · b)
+//
+// where b is the side to move's material minus the opponent's, in soldiers
+// (DefaultWeights). A network trained on game results can learn that
+// material hardly decides a game between its own weak players, and a
+// search on its value then gives soldiers away to a player that counts
+// them; the blend makes every soldier count at search time. The priors are
+// the inner evaluator's. It is safe for concurrent use if Inner is.
+type MaterialBlend struct {
+	Inner      Evaluator
+	PerSoldier float64
+}
+
+// Evaluate implements Evaluator.
+func (e *MaterialBlend) Evaluate(batch []Request) error {
+	if err := e.Inner.Evaluate(batch); err != nil {
+		return err
+	}
+	for i := range batch {
+		r := &batch[i]
+		me := r.Pos.SideToMove()
+		b := sideMaterial(&r.Pos, me, &DefaultWeights) - sideMaterial(&r.Pos, me.Other(), &DefaultWeights)
+		if b != 0 {
+			r.shiftValue(e.PerSoldier * b)
 		}
 	}
 	return nil

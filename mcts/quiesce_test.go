@@ -78,3 +78,33 @@ func TestShiftWDL(t *testing.T) {
 		}
 	}
 }
+
+func TestMaterialBlend(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		fen   string
+		inner float32
+		b     float64 // the balance for the side to move, in soldiers
+	}{
+		// South: king (5) and a soldier; North: king and two soldiers.
+		{"a soldier down", "5k/5/6/5/6/5/s5/5/6/5/s5/5/S4K s", 0, -1},
+		{"a soldier up, the other side to move", "5k/5/6/5/6/5/s5/5/6/5/s5/5/S4K n", 0.2, 1},
+		// South's prince (3) against North's soldier (1), kings on both sides.
+		{"a prince against a soldier", "5k/5/6/5/6/5/s5/5/P4K/5/6/5/6 s", -0.4, 2},
+		{"level: the inner value stands", "5k/5/6/5/6/5/s5/5/6/5/6/5/S4K s", 0.3, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := mustFEN(t, "keyland", tc.fen)
+			batch := []Request{{Pos: p, Legal: p.Decisions(nil)}}
+			batch[0].Priors = make([]float32, len(batch[0].Legal))
+			e := &MaterialBlend{Inner: constEvaluator{tc.inner}, PerSoldier: 0.3}
+			if err := e.Evaluate(batch); err != nil {
+				t.Fatal(err)
+			}
+			want := math.Tanh(math.Atanh(float64(tc.inner)) + 0.3*tc.b)
+			if got := float64(batch[0].Value); math.Abs(got-want) > 1e-6 {
+				t.Fatalf("value %v, want %v", got, want)
+			}
+		})
+	}
+}

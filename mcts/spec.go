@@ -26,9 +26,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q"},
+		"rollouts", "rollout", "reuse", "q", "mat"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q"},
+		"rollouts", "rollout", "q", "mat"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -147,7 +147,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	mcts               model=FILE or eval=rollout|material; sims [200], ms, nodes,
 //	                   cpuct [1.25], fpu [0.25], batch [8], noise [0], temp [0],
 //	                   tempplies [0], rollouts [1], rollout [0], reuse [true],
-//	                   q [0: none; else the QuiescenceEvaluator scale]
+//	                   q [0: none; else the QuiescenceEvaluator scale],
+//	                   mat [0: none; else MaterialBlend's PerSoldier]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [1]
@@ -236,6 +237,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		cfg.Reuse = r.bool("reuse", cfg.Reuse)
 	}
 	qscale := r.float("q", 0, 0, 100)
+	perSoldier := r.float("mat", 0, 0, 100)
 	rollouts := r.int("rollouts", 1, 1, 1<<20)
 	maxRollout := r.int("rollout", 0, 0, 1<<30)
 	model, hasModel := sp.Params["model"]
@@ -288,6 +290,9 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		ev := shared
 		if newEval != nil {
 			ev = newEval(Mix(seed, 1))
+		}
+		if perSoldier > 0 {
+			ev = &MaterialBlend{Inner: ev, PerSoldier: perSoldier}
 		}
 		if qscale > 0 {
 			ev = NewQuiescenceEvaluator(ev, qscale)

@@ -25,8 +25,8 @@ const arenaUsage = `--variant V --a SPEC --b SPEC --games N [--sprt elo0,elo1] [
 Player SPECs: random | greedy | uct:playouts=1000 | alphabeta:depth=4 | alphabeta:ms=1000 |
   mcts:eval=rollout|material,sims=200 | mcts:model=FILE,sims=200 | gumbel:eval=material,sims=16 | gumbel:model=FILE,sims=16
   (keys: uct playouts,ms,c,rollout; alphabeta depth,ms,tt,q,mobility,hunt;
-   mcts model,eval,sims,ms,nodes,cpuct,fpu,batch,noise,temp,tempplies,rollouts,rollout,reuse,q;
-   gumbel model,eval,sims,ms,nodes,batch,m,cvisit,cscale,gscale,rollouts,rollout,q)`
+   mcts model,eval,sims,ms,nodes,cpuct,fpu,batch,noise,temp,tempplies,rollouts,rollout,reuse,q,mat;
+   gumbel model,eval,sims,ms,nodes,batch,m,cvisit,cscale,gscale,rollouts,rollout,q,mat)`
 
 func runArena(args []string, out io.Writer) error {
 	fs := newFlags("arena", arenaUsage, out)
