@@ -101,6 +101,12 @@ type SelfPlayConfig struct {
 	// is shifted by Quiescence (logit units) per soldier the captures win.
 	// 0 turns it off.
 	Quiescence float64 `yaml:"quiescence"`
+	// MaterialBlend, when above 0, puts mcts.MaterialBlend in front of the
+	// network in self-play, evaluation and rating games: the value's logit
+	// is shifted by MaterialBlend per soldier of material balance, so the
+	// search keeps material that the network's value does not yet see.
+	// 0 turns it off.
+	MaterialBlend float64 `yaml:"material_blend"`
 	// EndgameFraction is the share of self-play games that start from a
 	// random reduced position instead of the variant's setup (an endgame
 	// curriculum): each side keeps its king with probability
@@ -263,6 +269,7 @@ func (c *Config) Validate() error {
 		{s.MaterialHorizon >= 0, "selfplay.material_horizon", "0 or more", s.MaterialHorizon},
 		{s.MaterialWeight >= 0 && s.MaterialWeight <= 1, "selfplay.material_weight", "0 to 1", s.MaterialWeight},
 		{s.Quiescence >= 0 && s.Quiescence <= 100, "selfplay.quiescence", "0 to 100", s.Quiescence},
+		{s.MaterialBlend >= 0 && s.MaterialBlend <= 100, "selfplay.material_blend", "0 to 100", s.MaterialBlend},
 		{s.EndgameFraction >= 0 && s.EndgameFraction <= 1, "selfplay.endgame_fraction", "0 to 1", s.EndgameFraction},
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
 		{eg.KingChance >= 0 && eg.KingChance <= 1, "selfplay.endgame_king_chance", "0 to 1", eg.KingChance},

@@ -559,10 +559,15 @@ func (r *Run) rate(ctx context.Context, g int) error {
 }
 
 func (r *Run) searchSettings(sims int) string {
-	if q := r.Config.SelfPlay.Quiescence; q > 0 {
-		return fmt.Sprintf("%s sims=%d q=%g", r.Config.SelfPlay.Search, sims, q)
+	sp := &r.Config.SelfPlay
+	s := fmt.Sprintf("%s sims=%d", sp.Search, sims)
+	if sp.MaterialBlend > 0 {
+		s += fmt.Sprintf(" mat=%g", sp.MaterialBlend)
 	}
-	return fmt.Sprintf("%s sims=%d", r.Config.SelfPlay.Search, sims)
+	if sp.Quiescence > 0 {
+		s += fmt.Sprintf(" q=%g", sp.Quiescence)
+	}
+	return s
 }
 
 // ModelFactory returns a factory of players that search with model m

@@ -82,6 +82,7 @@ func TestConfigErrors(t *testing.T) {
 		{"material_weight: 0", "material_weight: 0.5", "selfplay.material_weight"},
 		{"material_horizon: 0", "material_horizon: -3", "selfplay.material_horizon"},
 		{"quiescence: 0", "quiescence: -1", "selfplay.quiescence"},
+		{"material_blend: 0", "material_blend: 101", "selfplay.material_blend"},
 		{"endgame_fraction: 0", "endgame_fraction: 1.5", "selfplay.endgame_fraction"},
 		{"endgame_soldiers: 0", "endgame_soldiers: -2", "selfplay.endgame_soldiers"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_king_chance: 1.5", "selfplay.endgame_king_chance"},
@@ -100,15 +101,16 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
-// TestSelfPlayQuiescence checks that self-play with a capture search in
-// front of the network plays legal games that depend on the seed alone.
+// TestSelfPlayQuiescence checks that self-play with a capture search and
+// the material blend in front of the network plays legal games that depend
+// on the seed alone.
 func TestSelfPlayQuiescence(t *testing.T) {
 	cfg := testConfig(t, 1)
 	m := newTestModel(t, "frostviken", 2)
 	var runs [][]*SelfPlayGame
 	for _, workers := range []int{1, 3} {
 		sp := cfg.SelfPlay
-		sp.Workers, sp.Quiescence = workers, 0.5
+		sp.Workers, sp.Quiescence, sp.MaterialBlend = workers, 0.5, 0.3
 		games, err := SelfPlay(context.Background(), m, sp, 11, 0, 3, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -48,11 +48,15 @@ func (s *SelfPlayConfig) SearchConfig(seed uint64, noise bool) mcts.Config {
 	return c
 }
 
-// leafEvaluator returns the evaluator one search uses: ev itself, or
-// with Quiescence set, a QuiescenceEvaluator of its own in front of ev.
+// leafEvaluator returns the evaluator one search uses: ev itself, with
+// MaterialBlend set a MaterialBlend in front of it, and with Quiescence set
+// a QuiescenceEvaluator of its own in front of those.
 func (s *SelfPlayConfig) leafEvaluator(ev mcts.Evaluator) mcts.Evaluator {
+	if s.MaterialBlend > 0 {
+		ev = &mcts.MaterialBlend{Inner: ev, PerSoldier: s.MaterialBlend}
+	}
 	if s.Quiescence > 0 {
-		return mcts.NewQuiescenceEvaluator(ev, s.Quiescence)
+		ev = mcts.NewQuiescenceEvaluator(ev, s.Quiescence)
 	}
 	return ev
 }
