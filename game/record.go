@@ -2,6 +2,7 @@ package game
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -240,42 +241,31 @@ func (rec *Record) setTag(k, v string) error {
 // object per line, as arena --out FILE.jsonl writes them) or as PGN-like
 // text, telling them apart by the first character that is not white space.
 func ReadRecords(r io.Reader) ([]*Record, error) {
-	br := bufio.NewReader(r)
-	for {
-		c, _, err := br.ReadRune()
-		if err == io.EOF {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if strings.ContainsRune(" \t\r\n\ufeff", c) {
-			continue
-		}
-		if err := br.UnreadRune(); err != nil {
-			return nil, err
-		}
-		if c != '{' {
-			return ReadPGN(br)
-		}
-		break
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
 	}
-	sc := bufio.NewScanner(br)
-	sc.Buffer(make([]byte, 64*1024), 64<<20)
+	text := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	if len(text) == 0 {
+		return nil, nil
+	}
+	if text[0] != '{' {
+		return ReadPGN(bytes.NewReader(text))
+	}
 	var out []*Record
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
 			continue
 		}
 		rec := new(Record)
-		if err := json.Unmarshal([]byte(text), rec); err != nil {
-			return nil, fmt.Errorf("record line %d: %w", line, err)
+		if err := json.Unmarshal(line, rec); err != nil {
+			return nil, fmt.Errorf("record line %d: %w", i+1, err)
 		}
 		if rec.Variant == "" {
-			return nil, fmt.Errorf("record line %d: no variant", line)
+			return nil, fmt.Errorf("record line %d: no variant", i+1)
 		}
 		out = append(out, rec)
 	}
-	return out, sc.Err()
+	return out, nil
 }

@@ -163,6 +163,38 @@ func outcomeValue(o game.Outcome, s game.Side) float64 {
 // the heuristic players.
 var DefaultWeights = [game.NumRanks]float64{1, 3, 5}
 
+// MaterialBlend puts the material balance on the board into another
+// evaluator's value:
+//
+//	value = tanh(atanh(inner) + PerSoldier · b)
+//
+// where b is the side to move's material minus the opponent's, in soldiers
+// (DefaultWeights). A network trained on game results can learn that
+// material hardly decides a game between its own weak players, and a
+// search on its value then gives soldiers away to a player that counts
+// them; the blend makes every soldier count at search time. The priors are
+// the inner evaluator's. It is safe for concurrent use if Inner is.
+type MaterialBlend struct {
+	Inner      Evaluator
+	PerSoldier float64
+}
+
+// Evaluate implements Evaluator.
+func (e *MaterialBlend) Evaluate(batch []Request) error {
+	if err := e.Inner.Evaluate(batch); err != nil {
+		return err
+	}
+	for i := range batch {
+		r := &batch[i]
+		me := r.Pos.SideToMove()
+		b := sideMaterial(&r.Pos, me, &DefaultWeights) - sideMaterial(&r.Pos, me.Other(), &DefaultWeights)
+		if b != 0 {
+			r.shiftValue(e.PerSoldier * b)
+		}
+	}
+	return nil
+}
+
 // MaterialEvaluator values a position by its material balance and gives
 // uniform or capture-biased priors. It has no state and is safe for
 // concurrent use.

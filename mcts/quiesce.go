@@ -73,38 +73,6 @@ func (r *Request) shiftValue(x float64) {
 	}
 }
 
-// MaterialBlend puts the material balance on the board into another
-// evaluator's value:
-//
-//	value = tanh(atanh(inner) + PerSoldier · b)
-//
-// where b is the side to move's material minus the opponent's, in soldiers
-// (DefaultWeights). A network trained on game results can learn that
-// material hardly decides a game between its own weak players, and a
-// search on its value then gives soldiers away to a player that counts
-// them; the blend makes every soldier count at search time. The priors are
-// the inner evaluator's. It is safe for concurrent use if Inner is.
-type MaterialBlend struct {
-	Inner      Evaluator
-	PerSoldier float64
-}
-
-// Evaluate implements Evaluator.
-func (e *MaterialBlend) Evaluate(batch []Request) error {
-	if err := e.Inner.Evaluate(batch); err != nil {
-		return err
-	}
-	for i := range batch {
-		r := &batch[i]
-		me := r.Pos.SideToMove()
-		b := sideMaterial(&r.Pos, me, &DefaultWeights) - sideMaterial(&r.Pos, me.Other(), &DefaultWeights)
-		if b != 0 {
-			r.shiftValue(e.PerSoldier * b)
-		}
-	}
-	return nil
-}
-
 // Swing returns the material (in soldiers, at most maxSwing either way)
 // that the capture search wins for p's side to move over the material on
 // the board now: 0 in a quiet position.

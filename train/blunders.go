@@ -47,7 +47,7 @@ type BlunderStats struct {
 }
 
 // Rate returns the share of positions with a blunder, with its 95 %
-// confidence interval (Wilson's, for a proportion).
+// confidence interval (WDL.ScoreCI of blunders as wins, the rest as losses).
 func (b BlunderStats) Rate() (rate, lo, hi float64) {
 	w := WDL{W: b.Blunders, L: b.Positions - b.Blunders}
 	lo, hi = w.ScoreCI(0.95)
