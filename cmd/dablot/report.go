@@ -14,8 +14,10 @@ func init() {
 
 const reportUsage = `DIR [--out DIR] [--anchor NAME]
 
-Reads DIR/metrics.jsonl and DIR/ratings.jsonl and writes rating.png, loss.png,
-length.png, draws.png and summary.md to DIR/report (or --out).`
+Reads DIR/metrics.jsonl, DIR/ratings.jsonl and the last 10 generations' games
+in DIR/games, and writes rating.png, loss.png, length.png, draws.png and
+summary.md to DIR/report (or --out). The summary says what decided the
+self-play games: the side that lost its king first, and material leads.`
 
 func runReport(args []string, out io.Writer) error {
 	fs := newFlags("report", reportUsage, out)

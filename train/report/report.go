@@ -1,6 +1,7 @@
 // Package report turns the records of a training run directory
 // (runlog.MetricsFile and runlog.RatingsFile) into PNG plots and a
-// markdown summary.
+// markdown summary, with what decided the last generations' self-play games
+// (train.AnalyseGames).
 package report
 
 import (
@@ -22,6 +23,8 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/rating"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
@@ -207,7 +210,11 @@ func Write(dir string, opts Options) ([]string, error) {
 		written = append(written, path)
 	}
 	path := filepath.Join(out, SummaryFile)
-	if err := os.WriteFile(path, []byte(summary(run, table, anchor, disconnected)), 0o644); err != nil {
+	factors, err := loadSelfPlay(dir, factorGenerations)
+	if err != nil {
+		return written, err
+	}
+	if err := os.WriteFile(path, []byte(summary(run, table, anchor, disconnected, factors)), 0o644); err != nil {
 		return written, err
 	}
 	return append(written, path), nil
@@ -460,4 +467,77 @@ func placeLegend(p *plot.Plot, covered plotter.XYs) {
 	if !p.Legend.Top {
 		p.Legend.YOffs = vg.Points(4)
 	}
+}
+
+// What the summary's section on self-play games looks at: the games of the
+// last factorGenerations generations, sampled every factorEvery turns from
+// turn factorFrom, with leads compared factorHorizon turns later.
+const (
+	factorGenerations = 10
+	factorFrom        = 20
+	factorEvery       = 5
+	factorHorizon     = 40
+)
+
+// selfPlay is the train.GameFactors of the self-play games of generations
+// first to last.
+type selfPlay struct {
+	train.GameFactors
+	first, last int
+}
+
+// loadSelfPlay analyses the self-play games of the last n generations of
+// the run in dir that start from the variant's setup. It returns nil
+// without error when the run has no game records or no variant file.
+func loadSelfPlay(dir string, n int) (*selfPlay, error) {
+	files, err := filepath.Glob(filepath.Join(dir, train.GamesDir, "gen-*.pgn"))
+	if err != nil || len(files) == 0 {
+		return nil, err
+	}
+	yml, err := os.ReadFile(filepath.Join(dir, train.VariantFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	rules, err := game.ParseVariant(yml, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", train.VariantFile, err)
+	}
+	slices.Sort(files) // gen-NNNNNN: numeric order
+	files = files[max(0, len(files)-n):]
+	sp := &selfPlay{}
+	var recs []*game.Record
+	for i, path := range files {
+		var g int
+		if _, err := fmt.Sscanf(filepath.Base(path), "gen-%d.pgn", &g); err != nil {
+			return nil, fmt.Errorf("%s: not a generation's game file", path)
+		}
+		if i == 0 {
+			sp.first = g
+		}
+		sp.last = g
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		rs, err := game.ReadRecords(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		for k, rec := range rs {
+			if _, err := rec.Replay(rules); err != nil {
+				return nil, fmt.Errorf("%s: game %d: %w", path, k+1, err)
+			}
+			if rec.Setup == "" {
+				recs = append(recs, rec)
+			}
+		}
+	}
+	if sp.GameFactors, err = train.AnalyseGames(recs, rules, factorFrom, factorEvery, factorHorizon); err != nil {
+		return nil, fmt.Errorf("self-play games: %w", err)
+	}
+	return sp, nil
 }

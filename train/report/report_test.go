@@ -1,15 +1,20 @@
 package report
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image/png"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/rating"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
@@ -182,5 +187,76 @@ func TestGenerationOf(t *testing.T) {
 		if g, ok := GenerationOf(tc.name); g != tc.gen || ok != tc.ok {
 			t.Errorf("GenerationOf(%q) = %d, %v; want %d, %v", tc.name, g, ok, tc.gen, tc.ok)
 		}
+	}
+}
+
+// TestWriteSelfPlayFactors checks the summary's section on self-play
+// games: the last generations' games from the setup, counted.
+func TestWriteSelfPlayFactors(t *testing.T) {
+	dir := t.TempDir()
+	makeRun(t, dir, 2)
+	r := configs.MustVariant("keyland")
+	if err := os.WriteFile(filepath.Join(dir, train.VariantFile), r.YAML(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, train.GamesDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	// randomGame plays 40 random turns from start and records them as a draw.
+	randomGame := func(start *game.Position) *game.Record {
+		p := *start
+		rec := game.NewRecord(r, start)
+		for range 40 {
+			turns := p.Turns()
+			if p.Status().Over() || len(turns) == 0 {
+				break
+			}
+			t := turns[rng.IntN(len(turns))]
+			rec.Turns = append(rec.Turns, t.Format(p.Board()))
+			if err := p.ApplyTurn(rec.Turns[len(rec.Turns)-1]); err != nil {
+				panic(err)
+			}
+		}
+		rec.Result = "1/2-1/2"
+		return rec
+	}
+	// Generation g has g+1 games from the setup and one from an endgame,
+	// which the section leaves out; only the last 10 generations count.
+	start := r.Start()
+	endgame, err := game.ParseFEN(r, "s5/5/6/5/6/5/Kk4/5/6/5/6/5/SS4 s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g := 1; g <= 12; g++ {
+		var pgn bytes.Buffer
+		for i := range g + 1 {
+			rec := randomGame(&start)
+			if i == 0 {
+				rec = randomGame(&endgame)
+			}
+			if err := rec.WritePGN(&pgn); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, train.GamesDir, fmt.Sprintf("gen-%06d.pgn", g)), pgn.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths, err := Write(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// generations 3 to 12: 3+4+…+12 = 75 games from the setup
+	checkOutput(t, paths, filepath.Join(dir, "report"), "## What decided the self-play games (generations 3 to 12)",
+		"75 finished games from the variant's setup", "| a king was taken: the side that lost its king first |", "| no king was taken: South |")
+
+	// A broken game file is an error that names it.
+	bad := filepath.Join(dir, train.GamesDir, "gen-000013.pgn")
+	if err := os.WriteFile(bad, []byte("[Variant \"keyland\"]\n[Result \"1-0\"]\n\n1. a5-a9 1-0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(dir, Options{}); err == nil || !strings.Contains(err.Error(), "gen-000013.pgn") {
+		t.Errorf("a broken game file: error %v, want one naming it", err)
 	}
 }

@@ -7,13 +7,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/rating"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 
 // summary returns the markdown summary of a run: totals, the last
 // generation's numbers, the rating table and links to the plots.
-func summary(run *Run, table rating.Table, anchor string, disconnected *rating.DisconnectedError) string {
+func summary(run *Run, table rating.Table, anchor string, disconnected *rating.DisconnectedError, factors *selfPlay) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Training run `%s`\n\n", run.Dir)
 	gens := run.Generations
@@ -55,6 +56,10 @@ func summary(run *Run, table rating.Table, anchor string, disconnected *rating.D
 		}
 		b.WriteString(table.Markdown())
 		b.WriteString("\n")
+	}
+
+	if factors != nil {
+		factorsSection(&b, factors.GameFactors, factors.first, factors.last)
 	}
 
 	b.WriteString("## Plots\n\n")
@@ -117,4 +122,40 @@ func share(s, total float64) string {
 		return fmt.Sprintf("%.0f s", s)
 	}
 	return fmt.Sprintf("%.0f s (%.0f %%)", s, 100*s/total)
+}
+
+// factorsSection writes what decided the self-play games of generations
+// first to last (train.GameFactors).
+func factorsSection(b *strings.Builder, f train.GameFactors, first, last int) {
+	fmt.Fprintf(b, "## What decided the self-play games (generations %d to %d)\n\n", first, last)
+	if f.Games == 0 {
+		b.WriteString("No finished self-play games from the setup.\n\n")
+		return
+	}
+	wdl := func(r train.WDL) string {
+		return fmt.Sprintf("%d | %d / %d / %d | %.1f %%", r.Games(), r.W, r.D, r.L, 100*r.Score())
+	}
+	fmt.Fprintf(b, "%d finished games from the variant's setup (games from curriculum endgames left out).\n\n", f.Games)
+	b.WriteString("| games | count | W / D / L | score |\n|---|---:|---|---:|\n")
+	fmt.Fprintf(b, "| a king was taken: the side that lost its king first | %s |\n", wdl(f.KingFirst))
+	fmt.Fprintf(b, "| no king was taken: South | %s |\n\n", wdl(f.NoKingTaken))
+	fmt.Fprintf(b, "Positions with both kings on the board (every %dth turn from turn %d), by the lead in soldiers "+
+		"and princes (1 and 3 each), and how the side ahead (South when level) fared:\n\n", factorEvery, factorFrom)
+	fmt.Fprintf(b, "| lead | positions | W / D / L | score | mean lead %d turns later |\n|---|---:|---|---:|---:|\n", f.Horizon)
+	for _, l := range f.Leads {
+		name := fmt.Sprintf("%d to %d", l.Min, l.Max)
+		switch {
+		case l.Max < 0:
+			name = fmt.Sprintf("%d or more", l.Min)
+		case l.Min == l.Max:
+			name = fmt.Sprint(l.Min)
+		}
+		if l.Positions == 0 {
+			fmt.Fprintf(b, "| %s | 0 | | | |\n", name)
+			continue
+		}
+		fmt.Fprintf(b, "| %s | %d | %d / %d / %d | %.1f %% | %.1f |\n", name, l.Positions, l.Result.W, l.Result.D, l.Result.L, 100*l.Result.Score(), l.Later)
+	}
+	fmt.Fprintf(b, "\nA lead %d turns later is %.2f times the lead now (least-squares slope): "+
+		"a lead that lasts but does not raise the score is one the games do not reward.\n\n", f.Horizon, f.Persistence)
 }
