@@ -24,6 +24,7 @@ const (
 	MetaFingerprint = "rules_fingerprint"
 	MetaEncoding    = "encoding_version" // encode.Version
 	MetaCode        = "code_version"     // CodeVersion of the program that wrote it
+	MetaTrainedBy   = "trained_by"       // CodeVersion of the program that trained the weights
 	MetaCreated     = "created"          // RFC 3339 time
 	MetaGeneration  = "generation"       // the training generation of the weights
 	MetaTraining    = "training"         // JSON TrainingSummary
@@ -108,10 +109,25 @@ func (m *Model) Save(path string, extra map[string]string) error {
 	meta[MetaFingerprint] = m.Rules.Fingerprint()
 	meta[MetaEncoding] = strconv.Itoa(encode.Version)
 	meta[MetaCode] = CodeVersion()
+	meta[MetaTrainedBy] = m.TrainedBy()
 	meta[MetaCreated] = time.Now().UTC().Format(time.RFC3339)
 	meta[MetaGeneration] = strconv.Itoa(m.Training.Generation)
 	meta[MetaTraining] = string(ts)
 	return net.Save(path, m.Topology, m.Weights, meta)
+}
+
+// TrainedBy returns the code version of the program that trained the
+// weights: the one a loaded file records (MetaTrainedBy, or for a file
+// from before that entry, the program that wrote it), else this program's.
+// Save keeps it, so an exported model names the code that trained it, not
+// the code that exported it.
+func (m *Model) TrainedBy() string {
+	for _, k := range []string{MetaTrainedBy, MetaCode} {
+		if v := m.Metadata[k]; v != "" {
+			return v
+		}
+	}
+	return CodeVersion()
 }
 
 // LoadModel reads a model file. The variant comes from the file itself (its

@@ -238,3 +238,38 @@ func TestModelSpec(t *testing.T) {
 }
 
 func newTestRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 1)) }
+
+// TestModelTrainedBy checks that saving a loaded model (as export does)
+// keeps the code version that trained it, and that older files without
+// the entry count their writer as their trainer.
+func TestModelTrainedBy(t *testing.T) {
+	dir := t.TempDir()
+	m := newTestModel(t, "keyland", 1)
+	if got := m.TrainedBy(); got != CodeVersion() {
+		t.Errorf("a new model is trained by %q, want this program, %q", got, CodeVersion())
+	}
+	for _, tc := range []struct {
+		name string
+		meta map[string]string
+		want string
+	}{
+		{"trained elsewhere", map[string]string{MetaTrainedBy: "v0.0.0-trainer", MetaCode: "v0.0.0-exporter"}, "v0.0.0-trainer"},
+		{"file before trained_by", map[string]string{MetaCode: "v0.0.0-old"}, "v0.0.0-old"},
+	} {
+		m.Metadata = tc.meta
+		path := filepath.Join(dir, "m.dbm")
+		if err := m.Save(path, nil); err != nil {
+			t.Fatal(err)
+		}
+		back, err := LoadModel(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := back.Metadata[MetaTrainedBy]; got != tc.want {
+			t.Errorf("%s: trained_by %q, want %q", tc.name, got, tc.want)
+		}
+		if got := back.Metadata[MetaCode]; got != CodeVersion() {
+			t.Errorf("%s: code_version %q, want the writer's, %q", tc.name, got, CodeVersion())
+		}
+	}
+}

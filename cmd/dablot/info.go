@@ -101,7 +101,8 @@ func printModelInfo(out io.Writer, file string, m *train.Model) error {
 	if ts.Description != "" {
 		row("description", "%s", ts.Description)
 	}
-	row("code version", "%s", or(meta[train.MetaCode], "unknown"))
+	row("trained by", "%s", or(meta[train.MetaTrainedBy], "unknown"))
+	row("written by", "%s", or(meta[train.MetaCode], "unknown"))
 	created := or(meta[train.MetaCreated], "unknown")
 	if t, err := time.Parse(time.RFC3339, created); err == nil {
 		created = t.UTC().Format("2006-01-02 15:04:05 UTC")
