@@ -9,6 +9,24 @@ import (
 	"github.com/dablot-zero/dablot/mcts"
 )
 
+// RecordError is a game record of a list that does not replay: Record
+// counts from 1, and Turn, the bad turn's number from 1, is 0 when the
+// record's start is bad.
+type RecordError struct {
+	Record, Turn int
+	Text         string // the bad turn
+	Err          error
+}
+
+func (e *RecordError) Error() string {
+	if e.Turn == 0 {
+		return fmt.Sprintf("record %d: %v", e.Record, e.Err)
+	}
+	return fmt.Sprintf("record %d, turn %d %q: %v", e.Record, e.Turn, e.Text, e.Err)
+}
+
+func (e *RecordError) Unwrap() error { return e.Err }
+
 // RecordPositions returns positions to judge players on, taken from game
 // records of variant r: in each game, the positions before turns from,
 // from+every, … up to (not including) turn to, counting turns from 0.
@@ -20,7 +38,7 @@ func RecordPositions(recs []*game.Record, r *game.Rules, from, to, every int) ([
 	for i, rec := range recs {
 		p, err := rec.StartPosition(r)
 		if err != nil {
-			return nil, fmt.Errorf("record %d: %w", i+1, err)
+			return nil, &RecordError{Record: i + 1, Err: err}
 		}
 		for k, t := range rec.Turns {
 			if k >= to {
@@ -30,7 +48,7 @@ func RecordPositions(recs []*game.Record, r *game.Rules, from, to, every int) ([
 				out = append(out, p)
 			}
 			if err := p.ApplyTurn(t); err != nil {
-				return nil, fmt.Errorf("record %d, turn %d %q: %w", i+1, k+1, t, err)
+				return nil, &RecordError{Record: i + 1, Turn: k + 1, Text: t, Err: err}
 			}
 		}
 	}

@@ -46,7 +46,7 @@ var leadBounds = []int{0, 1, 3, 6, 10}
 // AnalyseGames computes the GameFactors of recs, games of variant r.
 // Unfinished games are left out. Positions are sampled before every
 // every-th turn from turn from on, and their leads compared with those
-// horizon turns later.
+// horizon turns later. A record that does not replay is a *RecordError.
 func AnalyseGames(recs []*game.Record, r *game.Rules, from, every, horizon int) (GameFactors, error) {
 	if every < 1 || from < 0 || horizon < 1 {
 		return GameFactors{}, fmt.Errorf("from %d, every %d, horizon %d: want from ≥ 0, every ≥ 1, horizon ≥ 1", from, every, horizon)
@@ -66,7 +66,7 @@ func AnalyseGames(recs []*game.Record, r *game.Rules, from, every, horizon int) 
 		}
 		p, err := rec.StartPosition(r)
 		if err != nil {
-			return f, fmt.Errorf("record %d: %w", i+1, err)
+			return f, &RecordError{Record: i + 1, Err: err}
 		}
 		// lead[k] is South's lead before turn k; kings[k] whether both
 		// kings are then on the board.
@@ -87,7 +87,7 @@ func AnalyseGames(recs []*game.Record, r *game.Rules, from, every, horizon int) 
 				break
 			}
 			if err := p.ApplyTurn(rec.Turns[k]); err != nil {
-				return f, fmt.Errorf("record %d, turn %d %q: %w", i+1, k+1, rec.Turns[k], err)
+				return f, &RecordError{Record: i + 1, Turn: k + 1, Text: rec.Turns[k], Err: err}
 			}
 		}
 		f.Games++

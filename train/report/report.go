@@ -486,6 +486,12 @@ type selfPlay struct {
 	first, last int
 }
 
+// origin is where a game record was read: its file and its number there.
+type origin struct {
+	path string
+	game int
+}
+
 // loadSelfPlay analyses the self-play games of the last n generations of
 // the run in dir that start from the variant's setup. It returns nil
 // without error when the run has no game records or no variant file.
@@ -508,7 +514,10 @@ func loadSelfPlay(dir string, n int) (*selfPlay, error) {
 	slices.Sort(files) // gen-NNNNNN: numeric order
 	files = files[max(0, len(files)-n):]
 	sp := &selfPlay{}
-	var recs []*game.Record
+	var (
+		recs []*game.Record
+		from []origin // of each record
+	)
 	for i, path := range files {
 		var g int
 		if _, err := fmt.Sscanf(filepath.Base(path), "gen-%d.pgn", &g); err != nil {
@@ -528,15 +537,19 @@ func loadSelfPlay(dir string, n int) (*selfPlay, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		for k, rec := range rs {
-			if _, err := rec.Replay(rules); err != nil {
-				return nil, fmt.Errorf("%s: game %d: %w", path, k+1, err)
-			}
 			if rec.Setup == "" {
 				recs = append(recs, rec)
+				from = append(from, origin{path, k + 1})
 			}
 		}
 	}
-	if sp.GameFactors, err = train.AnalyseGames(recs, rules, factorFrom, factorEvery, factorHorizon); err != nil {
+	sp.GameFactors, err = train.AnalyseGames(recs, rules, factorFrom, factorEvery, factorHorizon)
+	if re := (*train.RecordError)(nil); errors.As(err, &re) {
+		in := *re
+		in.Record = from[re.Record-1].game
+		return nil, fmt.Errorf("%s: %w", from[re.Record-1].path, &in)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("self-play games: %w", err)
 	}
 	return sp, nil
