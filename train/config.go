@@ -120,6 +120,16 @@ type SelfPlayConfig struct {
 	EndgameSoldiers     int      `yaml:"endgame_soldiers"`
 	EndgameKingChance   *float64 `yaml:"endgame_king_chance,omitempty"`
 	EndgamePrinceChance *float64 `yaml:"endgame_prince_chance,omitempty"`
+	// OpponentFraction is the share of self-play games in which one side,
+	// South or North at random, is played by one of Opponents (player
+	// specs, as in rating.anchors), chosen at random: a league's fixed
+	// opponents. Only the network's own decisions become samples, with the
+	// game's result as their value target. A network that meets only
+	// itself learns what its own games teach; a fixed opponent that
+	// thinks differently, such as a full-width search, shows it what that
+	// kind of player punishes and what it overlooks. 0 turns it off.
+	OpponentFraction float64  `yaml:"opponent_fraction,omitempty"`
+	Opponents        []string `yaml:"opponents,omitempty"`
 }
 
 // Endgame returns the spec of the curriculum's random endgames.
@@ -274,6 +284,8 @@ func (c *Config) Validate() error {
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
 		{eg.KingChance >= 0 && eg.KingChance <= 1, "selfplay.endgame_king_chance", "0 to 1", eg.KingChance},
 		{eg.PrinceChance >= 0 && eg.PrinceChance <= 1, "selfplay.endgame_prince_chance", "0 to 1", eg.PrinceChance},
+		{s.OpponentFraction >= 0 && s.OpponentFraction <= 1, "selfplay.opponent_fraction", "0 to 1", s.OpponentFraction},
+		{s.OpponentFraction == 0 || len(s.Opponents) > 0, "selfplay.opponents", "at least one player spec when opponent_fraction is above 0", "none"},
 		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},
@@ -307,6 +319,11 @@ func (c *Config) Validate() error {
 	for _, a := range r.Anchors {
 		if _, err := mcts.ParseSpec(a); err != nil {
 			return fmt.Errorf("training config %s: rating.anchors: %w", c.Name, err)
+		}
+	}
+	for _, o := range s.Opponents {
+		if _, err := mcts.ParseSpec(o); err != nil {
+			return fmt.Errorf("training config %s: selfplay.opponents: %w", c.Name, err)
 		}
 	}
 	return nil

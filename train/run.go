@@ -349,6 +349,11 @@ func (r *Run) generation(ctx context.Context) error {
 		if gm.Status.Outcome == game.Draw {
 			draw = 1
 		}
+		if gm.Opponent != "" {
+			m.OpponentGames++
+			m.OpponentScore += gm.Status.Outcome.ScoreFor(gm.OpponentSide.Other())
+			continue
+		}
 		if gm.Endgame {
 			m.EndgameGames++
 			m.EndgameDrawRate += draw
@@ -366,6 +371,9 @@ func (r *Run) generation(ctx context.Context) error {
 	}
 	if m.EndgameGames > 0 {
 		m.EndgameDrawRate /= float64(m.EndgameGames)
+	}
+	if m.OpponentGames > 0 {
+		m.OpponentScore /= float64(m.OpponentGames)
 	}
 	m.GenGames, m.GenSamples = len(games), len(all)
 	hdr := samples.Header{Variant: r.Rules.Name, Fingerprint: r.Rules.Fingerprint(), Generation: r.state.Best,
@@ -485,6 +493,9 @@ func (r *Run) generation(ctx context.Context) error {
 	endgames := ""
 	if m.EndgameGames > 0 {
 		endgames = fmt.Sprintf("  endgames %d (draws %.0f%%)", m.EndgameGames, 100*m.EndgameDrawRate)
+	}
+	if m.OpponentGames > 0 {
+		endgames += fmt.Sprintf("  opponents %d (score %.0f%%)", m.OpponentGames, 100*m.OpponentScore)
 	}
 	r.printf("gen %3d  games %5d  samples %7d  len %5.1f  draws %3.0f%%%s  loss p %.3f v %.3f%s  cpu %3.0f%%  %s\n",
 		g, r.state.Games, r.state.Samples, m.MeanLength, 100*m.DrawRate, endgames, m.PolicyLoss, m.ValueLoss, cand1,

@@ -23,6 +23,11 @@ type SelfPlayGame struct {
 	Samples  []samples.Sample
 	Searches int  // decisions searched (full and fast)
 	Endgame  bool // started from a random endgame (the curriculum), not the setup
+	// Opponent is the spec of the fixed opponent that played OpponentSide
+	// (SelfPlayConfig.Opponents), or "" in a game of the network against
+	// itself.
+	Opponent     string
+	OpponentSide game.Side
 	Duration time.Duration
 }
 
@@ -70,6 +75,15 @@ func SelfPlay(ctx context.Context, m *Model, cfg SelfPlayConfig, seed uint64, fi
 	// One network evaluator per core, each with its own batcher and its
 	// share of the games: while one core runs a batch through the network,
 	// the other's games are searching or being evaluated too.
+	opponents := make([]*mcts.Factory, len(cfg.Opponents))
+	for i, spec := range cfg.Opponents {
+		f, err := mcts.ParseFactory(spec, SpecOptions(m.Rules, 1))
+		if err != nil {
+			return nil, fmt.Errorf("self-play opponent: %w", err)
+		}
+		defer f.Close()
+		opponents[i] = f
+	}
 	lanes := max(1, min(runtime.NumCPU(), cfg.Workers/2))
 	batchers := make([]*mcts.Batcher, lanes)
 	for i := range batchers {
@@ -92,7 +106,7 @@ func SelfPlay(ctx context.Context, m *Model, cfg SelfPlayConfig, seed uint64, fi
 		batcher := batchers[w%lanes]
 		wg.Go(func() {
 			for i := range jobs {
-				g, err := playSelfPlayGame(ctx, m, batcher, &cfg, mcts.Mix(seed, uint64(i)))
+				g, err := playSelfPlayGame(ctx, m, batcher, opponents, &cfg, mcts.Mix(seed, uint64(i)))
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {
@@ -139,8 +153,14 @@ func material(p *game.Position, s game.Side) float64 {
 	return sum
 }
 
-// playSelfPlayGame plays one game of m against itself.
-func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed uint64) (*SelfPlayGame, error) {
+// SelfPlayName is the player name of the network in the records of
+// self-play games.
+const SelfPlayName = "self-play"
+
+// playSelfPlayGame plays one game of m against itself, or, in a share
+// cfg.OpponentFraction of games, against one of opponents (the factories of
+// cfg.Opponents).
+func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, opponents []*mcts.Factory, cfg *SelfPlayConfig, seed uint64) (*SelfPlayGame, error) {
 	began := time.Now()
 	r := m.Rules
 	rng := rand.New(rand.NewPCG(seed, mcts.Mix(seed, 2)))
@@ -154,8 +174,32 @@ func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, cfg *Sel
 			p, endgame = RandomEndgame(r, crng, cfg.Endgame())
 		}
 	}
+	// So does the choice of an opponent.
+	var opponent mcts.Player
+	oppSide, oppName := game.South, ""
+	if cfg.OpponentFraction > 0 && len(opponents) > 0 {
+		orng := rand.New(rand.NewPCG(mcts.Mix(seed, 5), mcts.Mix(seed, 6)))
+		if orng.Float64() < cfg.OpponentFraction {
+			k := orng.IntN(len(opponents))
+			if orng.IntN(2) == 1 {
+				oppSide = game.North
+			}
+			var err error
+			if opponent, err = opponents[k].New(mcts.Mix(seed, 7)); err != nil {
+				return nil, err
+			}
+			oppName = opponents[k].Name
+		}
+	}
 	rec := game.NewRecord(r, &p)
-	rec.South, rec.North = "self-play", "self-play"
+	rec.South, rec.North = SelfPlayName, SelfPlayName
+	if opponent != nil {
+		if oppSide == game.South {
+			rec.South = oppName
+		} else {
+			rec.North = oppName
+		}
+	}
 	var buf [2 * game.MaxPoints]game.Decision
 	var scratch game.MoveScratch
 	var turn []game.Decision
@@ -190,11 +234,22 @@ func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, cfg *Sel
 	if err != nil {
 		return nil, err
 	}
-	g := &SelfPlayGame{Record: rec, Endgame: endgame}
+	g := &SelfPlayGame{Record: rec, Endgame: endgame, Opponent: oppName, OpponentSide: oppSide}
 	var idx []int32
 	for !p.Status().Over() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if opponent != nil && p.SideToMove() == oppSide {
+			q := p
+			ds, err := mcts.PlayTurn(ctx, opponent, &q)
+			if err != nil {
+				return nil, fmt.Errorf("opponent %s in %s: %w", oppName, p.FEN(), err)
+			}
+			for _, d := range ds {
+				play(d)
+			}
+			continue
 		}
 		legal := p.Decisions(buf[:0])
 		if len(legal) == 0 {

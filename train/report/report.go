@@ -493,7 +493,8 @@ type origin struct {
 }
 
 // loadSelfPlay analyses the self-play games of the last n generations of
-// the run in dir that start from the variant's setup. It returns nil
+// the run in dir that start from the variant's setup and have the network
+// on both sides (not a fixed opponent, selfplay.opponents). It returns nil
 // without error when the run has no game records or no variant file.
 func loadSelfPlay(dir string, n int) (*selfPlay, error) {
 	files, err := filepath.Glob(filepath.Join(dir, train.GamesDir, "gen-*.pgn"))
@@ -537,7 +538,7 @@ func loadSelfPlay(dir string, n int) (*selfPlay, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		for k, rec := range rs {
-			if rec.Setup == "" {
+			if rec.Setup == "" && rec.South == rec.North { // not against a fixed opponent
 				recs = append(recs, rec)
 				from = append(from, origin{path, k + 1})
 			}

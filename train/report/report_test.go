@@ -221,8 +221,9 @@ func TestWriteSelfPlayFactors(t *testing.T) {
 		rec.Result = "1/2-1/2"
 		return rec
 	}
-	// Generation g has g+1 games from the setup and one from an endgame,
-	// which the section leaves out; only the last 10 generations count.
+	// Generation g has g+1 games from the setup, one from an endgame and one
+	// against a fixed opponent, which the section leaves out; only the last
+	// 10 generations count.
 	start := r.Start()
 	endgame, err := game.ParseFEN(r, "s5/5/6/5/6/5/Kk4/5/6/5/6/5/SS4 s")
 	if err != nil {
@@ -230,10 +231,14 @@ func TestWriteSelfPlayFactors(t *testing.T) {
 	}
 	for g := 1; g <= 12; g++ {
 		var pgn bytes.Buffer
-		for i := range g + 1 {
+		for i := range g + 2 {
 			rec := randomGame(&start)
-			if i == 0 {
+			rec.South, rec.North = train.SelfPlayName, train.SelfPlayName
+			switch i {
+			case 0:
 				rec = randomGame(&endgame)
+			case 1:
+				rec.North = "alphabeta:depth=2"
 			}
 			if err := rec.WritePGN(&pgn); err != nil {
 				t.Fatal(err)

@@ -40,8 +40,9 @@ type Generation struct {
 
 	GenGames   int `json:"gen_games"`   // self-play games this generation
 	GenSamples int `json:"gen_samples"` // samples this generation
-	// Game statistics count the games that start from the variant's setup;
-	// the curriculum games that start from random endgames are counted
+	// Game statistics count the games of the network against itself that
+	// start from the variant's setup; the curriculum games that start from
+	// random endgames, and the games against fixed opponents, are counted
 	// apart.
 	MeanLength       float64        `json:"mean_length"`   // complete turns per self-play game
 	MedianLength     float64        `json:"median_length"` // complete turns per self-play game
@@ -50,6 +51,8 @@ type Generation struct {
 	Ends             map[string]int `json:"ends,omitempty"`     // games per end reason
 	EndgameGames     int            `json:"endgame_games,omitempty"`
 	EndgameDrawRate  float64        `json:"endgame_draw_rate,omitempty"`
+	OpponentGames    int            `json:"opponent_games,omitempty"`
+	OpponentScore    float64        `json:"opponent_score,omitempty"` // the network's mean score against them
 
 	PolicyLoss   float64 `json:"policy_loss"`
 	ValueLoss    float64 `json:"value_loss"`
