@@ -28,7 +28,7 @@ type SelfPlayGame struct {
 	// itself.
 	Opponent     string
 	OpponentSide game.Side
-	Duration time.Duration
+	Duration     time.Duration
 }
 
 // SearchConfig returns the search settings of self-play (or of an
