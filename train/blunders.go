@@ -3,7 +3,6 @@ package train
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
@@ -77,67 +76,38 @@ func (b BlunderStats) Rate() (rate, lo, hi float64) {
 // its own player, seeded from seed and its number). onDone, if not nil,
 // is called after each position, from any goroutine but one at a time.
 func JudgePlayer(ctx context.Context, positions []game.Position, f *mcts.Factory, threads int, seed uint64, onDone func()) (BlunderStats, error) {
-	threads = max(1, min(threads, len(positions)))
-	var (
-		mu    sync.Mutex
-		st    = BlunderStats{Positions: len(positions)}
-		sum   float64
-		first error
-		next  int
-		wg    sync.WaitGroup
-	)
-	players := make([]mcts.Player, threads)
-	for w := range players {
-		pl, err := f.New(seed + uint64(w))
+	st := BlunderStats{Positions: len(positions)}
+	losses := make([]float64, len(positions))
+	w := uint64(0)
+	err := parallel(len(positions), threads, func() (func(int) error, error) {
+		pl, err := f.New(seed + w)
+		w++
 		if err != nil {
-			return st, err
+			return nil, err
 		}
-		players[w] = pl
-	}
-	for _, pl := range players {
-		wg.Go(func() {
-			var j mcts.TurnJudge
-			for {
-				mu.Lock()
-				i := next
-				next++
-				stop := i >= len(positions) || first != nil
-				mu.Unlock()
-				if stop {
-					return
-				}
-				p := positions[i]
-				after := p
-				_, err := mcts.PlayTurn(ctx, pl, &after)
-				loss := 0.0
-				if err == nil {
-					loss = j.Loss(&p, &after)
-				}
-				mu.Lock()
-				switch {
-				case err != nil:
-					if first == nil {
-						first = fmt.Errorf("position %d (%s): %w", i+1, p.FEN(), err)
-					}
-				default:
-					sum += loss
-					if loss >= 1 {
-						st.Blunders++
-					}
-					if loss >= 3 {
-						st.Big++
-					}
-					if onDone != nil {
-						onDone()
-					}
-				}
-				mu.Unlock()
+		var j mcts.TurnJudge
+		return func(i int) error {
+			p := positions[i]
+			after := p
+			if _, err := mcts.PlayTurn(ctx, pl, &after); err != nil {
+				return fmt.Errorf("position %d (%s): %w", i+1, p.FEN(), err)
 			}
-		})
+			losses[i] = j.Loss(&p, &after)
+			return nil
+		}, nil
+	}, onDone)
+	if err != nil {
+		return st, err
 	}
-	wg.Wait()
-	if first != nil {
-		return st, first
+	var sum float64
+	for _, loss := range losses {
+		sum += loss
+		if loss >= 1 {
+			st.Blunders++
+		}
+		if loss >= 3 {
+			st.Big++
+		}
 	}
 	if st.Positions > 0 {
 		st.MeanLoss = sum / float64(st.Positions)

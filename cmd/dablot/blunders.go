@@ -54,23 +54,7 @@ func runBlunders(args []string, out io.Writer) error {
 	case *threads < 1 || *threads > 256:
 		return usagef("--threads %d: want 1 to 256", *threads)
 	}
-	f, err := os.Open(*records)
-	if err != nil {
-		return err
-	}
-	recs, err := game.ReadRecords(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", *records, err)
-	}
-	if len(recs) == 0 {
-		return fmt.Errorf("%s: no game records", *records)
-	}
-	name := *variant
-	if name == "" {
-		name = recs[0].Variant
-	}
-	r, err := configs.Variant(name)
+	recs, r, err := readRecords(*records, *variant)
 	if err != nil {
 		return err
 	}
@@ -102,4 +86,29 @@ func runBlunders(args []string, out io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%d/%d = %.1f %%\t%.1f–%.1f %%\t%d\t%.2f\n", fac.Name, st.Blunders, st.Positions, 100*rate, 100*lo, 100*hi, st.Big, st.MeanLoss)
 	}
 	return tw.Flush()
+}
+
+// readRecords reads the game records in path, of variant name (or, if name
+// is empty, of the first record's variant).
+func readRecords(path, name string) ([]*game.Record, *game.Rules, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	recs, err := game.ReadRecords(f)
+	f.Close()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(recs) == 0 {
+		return nil, nil, fmt.Errorf("%s: no game records", path)
+	}
+	if name == "" {
+		name = recs[0].Variant
+	}
+	r, err := configs.Variant(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return recs, r, nil
 }

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+)
+
+func TestKingHunt(t *testing.T) {
+	r := configs.MustVariant("keyland")
+	p, err := game.ParseFEN(r, "s5/5/6/5/6/5/2kK2/5/6/5/6/5/S5 s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := game.NewRecord(r, &p)
+	rec.South, rec.North, rec.Turns = "hunter", "prey", []string{"g7xc7", "a13-a11"}
+	var buf strings.Builder
+	if err := rec.WritePGN(&buf); err != nil {
+		t.Fatal(err)
+	}
+	games := filepath.Join(t.TempDir(), "games.pgn")
+	if err := os.WriteFile(games, []byte(buf.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCmd(t, "kinghunt", "--records", games, "--every", "1", "--depth", "2", "--list", "--threads", "1")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	for _, want := range []string{"king = 50 soldiers", "game 1 before turn 0, hunter to move: g7xc7", "takes the king by force", "hunter          1          1 "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{}, "--records is required"},
+		{[]string{"--records", games, "--king", "3"}, "--king 3"},
+		{[]string{"--records", games, "--every", "0"}, "--every 0"},
+		{[]string{"--records", games, "--ms", "0"}, "want a time or a depth"},
+		{[]string{"--records", filepath.Join(t.TempDir(), "none.pgn")}, "none.pgn"},
+	} {
+		if out, err := runCmd(t, append([]string{"kinghunt"}, tc.args...)...); err == nil || !strings.Contains(err.Error()+out, tc.want) {
+			t.Errorf("%v: got %v, want an error naming %q", tc.args, err, tc.want)
+		}
+	}
+}

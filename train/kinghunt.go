@@ -1,0 +1,171 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+)
+
+// KingHuntStats counts, for the player to move in positions taken from game
+// records with both kings on the board, the positions in which an
+// alpha-beta search (king valued far above the rest) finds that the player
+// can take the other king, or win, by force.
+type KingHuntStats struct {
+	Player    string // the record's name for the side to move
+	Positions int
+	Forced    int
+	Depth     float64 // mean depth the search completed, in turns
+}
+
+// KingHuntFind is one position in which the side to move takes the other
+// king, or wins, by force.
+type KingHuntFind struct {
+	Record, Turn int // the game (from 1) and the turn (from 0) it precedes
+	Player       string
+	FEN          string
+	Best         string // the first decision of the forced line
+	Score        int    // the search's score, in hundredths of a soldier
+}
+
+// KingHuntPosition is a position of a game record to search, with where it
+// comes from.
+type KingHuntPosition struct {
+	Position     game.Position
+	Record, Turn int    // the game (from 1) and the turn (from 0) it precedes
+	Player       string // the record's name for the side to move
+}
+
+// KingHuntPositions returns the positions before turns from, from+every, …
+// below to of every record (variant r) that have both kings on the board.
+// A record that does not replay is a *RecordError.
+func KingHuntPositions(recs []*game.Record, r *game.Rules, from, to, every int) ([]KingHuntPosition, error) {
+	if every < 1 {
+		return nil, fmt.Errorf("every %d: want 1 or more", every)
+	}
+	var out []KingHuntPosition
+	for i, rec := range recs {
+		p, err := rec.StartPosition(r)
+		if err != nil {
+			return nil, &RecordError{Record: i + 1, Err: err}
+		}
+		for k, t := range rec.Turns {
+			if k >= to {
+				break
+			}
+			if k >= from && (k-from)%every == 0 && !p.Status().Over() &&
+				p.Pieces(game.South, game.King).Count() > 0 && p.Pieces(game.North, game.King).Count() > 0 {
+				name := rec.South
+				if p.SideToMove() == game.North {
+					name = rec.North
+				}
+				out = append(out, KingHuntPosition{p, i + 1, k, name})
+			}
+			if err := p.ApplyTurn(t); err != nil {
+				return nil, &RecordError{Record: i + 1, Turn: k + 1, Text: t, Err: err}
+			}
+		}
+	}
+	return out, nil
+}
+
+// HuntKings searches each position with a fresh alpha-beta player of cfg,
+// over threads goroutines. A score of at least half the king's weight in
+// cfg counts as taking the king by force: cfg should value the king far
+// above the rest (mcts.AlphaBetaConfig.Weights), so that no other gain
+// reaches it. onDone, if not nil, is called after each position, one call
+// at a time. Stats are by player, in order of appearance; finds in the
+// order of positions.
+func HuntKings(ctx context.Context, positions []KingHuntPosition, cfg mcts.AlphaBetaConfig, threads int, onDone func()) ([]KingHuntStats, []KingHuntFind, error) {
+	jobs := positions
+	results := make([]mcts.ABResult, len(jobs))
+	err := parallel(len(jobs), threads, func() (func(int) error, error) {
+		ab, err := mcts.NewAlphaBetaPlayer(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) error {
+			res, err := ab.Search(ctx, &jobs[i].Position)
+			if err != nil {
+				return fmt.Errorf("record %d, turn %d (%s): %w", jobs[i].Record, jobs[i].Turn, jobs[i].Position.FEN(), err)
+			}
+			results[i] = res
+			return nil
+		}, nil
+	}, onDone)
+	if err != nil {
+		return nil, nil, err
+	}
+	var stats []KingHuntStats
+	var finds []KingHuntFind
+	threshold := cfg.Weights[game.King] / 2
+	for i, jb := range jobs {
+		k := slices.IndexFunc(stats, func(s KingHuntStats) bool { return s.Player == jb.Player })
+		if k < 0 {
+			stats = append(stats, KingHuntStats{Player: jb.Player})
+			k = len(stats) - 1
+		}
+		st, res := &stats[k], results[i]
+		st.Positions++
+		st.Depth += float64(res.Depth)
+		if res.Score >= threshold {
+			st.Forced++
+			finds = append(finds, KingHuntFind{Record: jb.Record, Turn: jb.Turn, Player: jb.Player,
+				FEN: jb.Position.FEN(), Best: jb.Position.DecisionString(res.Best), Score: res.Score})
+		}
+	}
+	for k := range stats {
+		stats[k].Depth /= float64(stats[k].Positions)
+	}
+	return stats, finds, nil
+}
+
+// parallel calls work(i) for i = 0 … n-1 over threads goroutines (at most
+// n), each with a work function of its own from newWorker, and stops at the
+// first error. onDone, if not nil, is called after each item, one call at a
+// time.
+func parallel(n, threads int, newWorker func() (func(int) error, error), onDone func()) error {
+	threads = max(1, min(threads, n))
+	workers := make([]func(int) error, threads)
+	for w := range workers {
+		fn, err := newWorker()
+		if err != nil {
+			return err
+		}
+		workers[w] = fn
+	}
+	var (
+		mu    sync.Mutex
+		next  int
+		first error
+		wg    sync.WaitGroup
+	)
+	for _, work := range workers {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				i := next
+				next++
+				stop := i >= n || first != nil
+				mu.Unlock()
+				if stop {
+					return
+				}
+				err := work(i)
+				mu.Lock()
+				if err != nil && first == nil {
+					first = err
+				}
+				if err == nil && onDone != nil {
+					onDone()
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return first
+}
