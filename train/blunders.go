@@ -30,28 +30,39 @@ func (e *RecordError) Unwrap() error { return e.Err }
 // records of variant r: in each game, the positions before turns from,
 // from+every, … up to (not including) turn to, counting turns from 0.
 func RecordPositions(recs []*game.Record, r *game.Rules, from, to, every int) ([]game.Position, error) {
-	if every < 1 {
-		return nil, fmt.Errorf("every %d: want 1 or more", every)
-	}
 	var out []game.Position
+	err := walkRecordPositions(recs, r, from, to, every, func(_, _ int, p *game.Position) {
+		out = append(out, *p)
+	})
+	return out, err
+}
+
+// walkRecordPositions replays recs (games of variant r) and calls visit
+// with the record (from 0), the turn (from 0) and the position before
+// turns from, from+every, … below to of each game that is not over. A
+// record that does not replay is a *RecordError.
+func walkRecordPositions(recs []*game.Record, r *game.Rules, from, to, every int, visit func(record, turn int, p *game.Position)) error {
+	if every < 1 {
+		return fmt.Errorf("every %d: want 1 or more", every)
+	}
 	for i, rec := range recs {
 		p, err := rec.StartPosition(r)
 		if err != nil {
-			return nil, &RecordError{Record: i + 1, Err: err}
+			return &RecordError{Record: i + 1, Err: err}
 		}
 		for k, t := range rec.Turns {
 			if k >= to {
 				break
 			}
 			if k >= from && (k-from)%every == 0 && !p.Status().Over() {
-				out = append(out, p)
+				visit(i, k, &p)
 			}
 			if err := p.ApplyTurn(t); err != nil {
-				return nil, &RecordError{Record: i + 1, Turn: k + 1, Text: t, Err: err}
+				return &RecordError{Record: i + 1, Turn: k + 1, Text: t, Err: err}
 			}
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // BlunderStats counts the turns of a player that mcts.TurnJudge calls

@@ -43,33 +43,18 @@ type KingHuntPosition struct {
 // below to of every record (variant r) that have both kings on the board.
 // A record that does not replay is a *RecordError.
 func KingHuntPositions(recs []*game.Record, r *game.Rules, from, to, every int) ([]KingHuntPosition, error) {
-	if every < 1 {
-		return nil, fmt.Errorf("every %d: want 1 or more", every)
-	}
 	var out []KingHuntPosition
-	for i, rec := range recs {
-		p, err := rec.StartPosition(r)
-		if err != nil {
-			return nil, &RecordError{Record: i + 1, Err: err}
+	err := walkRecordPositions(recs, r, from, to, every, func(i, k int, p *game.Position) {
+		if p.Pieces(game.South, game.King).Empty() || p.Pieces(game.North, game.King).Empty() {
+			return
 		}
-		for k, t := range rec.Turns {
-			if k >= to {
-				break
-			}
-			if k >= from && (k-from)%every == 0 && !p.Status().Over() &&
-				p.Pieces(game.South, game.King).Count() > 0 && p.Pieces(game.North, game.King).Count() > 0 {
-				name := rec.South
-				if p.SideToMove() == game.North {
-					name = rec.North
-				}
-				out = append(out, KingHuntPosition{p, i + 1, k, name})
-			}
-			if err := p.ApplyTurn(t); err != nil {
-				return nil, &RecordError{Record: i + 1, Turn: k + 1, Text: t, Err: err}
-			}
+		name := recs[i].South
+		if p.SideToMove() == game.North {
+			name = recs[i].North
 		}
-	}
-	return out, nil
+		out = append(out, KingHuntPosition{*p, i + 1, k, name})
+	})
+	return out, err
 }
 
 // HuntKings searches each position with a fresh alpha-beta player of cfg,
@@ -80,17 +65,16 @@ func KingHuntPositions(recs []*game.Record, r *game.Rules, from, to, every int) 
 // at a time. Stats are by player, in order of appearance; finds in the
 // order of positions.
 func HuntKings(ctx context.Context, positions []KingHuntPosition, cfg mcts.AlphaBetaConfig, threads int, onDone func()) ([]KingHuntStats, []KingHuntFind, error) {
-	jobs := positions
-	results := make([]mcts.ABResult, len(jobs))
-	err := parallel(len(jobs), threads, func() (func(int) error, error) {
+	results := make([]mcts.ABResult, len(positions))
+	err := parallel(len(positions), threads, func() (func(int) error, error) {
 		ab, err := mcts.NewAlphaBetaPlayer(cfg)
 		if err != nil {
 			return nil, err
 		}
 		return func(i int) error {
-			res, err := ab.Search(ctx, &jobs[i].Position)
+			res, err := ab.Search(ctx, &positions[i].Position)
 			if err != nil {
-				return fmt.Errorf("record %d, turn %d (%s): %w", jobs[i].Record, jobs[i].Turn, jobs[i].Position.FEN(), err)
+				return fmt.Errorf("record %d, turn %d (%s): %w", positions[i].Record, positions[i].Turn, positions[i].Position.FEN(), err)
 			}
 			results[i] = res
 			return nil
@@ -102,7 +86,7 @@ func HuntKings(ctx context.Context, positions []KingHuntPosition, cfg mcts.Alpha
 	var stats []KingHuntStats
 	var finds []KingHuntFind
 	threshold := cfg.Weights[game.King] / 2
-	for i, jb := range jobs {
+	for i, jb := range positions {
 		k := slices.IndexFunc(stats, func(s KingHuntStats) bool { return s.Player == jb.Player })
 		if k < 0 {
 			stats = append(stats, KingHuntStats{Player: jb.Player})

@@ -320,9 +320,15 @@ func sameWeights(a, b *net.Weights) bool {
 // returns the run directory and the rules.
 func straightRun(t *testing.T) (string, *game.Rules) {
 	t.Helper()
-	cfg := testConfig(t, 3)
-	rules := configs.MustVariant(cfg.Variant)
 	dir := filepath.Join(t.TempDir(), "straight")
+	return dir, trainRun(t, testConfig(t, 3), dir)
+}
+
+// trainRun creates a run of cfg in dir, trains it to its stop and returns
+// its rules.
+func trainRun(t *testing.T, cfg *Config, dir string) *game.Rules {
+	t.Helper()
+	rules := configs.MustVariant(cfg.Variant)
 	r, err := CreateRun(dir, cfg, rules, "", RunOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -331,7 +337,7 @@ func straightRun(t *testing.T) (string, *game.Rules) {
 	if err := r.Train(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	return dir, rules
+	return rules
 }
 
 // TestRunResume runs three generations straight, and the same run stopped
@@ -694,19 +700,8 @@ func TestInitCarriesTotals(t *testing.T) {
 func TestRunOpponents(t *testing.T) {
 	cfg := testConfig(t, 1)
 	cfg.SelfPlay.OpponentFraction, cfg.SelfPlay.Opponents = 0.5, []string{"random"}
-	rules, err := configs.Variant(cfg.Variant)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	r, err := CreateRun(dir, cfg, rules, "", RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if err := r.Train(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	trainRun(t, cfg, dir)
 	gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile))
 	if err != nil || len(gens) != 1 {
 		t.Fatalf("metrics: %d generations, %v", len(gens), err)
