@@ -158,6 +158,15 @@ func TestSpecs(t *testing.T) {
 		{"mcts:eval=material,cpuct=-1", "cpuct=-1"},
 		{"gumbel:eval=material,cpuct=2", `unknown key "cpuct"`},
 	} {
+		// CheckSpec agrees with building the player, but for model files,
+		// which it does not open.
+		if cerr := CheckSpec(tc.spec); strings.Contains(tc.err, "model files") {
+			if cerr != nil {
+				t.Errorf("CheckSpec(%q): %v, want nil", tc.spec, cerr)
+			}
+		} else if (cerr == nil) != (tc.err == "") || (cerr != nil && !strings.Contains(cerr.Error(), tc.err)) {
+			t.Errorf("CheckSpec(%q): %v, want an error containing %q", tc.spec, cerr, tc.err)
+		}
 		f, err := ParseFactory(tc.spec, SpecOptions{})
 		if tc.err == "" {
 			if err != nil {

@@ -303,6 +303,24 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	return f, nil
 }
 
+// CheckSpec parses s and checks every value as NewSpecFactory does, without
+// building a player: a model= file is not opened, so a config can be checked
+// before its models exist.
+func CheckSpec(s string) error {
+	sp, err := ParseSpec(s)
+	if err != nil {
+		return err
+	}
+	f, err := NewSpecFactory(sp, SpecOptions{LoadModel: func(string) (Evaluator, error) {
+		return &MaterialEvaluator{}, nil
+	}})
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return nil
+}
+
 // ParseFactory is ParseSpec followed by NewSpecFactory.
 func ParseFactory(s string, opts SpecOptions) (*Factory, error) {
 	sp, err := ParseSpec(s)

@@ -317,12 +317,12 @@ func (c *Config) Validate() error {
 		}
 	}
 	for _, a := range r.Anchors {
-		if _, err := mcts.ParseSpec(a); err != nil {
+		if err := mcts.CheckSpec(a); err != nil {
 			return fmt.Errorf("training config %s: rating.anchors: %w", c.Name, err)
 		}
 	}
 	for _, o := range s.Opponents {
-		if _, err := mcts.ParseSpec(o); err != nil {
+		if err := mcts.CheckSpec(o); err != nil {
 			return fmt.Errorf("training config %s: selfplay.opponents: %w", c.Name, err)
 		}
 	}

@@ -90,6 +90,8 @@ func TestConfigErrors(t *testing.T) {
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5", "selfplay.opponents"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 1.5\n    opponents: [random]", "selfplay.opponent_fraction"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5\n    opponents: [randm]", "randm"},
+		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5\n    opponents: [\"alphabeta:depth=abc\"]", "depth=abc"},
+		{"- random", "- gumbel:model=x.dbm,sims=0", "sims=0"},
 	} {
 		if !strings.Contains(good, tc.from) {
 			t.Fatalf("%q not in the config:\n%s", tc.from, good)

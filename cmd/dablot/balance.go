@@ -191,7 +191,7 @@ func (f *balanceFlags) options() (balance.Options, error) {
 		return o, usagef("--search %q: want puct or gumbel", f.search)
 	}
 	if f.checkGames > 0 {
-		if _, err := mcts.ParseSpec(f.anchor); err != nil {
+		if err := mcts.CheckSpec(f.anchor); err != nil {
 			return o, usagef("--anchor: %v", err)
 		}
 	}

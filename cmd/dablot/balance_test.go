@@ -158,6 +158,7 @@ func TestBalanceErrors(t *testing.T) {
 		{[]string{"--variants", "frostviken", "--sims", "0"}, 2, []string{"--sims"}},
 		{[]string{"--variants", "frostviken", "--search", "alphabeta"}, 2, []string{"--search"}},
 		{[]string{"--variants", "frostviken", "--anchor", "nosuch:depth=1"}, 2, []string{"--anchor"}},
+		{[]string{"--variants", "frostviken", "--anchor", "alphabeta:depth=abc"}, 2, []string{"--anchor", "depth=abc"}},
 		{[]string{"--variants", "frostviken", "--temp", "-1"}, 2, []string{"--temp"}},
 		{[]string{"--variants", "frostviken", "--preset", filepath.Join(models, "nosuch.yaml")}, 1, []string{"--preset", "nosuch.yaml"}},
 		{[]string{"--variants", "frostviken", "extra"}, 2, []string{"unexpected argument"}},
