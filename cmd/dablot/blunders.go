@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"text/tabwriter"
 
-	"github.com/dablot-zero/dablot/configs"
-	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/train"
 )
@@ -32,40 +30,33 @@ func runBlunders(args []string, out io.Writer) error {
 	fs := newFlags("blunders", blundersUsage, out)
 	var players stringList
 	fs.Var(&players, "player", "a player SPEC, as in arena (may be given several times)")
-	records := fs.String("records", "", "game records to take positions from")
-	variant := fs.String("variant", "", "variant of the records (default: the first record's)")
-	from := fs.Int("from", 6, "first turn (from 0) of each game to take a position before")
-	to := fs.Int("to", 200, "take positions before turns below this")
-	every := fs.Int("every", 3, "take every N-th position")
+	rr := addRecordRange(fs, 6, 200, 3, "take every N-th position")
 	threads := fs.Int("threads", runtime.NumCPU(), "positions judged at once")
 	seed := fs.Uint64("seed", 1, "random seed of the players")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := rr.check(); err != nil {
+		return err
+	}
 	switch {
-	case *records == "":
-		return usagef("--records is required")
 	case len(players) == 0:
 		return usagef("--player is required (such as --player alphabeta:depth=2)")
-	case *from < 0 || *to <= *from:
-		return usagef("--from %d --to %d: want 0 ≤ from < to", *from, *to)
-	case *every < 1:
-		return usagef("--every %d: want 1 or more", *every)
 	case *threads < 1 || *threads > 256:
 		return usagef("--threads %d: want 1 to 256", *threads)
 	}
-	recs, r, err := readRecords(*records, *variant)
+	recs, r, err := rr.read()
 	if err != nil {
 		return err
 	}
-	positions, err := train.RecordPositions(recs, r, *from, *to, *every)
+	positions, err := train.RecordPositions(recs, r, *rr.from, *rr.to, *rr.every)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *records, err)
+		return fmt.Errorf("%s: %w", *rr.records, err)
 	}
 	if len(positions) == 0 {
-		return fmt.Errorf("%s: no positions between turns %d and %d", *records, *from, *to)
+		return fmt.Errorf("%s: no positions between turns %d and %d", *rr.records, *rr.from, *rr.to)
 	}
-	fmt.Fprintf(out, "blunders: %s, %d positions from %d games (turns %d to %d, every %d)\n", r.Name, len(positions), len(recs), *from, *to-1, *every)
+	fmt.Fprintf(out, "blunders: %s, %d positions from %d games (turns %d to %d, every %d)\n", r.Name, len(positions), len(recs), *rr.from, *rr.to-1, *rr.every)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
@@ -86,29 +77,4 @@ func runBlunders(args []string, out io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%d/%d = %.1f %%\t%.1f–%.1f %%\t%d\t%.2f\n", fac.Name, st.Blunders, st.Positions, 100*rate, 100*lo, 100*hi, st.Big, st.MeanLoss)
 	}
 	return tw.Flush()
-}
-
-// readRecords reads the game records in path, of variant name (or, if name
-// is empty, of the first record's variant).
-func readRecords(path, name string) ([]*game.Record, *game.Rules, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	recs, err := game.ReadRecords(f)
-	f.Close()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(recs) == 0 {
-		return nil, nil, fmt.Errorf("%s: no game records", path)
-	}
-	if name == "" {
-		name = recs[0].Variant
-	}
-	r, err := configs.Variant(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	return recs, r, nil
 }

@@ -31,11 +31,7 @@ positions in which no king could be caught.`
 
 func runKingHunt(args []string, out io.Writer) error {
 	fs := newFlags("kinghunt", kingHuntUsage, out)
-	records := fs.String("records", "", "game records to take positions from")
-	variant := fs.String("variant", "", "variant of the records (default: the first record's)")
-	from := fs.Int("from", 0, "first turn (from 0) of each game to take a position before")
-	to := fs.Int("to", 100000, "take positions before turns below this")
-	every := fs.Int("every", 7, "take every N-th position (odd: both sides to move)")
+	rr := addRecordRange(fs, 0, 100000, 7, "take every N-th position (odd: both sides to move)")
 	ms := fs.Int("ms", 500, "search time per position, in milliseconds (iterative deepening)")
 	depth := fs.Int("depth", 0, "search depth in turns instead of a time")
 	king := fs.Int("king", 50, "the king's value in soldiers")
@@ -44,13 +40,10 @@ func runKingHunt(args []string, out io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := rr.check(); err != nil {
+		return err
+	}
 	switch {
-	case *records == "":
-		return usagef("--records is required")
-	case *from < 0 || *to <= *from:
-		return usagef("--from %d --to %d: want 0 ≤ from < to", *from, *to)
-	case *every < 1:
-		return usagef("--every %d: want 1 or more", *every)
 	case *ms < 1 && *depth < 1:
 		return usagef("--ms %d --depth %d: want a time or a depth", *ms, *depth)
 	case *king < 6 || *king > 1000:
@@ -58,7 +51,7 @@ func runKingHunt(args []string, out io.Writer) error {
 	case *threads < 1 || *threads > 256:
 		return usagef("--threads %d: want 1 to 256", *threads)
 	}
-	recs, r, err := readRecords(*records, *variant)
+	recs, r, err := rr.read()
 	if err != nil {
 		return err
 	}
@@ -71,12 +64,12 @@ func runKingHunt(args []string, out io.Writer) error {
 		reach = fmt.Sprintf("%d ms", *ms)
 	}
 	fmt.Fprintf(out, "kinghunt: %s, %d games, turns %d to %d every %d, alpha-beta %s a position, king = %d soldiers\n",
-		r.Name, len(recs), *from, *to-1, *every, reach, *king)
+		r.Name, len(recs), *rr.from, *rr.to-1, *rr.every, reach, *king)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	positions, err := train.KingHuntPositions(recs, r, *from, *to, *every)
+	positions, err := train.KingHuntPositions(recs, r, *rr.from, *rr.to, *rr.every)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *records, err)
+		return fmt.Errorf("%s: %w", *rr.records, err)
 	}
 	bar := train.NewProgress(out, len(positions), "positions")
 	stats, finds, err := train.HuntKings(ctx, positions, cfg, *threads, func() { bar.Add(1) })
