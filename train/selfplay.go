@@ -72,9 +72,6 @@ func (s *SelfPlayConfig) leafEvaluator(ev mcts.Evaluator) mcts.Evaluator {
 // so the same call plays the same games however the work is scheduled.
 // onGame, if set, is called (from one goroutine at a time) as games end.
 func SelfPlay(ctx context.Context, m *Model, cfg SelfPlayConfig, seed uint64, first, n int, onGame func(*SelfPlayGame)) ([]*SelfPlayGame, error) {
-	// One network evaluator per core, each with its own batcher and its
-	// share of the games: while one core runs a batch through the network,
-	// the other's games are searching or being evaluated too.
 	opponents := make([]*mcts.Factory, len(cfg.Opponents))
 	for i, spec := range cfg.Opponents {
 		f, err := mcts.ParseFactory(spec, SpecOptions(m.Rules, 1))
@@ -84,6 +81,9 @@ func SelfPlay(ctx context.Context, m *Model, cfg SelfPlayConfig, seed uint64, fi
 		defer f.Close()
 		opponents[i] = f
 	}
+	// One network evaluator per core, each with its own batcher and its
+	// share of the games: while one core runs a batch through the network,
+	// the other's games are searching or being evaluated too.
 	lanes := max(1, min(runtime.NumCPU(), cfg.Workers/2))
 	batchers := make([]*mcts.Batcher, lanes)
 	for i := range batchers {
