@@ -1,0 +1,68 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+)
+
+// recordRange is the flags of the commands that study positions taken from
+// game records: the file, its variant, and which turns to take.
+type recordRange struct {
+	records, variant *string
+	from, to, every  *int
+}
+
+// addRecordRange defines --records, --variant, --from, --to and --every on fs
+// with the given defaults; everyHelp describes --every.
+func addRecordRange(fs *flag.FlagSet, from, to, every int, everyHelp string) *recordRange {
+	return &recordRange{
+		records: fs.String("records", "", "game records to take positions from"),
+		variant: fs.String("variant", "", "variant of the records (default: the first record's)"),
+		from:    fs.Int("from", from, "first turn (from 0) of each game to take a position before"),
+		to:      fs.Int("to", to, "take positions before turns below this"),
+		every:   fs.Int("every", every, everyHelp),
+	}
+}
+
+// check returns a usage error for a missing file or an empty range.
+func (rr *recordRange) check() error {
+	switch {
+	case *rr.records == "":
+		return usagef("--records is required")
+	case *rr.from < 0 || *rr.to <= *rr.from:
+		return usagef("--from %d --to %d: want 0 ≤ from < to", *rr.from, *rr.to)
+	case *rr.every < 1:
+		return usagef("--every %d: want 1 or more", *rr.every)
+	}
+	return nil
+}
+
+// read reads the records, and the rules of --variant or, if it is empty, of
+// the first record's variant.
+func (rr *recordRange) read() ([]*game.Record, *game.Rules, error) {
+	path, name := *rr.records, *rr.variant
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	recs, err := game.ReadRecords(f)
+	f.Close()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(recs) == 0 {
+		return nil, nil, fmt.Errorf("%s: no game records", path)
+	}
+	if name == "" {
+		name = recs[0].Variant
+	}
+	r, err := configs.Variant(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return recs, r, nil
+}
