@@ -21,22 +21,26 @@ type KingHuntStats struct {
 	Depth     float64 // mean depth the search completed, in turns
 }
 
+// RecordPlace says where in a list of game records a position comes from.
+type RecordPlace struct {
+	Record, Turn int    // the game (from 1) and the turn (from 0) it precedes
+	Player       string // the record's name for the side to move
+}
+
 // KingHuntFind is one position in which the side to move takes the other
 // king, or wins, by force.
 type KingHuntFind struct {
-	Record, Turn int // the game (from 1) and the turn (from 0) it precedes
-	Player       string
-	FEN          string
-	Best         string // the first decision of the forced line
-	Score        int    // the search's score, in hundredths of a soldier
+	RecordPlace
+	FEN   string
+	Best  string // the first decision of the forced line
+	Score int    // the search's score, in hundredths of a soldier
 }
 
 // KingHuntPosition is a position of a game record to search, with where it
 // comes from.
 type KingHuntPosition struct {
-	Position     game.Position
-	Record, Turn int    // the game (from 1) and the turn (from 0) it precedes
-	Player       string // the record's name for the side to move
+	Position game.Position
+	RecordPlace
 }
 
 // KingHuntPositions returns the positions before turns from, from+every, …
@@ -52,7 +56,7 @@ func KingHuntPositions(recs []*game.Record, r *game.Rules, from, to, every int) 
 		if p.SideToMove() == game.North {
 			name = recs[i].North
 		}
-		out = append(out, KingHuntPosition{*p, i + 1, k, name})
+		out = append(out, KingHuntPosition{*p, RecordPlace{i + 1, k, name}})
 	})
 	return out, err
 }
@@ -97,7 +101,7 @@ func HuntKings(ctx context.Context, positions []KingHuntPosition, cfg mcts.Alpha
 		st.Depth += float64(res.Depth)
 		if res.Score >= threshold {
 			st.Forced++
-			finds = append(finds, KingHuntFind{Record: jb.Record, Turn: jb.Turn, Player: jb.Player,
+			finds = append(finds, KingHuntFind{RecordPlace: jb.RecordPlace,
 				FEN: jb.Position.FEN(), Best: jb.Position.DecisionString(res.Best), Score: res.Score})
 		}
 	}
