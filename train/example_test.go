@@ -1,8 +1,12 @@
 package train_test
 
 import (
+	"context"
 	"fmt"
+	"math/rand/v2"
 
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/train"
 )
 
@@ -16,4 +20,62 @@ func ExampleWDL() {
 	// Output:
 	// +60 =20 -20  score 70.0% [62.2%, 77.8%]  Elo +147 [+86, +218]
 	// LLR 5.96: H1 accepted
+}
+
+// A short match: greedy against random on keyland, from the variant's
+// setup with two random opening turns per pair of games. The same seed
+// plays the same games, however many threads play them.
+func ExampleRunArena() {
+	r := configs.MustVariant("keyland")
+	greedy, err := mcts.ParseFactory("greedy", mcts.SpecOptions{})
+	if err != nil {
+		panic(err)
+	}
+	random, err := mcts.ParseFactory("random", mcts.SpecOptions{})
+	if err != nil {
+		panic(err)
+	}
+	res, err := train.RunArena(context.Background(), train.ArenaConfig{
+		Rules: r, A: greedy, B: random, Games: 4, Threads: 2, Seed: 7, OpeningTurns: 2,
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("greedy as South:", res.AsSouth.W, res.AsSouth.D, res.AsSouth.L)
+	fmt.Println("greedy as North:", res.AsNorth.W, res.AsNorth.D, res.AsNorth.L)
+	// Output:
+	// greedy as South: 2 0 0
+	// greedy as North: 2 0 0
+}
+
+// A curriculum endgame: kings always, princes never, up to three soldiers a
+// side, drawn from a seeded generator.
+func ExampleRandomEndgame() {
+	r := configs.MustVariant("keyland")
+	spec := train.EndgameSpec{Soldiers: 3, KingChance: 1, PrinceChance: 0}
+	p, ok := train.RandomEndgame(r, rand.New(rand.NewPCG(1, 2)), spec)
+	fmt.Println(ok, p.FEN())
+	// Output:
+	// true 1k4/5/6/5/6/5/1s3K/5/4S1/5/6/2s2/6 s
+}
+
+// A config with a misspelt key is refused, and the error names the key.
+func ExampleParseConfig() {
+	_, err := train.ParseConfig([]byte("name: mine\nselfplay:\n  gamez: 64\n"))
+	fmt.Println(err)
+	// Output:
+	// training config: unmarshal errors:
+	//   line 3: field gamez not found in type train.SelfPlayConfig
+}
+
+// The model that ships for keyland: its variant, network and training.
+func ExampleLoadModel() {
+	m, err := train.LoadModel("../models/keyland.dbm")
+	if err != nil {
+		panic(err)
+	}
+	c := m.Weights.Config
+	fmt.Printf("%s: %d blocks of %d channels, trained %v\n", m.Rules.Name, c.Blocks, c.Channels, m.Training.Hours > 0)
+	// Output:
+	// keyland: 2 blocks of 32 channels, trained true
 }
