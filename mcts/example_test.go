@@ -65,3 +65,39 @@ func ExampleParseFactory() {
 	// e5-e7
 	// player "uct:playout=10": unknown key "playout" for uct (keys: c, ms, playouts, rollout)
 }
+
+// Alpha-beta sees the same five-capture win as a forced one: its score is
+// within a few plies of WinScore. Each decision is one jump, so the win
+// lies five plies deep.
+func ExampleAlphaBetaPlayer_Search() {
+	r := configs.MustVariant("keyland")
+	p, err := game.ParseFEN(r, "6/5/4s1/2s2/6/5/2s3/5/1s4/5/s5/5/S5 s")
+	if err != nil {
+		panic(err)
+	}
+	cfg := mcts.DefaultAlphaBetaConfig()
+	cfg.Depth = 6
+	ab, err := mcts.NewAlphaBetaPlayer(cfg)
+	if err != nil {
+		panic(err)
+	}
+	res, err := ab.Search(context.Background(), &p)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p.DecisionString(res.Best), "wins in", mcts.WinScore-res.Score, "plies")
+	// Output:
+	// a1xa5 wins in 5 plies
+}
+
+// CheckSpec judges a player spec without building the player, as config
+// files are checked when they load.
+func ExampleCheckSpec() {
+	for _, s := range []string{"alphabeta:depth=2", "alphabeta:depth=abc", "minimax:depth=2"} {
+		fmt.Println(s, "->", mcts.CheckSpec(s))
+	}
+	// Output:
+	// alphabeta:depth=2 -> <nil>
+	// alphabeta:depth=abc -> player "alphabeta:depth=abc": depth=abc: want a whole number from 1 to 64
+	// minimax:depth=2 -> player "minimax:depth=2": unknown kind "minimax" (want one of alphabeta, greedy, gumbel, mcts, random, uct)
+}
