@@ -142,10 +142,7 @@ func scorePlot(results []*VariantResult) (*plot.Plot, error) {
 		sc.Color = g.col
 		sc.Shape = plotutil.Shape(k)
 		sc.Radius = vg.Points(4)
-		bars, err := plotter.NewYErrorBars(struct {
-			plotter.XYs
-			plotter.YErrors
-		}{xys, errs})
+		bars, err := report.ErrorBars(xys, errs)
 		if err != nil {
 			return nil, err
 		}
@@ -199,10 +196,7 @@ func ladderPlot(results []*VariantResult) (*plot.Plot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", v.Variant, err)
 		}
-		bars, err := plotter.NewYErrorBars(struct {
-			plotter.XYs
-			plotter.YErrors
-		}{xys, errs})
+		bars, err := report.ErrorBars(xys, errs)
 		if err != nil {
 			return nil, err
 		}

@@ -306,10 +306,7 @@ func ratingPlot(run *Run, table rating.Table, anchor string) (*plot.Plot, error)
 		if err != nil {
 			return nil, err
 		}
-		bars, err := plotter.NewYErrorBars(struct {
-			plotter.XYs
-			plotter.YErrors
-		}{xys, errs})
+		bars, err := ErrorBars(xys, errs)
 		if err != nil {
 			return nil, err
 		}
@@ -388,6 +385,15 @@ func NewPlot(title, x, y string) *plot.Plot {
 	p.Y.Label.Text = y
 	p.Add(plotter.NewGrid())
 	return p
+}
+
+// ErrorBars draws vertical error bars of errs (below, above) at the
+// points xys; the two must be equally long.
+func ErrorBars(xys plotter.XYs, errs plotter.YErrors) (*plotter.YErrorBars, error) {
+	return plotter.NewYErrorBars(struct {
+		plotter.XYs
+		plotter.YErrors
+	}{xys, errs})
 }
 
 // EmptyPlot marks a plot that has no data, with a note in the title and
