@@ -9,8 +9,10 @@
 //
 // Game i of a study opens with OpeningTurns complete turns drawn decision by
 // decision from the network's policy at OpeningTemperature (seeded by
-// mcts.Mix(Seed, i) alone), then both sides search with the same model and
-// the same settings until the game ends. Because both sides are the same
+// mcts.Mix(Seed, i) alone; an opening whose position repeats an earlier
+// one's is drawn again, so that no two games start alike while the policy
+// allows), then both sides search with the same model and the same settings
+// until the game ends. Because both sides are the same
 // player, swapping colours within a pair of games adds nothing: with a
 // deterministic search (PUCT at temperature 0, the default) the two games of
 // a pair would be the same game, counted twice. So every game has its own
@@ -218,8 +220,12 @@ type VariantResult struct {
 	// Opening settings and the search used.
 	OpeningTurns       int     `json:"opening_turns"`
 	OpeningTemperature float64 `json:"opening_temperature"`
-	Search             string  `json:"search"`
-	Seed               uint64  `json:"seed"`
+	// DistinctOpenings is the number of different opening positions: an
+	// opening that repeats an earlier one is drawn again (up to 64 times),
+	// so fewer than the games means the policy gave no more.
+	DistinctOpenings int    `json:"distinct_openings"`
+	Search           string `json:"search"`
+	Seed             uint64 `json:"seed"`
 	// MainSims is the fixed strength; PerSims the ladder, weakest first.
 	MainSims int              `json:"main_sims"`
 	PerSims  []StrengthResult `json:"per_sims"`
@@ -311,12 +317,17 @@ func Study(ctx context.Context, m *train.Model, opts Options) (*VariantResult, e
 	nOpen := max(opts.Games, (opts.CheckGames+1)/2)
 	s.openings = make([]opening, nOpen)
 	if err := s.parallel(ctx, nOpen, func(i int, ev mcts.Evaluator) error {
-		o, err := s.opening(ctx, i, ev)
+		o, err := s.opening(ctx, i, 0, ev)
 		s.openings[i] = o
 		return err
 	}, nil); err != nil {
 		return nil, err
 	}
+	distinct, err := s.redrawRepeats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.DistinctOpenings = distinct
 
 	for _, n := range sims {
 		sr, err := s.selfPlay(ctx, n)
@@ -523,9 +534,40 @@ func sample(priors []float32, temp float64, rng *rand.Rand) int {
 	return best
 }
 
-// opening plays opening i.
-func (s *study) opening(ctx context.Context, i int, ev mcts.Evaluator) (opening, error) {
+// maxOpeningDraws bounds the draws of one opening in redrawRepeats.
+const maxOpeningDraws = 64
+
+// redrawRepeats draws again every opening whose position repeats an earlier
+// opening's (draw 1, 2, … of its index, up to maxOpeningDraws in all), so
+// that the games are independent as the interval assumes. It goes through
+// the openings in order on one evaluator, so the result does not depend on
+// scheduling, and returns the number of distinct openings: fewer than there
+// are when the policy is too sharp to give that many.
+func (s *study) redrawRepeats(ctx context.Context) (int, error) {
+	seen := map[string]bool{}
+	for i := range s.openings {
+		key := s.openings[i].pos.FEN()
+		for draw := 1; seen[key] && draw < maxOpeningDraws; draw++ {
+			o, err := s.opening(ctx, i, draw, s.batchers[0])
+			if err != nil {
+				return 0, err
+			}
+			if k := o.pos.FEN(); !seen[k] {
+				s.openings[i], key = o, k
+			}
+		}
+		seen[key] = true
+	}
+	return len(seen), nil
+}
+
+// opening plays draw number draw of opening i. Draw 0 is the opening's
+// first; redrawRepeats asks for the others.
+func (s *study) opening(ctx context.Context, i, draw int, ev mcts.Evaluator) (opening, error) {
 	seed := mcts.Mix(mcts.Mix(s.opts.Seed, streamOpening), uint64(i))
+	if draw > 0 {
+		seed = mcts.Mix(seed, uint64(draw))
+	}
 	pp := &policyPlayer{ev: ev, temp: s.opts.OpeningTemperature, rng: rand.New(rand.NewPCG(seed, 0x6f70656e))}
 	p := s.r.Start()
 	var turns []string

@@ -146,6 +146,33 @@ func TestStudyReproducible(t *testing.T) {
 	}
 }
 
+// TestOpeningsDistinct: openings that repeat are drawn again. Decisive has
+// 13 first turns, so 12 one-turn openings drawn independently would almost
+// surely repeat; redrawn, every game starts differently. At temperature 0
+// the policy gives one opening only, and the study says so.
+func TestOpeningsDistinct(t *testing.T) {
+	m := tinyModel(t, decisive)
+	o := smallOptions(12, 3)
+	o.Sims, o.MainSims, o.OpeningTurns = []int{2}, 2, 1
+	res, games := studyGames(t, m, o)
+	firsts := map[string]bool{}
+	for _, g := range games {
+		firsts[g.Record.Turns[0]] = true
+	}
+	if len(firsts) != 12 || res.DistinctOpenings != 12 {
+		t.Errorf("%d distinct first turns, DistinctOpenings %d: want 12 and 12", len(firsts), res.DistinctOpenings)
+	}
+
+	o.OpeningTemperature = 0
+	res, _ = studyGames(t, m, o)
+	if res.DistinctOpenings != 1 {
+		t.Errorf("temperature 0: DistinctOpenings %d, want 1", res.DistinctOpenings)
+	}
+	if md := Markdown([]*VariantResult{res}); !strings.Contains(md, "only 1 distinct openings of 12") {
+		t.Errorf("the notes do not say the openings repeat:\n%s", md)
+	}
+}
+
 // TestSeedsAgree: two runs with different seeds play different games, and
 // their 95 % intervals of the first player's score overlap at every
 // strength (the check that the numbers are trustworthy).
