@@ -150,43 +150,78 @@ func checkRows(s G.DimSizer, points, cols int, what string) (tensor.Shape, error
 	return sh, nil
 }
 
+// binaryOp gives the Op methods common to the ops of this file: two
+// matrices in, one out.
+type binaryOp struct{ pureOp }
+
+func (binaryOp) Arity() int    { return 2 }
+func (binaryOp) Type() hm.Type { return hm.NewFnType(matType(), matType(), matType()) }
+
+// gradientOp is a binaryOp that computes a gradient, which is never itself
+// differentiated.
+type gradientOp struct{ binaryOp }
+
+func (gradientOp) DiffWRT(inputs int) []bool { return []bool{false, false} }
+func (gradientOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+	return nil, fmt.Errorf("net: a gradient op is not differentiable")
+}
+
+// twoF32s returns the data of the two inputs of a binaryOp.
+func twoF32s(in []G.Value) (a, b []float32, err error) {
+	if a, err = f32s(in[0]); err != nil {
+		return nil, nil, err
+	}
+	if b, err = f32s(in[1]); err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
+}
+
+// inferWithWeights is the shape of an op whose inputs are rows of cols
+// values and the weights [9*cin+1, cout]: rows of outCols values.
+func (c *convSpec) inferWithWeights(in []G.DimSizer, cols, outCols int, what string) (tensor.Shape, error) {
+	s, err := checkRows(in[0], c.points, cols, what)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := checkRows(in[1], 1, c.cout, what+" weights"); err != nil {
+		return nil, err
+	}
+	return tensor.Shape{s[0], outCols}, nil
+}
+
+// withWeights returns the data of an op's inputs (rows, then the weights
+// [9*cin+1, cout]) and the number of rows.
+func (c *convSpec) withWeights(in []G.Value, what string) (x, w []float32, rows int, err error) {
+	if x, w, err = twoF32s(in); err != nil {
+		return nil, nil, 0, err
+	}
+	if want := (9*c.cin + 1) * c.cout; len(w) != want {
+		return nil, nil, 0, fmt.Errorf("net: %s: weights have %d values, want %d", what, len(w), want)
+	}
+	return x, w, in[0].Shape()[0], nil
+}
+
 // convOp computes act(gather(x)·W + b): inputs x [rows, cin] and W
 // [9*cin+1, cout], output [rows, cout].
 type convOp struct {
-	pureOp
+	binaryOp
 	*convSpec
 	cache *bufCache
 }
 
-func (op convOp) Arity() int    { return 2 }
-func (op convOp) Type() hm.Type { return hm.NewFnType(matType(), matType(), matType()) }
 func (op convOp) String() string {
 	return "dablotConv(" + op.key + ")"
 }
 func (op convOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
-	s, err := checkRows(in[0], op.points, op.cin, "conv")
-	if err != nil {
-		return nil, err
-	}
-	if _, err := checkRows(in[1], 1, op.cout, "conv weights"); err != nil {
-		return nil, err
-	}
-	return tensor.Shape{s[0], op.cout}, nil
+	return op.inferWithWeights(in, op.cin, op.cout, "conv")
 }
 func (op convOp) Do(in ...G.Value) (G.Value, error) {
-	x, err := f32s(in[0])
+	x, w, rows, err := op.withWeights(in, "conv")
 	if err != nil {
 		return nil, err
 	}
-	w, err := f32s(in[1])
-	if err != nil {
-		return nil, err
-	}
-	rows := in[0].Shape()[0]
 	K := 9*op.cin + 1
-	if len(w) != K*op.cout {
-		return nil, fmt.Errorf("net: conv: weights have %d values, want %d", len(w), K*op.cout)
-	}
 	out, o := op.cache.get(rows, op.cout, false)
 	spec := gatherSpec{tab: op.tab, points: op.points, c: op.cin, appendOne: true}
 	op.pool.run(op.chunks(rows), func(s *trainScratch, i int) {
@@ -223,14 +258,14 @@ func (op convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 			return nil, err
 		}
 	}
-	dw, err := G.ApplyOp(convWeightGradOp{pureOp{}, op.convSpec, &bufCache{}, &bufCache{}}, inputs[0], dz)
+	dw, err := G.ApplyOp(convWeightGradOp{gradientOp{}, op.convSpec, &bufCache{}, &bufCache{}}, inputs[0], dz)
 	if err != nil {
 		return nil, err
 	}
 	if !op.needDX {
 		return G.Nodes{nil, dw}, nil
 	}
-	dx, err := G.ApplyOp(convDataGradOp{pureOp{}, op.convSpec, &bufCache{}, &bufCache{}}, dz, inputs[1])
+	dx, err := G.ApplyOp(convDataGradOp{gradientOp{}, op.convSpec, &bufCache{}, &bufCache{}}, dz, inputs[1])
 	if err != nil {
 		return nil, err
 	}
@@ -240,14 +275,12 @@ func (op convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 // convWeightGradOp computes dW = [gather(x)ᵀ·dz; Σ_rows dz]: inputs x
 // [rows, cin] and dz [rows, cout], output [9*cin+1, cout].
 type convWeightGradOp struct {
-	pureOp
+	gradientOp
 	*convSpec
 	cache   *bufCache
 	partial *bufCache // per-chunk partial sums of dW
 }
 
-func (op convWeightGradOp) Arity() int    { return 2 }
-func (op convWeightGradOp) Type() hm.Type { return hm.NewFnType(matType(), matType(), matType()) }
 func (op convWeightGradOp) String() string {
 	return "dablotConvGradW(" + op.key + ")"
 }
@@ -261,11 +294,7 @@ func (op convWeightGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{9*op.cin + 1, op.cout}, nil
 }
 func (op convWeightGradOp) Do(in ...G.Value) (G.Value, error) {
-	x, err := f32s(in[0])
-	if err != nil {
-		return nil, err
-	}
-	dz, err := f32s(in[1])
+	x, dz, err := twoF32s(in)
 	if err != nil {
 		return nil, err
 	}
@@ -293,51 +322,30 @@ func (op convWeightGradOp) Do(in ...G.Value) (G.Value, error) {
 	}
 	return out, nil
 }
-func (op convWeightGradOp) WriteHash(h hash.Hash)     { h.Write([]byte(op.String())) }
-func (op convWeightGradOp) Hashcode() uint32          { return opHash(op) }
-func (op convWeightGradOp) DiffWRT(inputs int) []bool { return []bool{false, false} }
-func (op convWeightGradOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	return nil, fmt.Errorf("net: conv weight gradient is not differentiable")
-}
+func (op convWeightGradOp) WriteHash(h hash.Hash) { h.Write([]byte(op.String())) }
+func (op convWeightGradOp) Hashcode() uint32      { return opHash(op) }
 
 // convDataGradOp computes dx = gatherᵀ(dz·Wᵀ) (the bias row of W takes no
 // part): inputs dz [rows, cout] and W [9*cin+1, cout], output [rows, cin].
 type convDataGradOp struct {
-	pureOp
+	gradientOp
 	*convSpec
 	cache *bufCache
 	wflip *bufCache
 }
 
-func (op convDataGradOp) Arity() int    { return 2 }
-func (op convDataGradOp) Type() hm.Type { return hm.NewFnType(matType(), matType(), matType()) }
 func (op convDataGradOp) String() string {
 	return "dablotConvGradX(" + op.key + ")"
 }
 func (op convDataGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
-	s, err := checkRows(in[0], op.points, op.cout, "conv input gradient")
-	if err != nil {
-		return nil, err
-	}
-	if _, err := checkRows(in[1], 1, op.cout, "conv input gradient weights"); err != nil {
-		return nil, err
-	}
-	return tensor.Shape{s[0], op.cin}, nil
+	return op.inferWithWeights(in, op.cout, op.cin, "conv input gradient")
 }
 func (op convDataGradOp) Do(in ...G.Value) (G.Value, error) {
-	dz, err := f32s(in[0])
+	dz, w, rows, err := op.withWeights(in, "conv input gradient")
 	if err != nil {
 		return nil, err
 	}
-	w, err := f32s(in[1])
-	if err != nil {
-		return nil, err
-	}
-	rows := in[0].Shape()[0]
 	Ci, Co := op.cin, op.cout
-	if len(w) != (9*Ci+1)*Co {
-		return nil, fmt.Errorf("net: conv input gradient: weights have %d values, want %d", len(w), (9*Ci+1)*Co)
-	}
 	out, o := op.cache.get(rows, Ci, false)
 	if op.rev == nil {
 		// dx = scatter(dz·Wᵀ), within each chunk's positions.
@@ -375,22 +383,16 @@ func (op convDataGradOp) Do(in ...G.Value) (G.Value, error) {
 	})
 	return out, nil
 }
-func (op convDataGradOp) WriteHash(h hash.Hash)     { h.Write([]byte(op.String())) }
-func (op convDataGradOp) Hashcode() uint32          { return opHash(op) }
-func (op convDataGradOp) DiffWRT(inputs int) []bool { return []bool{false, false} }
-func (op convDataGradOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	return nil, fmt.Errorf("net: conv input gradient is not differentiable")
-}
+func (op convDataGradOp) WriteHash(h hash.Hash) { h.Write([]byte(op.String())) }
+func (op convDataGradOp) Hashcode() uint32      { return opHash(op) }
 
 // pairOp is the common part of the element-wise ops on two matrices of the
 // same shape: the result has that shape too.
 type pairOp struct {
-	pureOp
+	binaryOp
 	cache *bufCache
 }
 
-func (pairOp) Arity() int    { return 2 }
-func (pairOp) Type() hm.Type { return hm.NewFnType(matType(), matType(), matType()) }
 func (pairOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	s, err := shapeOf(in[0])
 	if err != nil {
@@ -402,10 +404,7 @@ func (pairOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 // operands returns the data of the two inputs and a result buffer of their
 // shape; what names the op in the error for mismatched sizes.
 func (op pairOp) operands(in []G.Value, what string) (a, b []float32, out G.Value, o []float32, err error) {
-	if a, err = f32s(in[0]); err != nil {
-		return
-	}
-	if b, err = f32s(in[1]); err != nil {
+	if a, b, err = twoF32s(in); err != nil {
 		return
 	}
 	if len(a) != len(b) {
@@ -421,6 +420,11 @@ func (op pairOp) operands(in []G.Value, what string) (a, b []float32, out G.Valu
 // inputs grad and output (same shape), result grad ⊙ (output > 0).
 type reluMaskOp struct{ pairOp }
 
+func (reluMaskOp) DiffWRT(inputs int) []bool { return []bool{false, false} }
+func (reluMaskOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+	return nil, fmt.Errorf("net: relu mask is not differentiable")
+}
+
 func (op reluMaskOp) String() string { return "dablotReluMask" }
 func (op reluMaskOp) Do(in ...G.Value) (G.Value, error) {
 	g, y, out, o, err := op.operands(in, "relu mask")
@@ -430,12 +434,8 @@ func (op reluMaskOp) Do(in ...G.Value) (G.Value, error) {
 	vecReluMask(o, g, y)
 	return out, nil
 }
-func (op reluMaskOp) WriteHash(h hash.Hash)     { h.Write([]byte(op.String())) }
-func (op reluMaskOp) Hashcode() uint32          { return opHash(op) }
-func (op reluMaskOp) DiffWRT(inputs int) []bool { return []bool{false, false} }
-func (op reluMaskOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	return nil, fmt.Errorf("net: relu mask is not differentiable")
-}
+func (op reluMaskOp) WriteHash(h hash.Hash) { h.Write([]byte(op.String())) }
+func (op reluMaskOp) Hashcode() uint32      { return opHash(op) }
 
 // addReluOp is the residual join relu(a + y).
 type addReluOp struct{ pairOp }

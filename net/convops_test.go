@@ -29,8 +29,8 @@ func convGrads(t *testing.T, topo *Topology, fused bool, n, c int, xs, w1s, w2s,
 	var y *G.Node
 	if fused {
 		pool := &trainPool{}
-		h := G.Must(G.ApplyOp(convOp{pureOp{}, newConvSpec(topo, c, c, true, true, pool), &bufCache{}}, x, w1))
-		z := G.Must(G.ApplyOp(convOp{pureOp{}, newConvSpec(topo, c, c, false, true, pool), &bufCache{}}, h, w2))
+		h := G.Must(G.ApplyOp(convOp{binaryOp{}, newConvSpec(topo, c, c, true, true, pool), &bufCache{}}, x, w1))
+		z := G.Must(G.ApplyOp(convOp{binaryOp{}, newConvSpec(topo, c, c, false, true, pool), &bufCache{}}, h, w2))
 		y = G.Must(G.ApplyOp(addReluOp{pairOp{cache: &bufCache{}}}, x, z))
 	} else {
 		spec := newGatherSpec(topo, c, true)

@@ -199,7 +199,7 @@ func (t *Trainer) build(w *Weights) error {
 		if err != nil {
 			return nil
 		}
-		return must(G.ApplyOp(convOp{pureOp{}, newConvSpec(t.topo, cin, cout, relu, needDX, t.pool), &bufCache{}}, in, wn))
+		return must(G.ApplyOp(convOp{binaryOp{}, newConvSpec(t.topo, cin, cout, relu, needDX, t.pool), &bufCache{}}, in, wn))
 	}
 	stem := t.addParam("stem", 9*I, C, true, w)
 	a := conv(t.x, I, C, stem, true, false)
