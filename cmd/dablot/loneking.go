@@ -24,7 +24,7 @@ side to move, and whether South wins by force, leaving aside the variant's
 limits on length. It prints, for each number of soldiers, the share of
 placements South wins and its longest forced win. With --fen it also says
 whether South wins that position and in how many turns. Two soldiers on the
-72-point board take about a minute and 1.5 GB.`
+72-point board take about a minute and up to 5 GB.`
 
 func runLoneKing(args []string, out io.Writer) error {
 	fs := newFlags("loneking", loneKingUsage, out)
