@@ -181,3 +181,34 @@ func TestBinaryRoundTrip(t *testing.T) {
 		t.Error("short data accepted")
 	}
 }
+
+// TestTurnEnds: TurnEnds gives one position for each turn of Turns, and
+// they are the positions that playing decisions until the other side is to
+// move (or the game is over) reaches, in the same order, also in the middle
+// of a chain.
+func TestTurnEnds(t *testing.T) {
+	var play func(p game.Position, out *[]string)
+	play = func(p game.Position, out *[]string) {
+		mover := p.SideToMove()
+		for _, d := range p.Decisions(nil) {
+			q := p
+			q.Apply(d)
+			if q.SideToMove() != mover || q.Status().Over() {
+				*out = append(*out, q.FEN())
+			} else {
+				play(q, out)
+			}
+		}
+	}
+	visitRandomGames(t, 1, func(t *testing.T, p *game.Position, _ game.Decision, _ *game.Position) {
+		var got, want []string
+		p.TurnEnds(func(after *game.Position) { got = append(got, after.FEN()) })
+		play(*p, &want)
+		if n := len(p.Turns()); len(got) != n {
+			t.Fatalf("%d turn ends, %d turns", len(got), n)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("turn ends\n%v\nwant\n%v", got, want)
+		}
+	})
+}

@@ -92,6 +92,12 @@ func (p *Position) Turns() []Turn {
 	return out
 }
 
+// TurnEnds calls fn with the position after every legal complete turn, in
+// the order of Turns. fn must not keep the pointer.
+func (p *Position) TurnEnds(fn func(after *Position)) {
+	p.walkTurns(func(_ []int, _ bool, after *Position) { fn(after) })
+}
+
 // SortTurns sorts turns by their notation on board b.
 func SortTurns(b *Board, ts []Turn) {
 	slices.SortFunc(ts, func(x, y Turn) int { return strings.Compare(x.Format(b), y.Format(b)) })

@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/dablot-zero/dablot/game"
 )
@@ -139,21 +140,6 @@ func (t *LoneKingTable) Plies(p *game.Position) (plies int, ok bool) {
 	}
 }
 
-// turnEnds calls fn with every position at the end of a turn from p.
-func turnEnds(p game.Position, fn func(q *game.Position)) {
-	mover := p.SideToMove()
-	var buf [2 * game.MaxPoints]game.Decision
-	for _, d := range p.Decisions(buf[:0]) {
-		q := p
-		q.Apply(d)
-		if q.SideToMove() != mover || q.Status().Over() {
-			fn(&q)
-		} else {
-			turnEnds(q, fn)
-		}
-	}
-}
-
 // solve builds and solves the table of n soldiers.
 func (t *LoneKingTable) solve(ctx context.Context, n int, progress func(int, float64)) (LoneKingResult, error) {
 	size := t.size(n)
@@ -177,6 +163,9 @@ func (t *LoneKingTable) solve(ctx context.Context, n int, progress func(int, flo
 		if !ok {
 			continue
 		}
+		if len(succ) > math.MaxUint32 {
+			return res, fmt.Errorf("lone king: %d soldiers on %d points: more successors than the table can index", n, t.points)
+		}
 		res.Positions[p.SideToMove()]++
 		if st := p.Status(); st.Over() {
 			if st.Outcome == game.SouthWins {
@@ -185,7 +174,7 @@ func (t *LoneKingTable) solve(ctx context.Context, n int, progress func(int, flo
 			}
 			continue
 		}
-		turnEnds(p, func(q *game.Position) {
+		p.TurnEnds(func(q *game.Position) {
 			code := int32(loneNotWon)
 			if st := q.Status(); st.Over() {
 				if st.Outcome == game.SouthWins {
@@ -221,7 +210,8 @@ func (t *LoneKingTable) solve(ctx context.Context, n int, progress func(int, flo
 				continue
 			}
 			ss := succ[start[idx]:start[idx+1]]
-			south := idx < size/2
+			side := game.Side(idx / (size / 2))
+			south := side == game.South
 			win := !south
 			for _, c := range ss {
 				if w := won(c, k); w == south {
@@ -232,7 +222,7 @@ func (t *LoneKingTable) solve(ctx context.Context, n int, progress func(int, flo
 			if win {
 				plies[idx] = k
 				changed++
-				res.Won[btoi(!south)]++
+				res.Won[side]++
 				if int(k) > res.Longest {
 					p, _ := t.decode(n, idx)
 					res.Longest, res.LongestFEN = int(k), p.FEN()
@@ -244,11 +234,4 @@ func (t *LoneKingTable) solve(ctx context.Context, n int, progress func(int, flo
 		}
 	}
 	return res, nil
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

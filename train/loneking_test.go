@@ -20,7 +20,7 @@ func forcedWithin(p game.Position, d int) bool {
 	}
 	south := p.SideToMove() == game.South
 	result := !south
-	turnEnds(p, func(q *game.Position) {
+	p.TurnEnds(func(q *game.Position) {
 		if result == south {
 			return // decided
 		}
