@@ -1,20 +1,19 @@
 package net
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
+
+	"github.com/dablot-zero/dablot/net/durable"
 )
 
 // Model file format: the safetensors layout. An 8-byte little-endian header
@@ -150,66 +149,10 @@ func Save(path string, topo *Topology, w *Weights, meta map[string]string) error
 	return writeAtomic(path, buf)
 }
 
-// writeAtomic writes buf to path with WriteFileAtomic.
+// writeAtomic writes buf to path with durable.WriteFile.
 func writeAtomic(path string, buf []byte) error {
-	if err := WriteFileAtomic(path, buf); err != nil {
+	if err := durable.WriteFile(path, buf); err != nil {
 		return fmt.Errorf("net: save: %w", err)
-	}
-	return nil
-}
-
-// WriteFileAtomic is like os.WriteFile, but atomic: see WriteAtomic.
-func WriteFileAtomic(path string, data []byte) error {
-	return WriteAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}
-
-// WriteAtomic replaces the file path by what write writes, so that a
-// reader sees the old file or the whole new one, never a part. It writes a
-// temporary file in the same directory, syncs it, renames it over path and
-// syncs the directory. The file gets the mode of the file it replaces, or
-// 0644 if there is none. On error the temporary file is removed and path is
-// untouched.
-func WriteAtomic(path string, write func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a successful rename there is nothing to remove
-	bw := bufio.NewWriter(f)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		// CreateTemp makes the file private (0600); models, shards and logs
-		// are for sharing.
-		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		return err
-	}
-	// Make the rename itself durable; not every system can sync a directory.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train/runlog"
 	"github.com/dablot-zero/dablot/train/samples"
 )
@@ -133,10 +134,10 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 	first.Training.Run = filepath.Base(dir)
 	first.Training.Preset = cfg.Name
 	cfg.Variant = rules.Name
-	if err := net.WriteFileAtomic(filepath.Join(dir, ConfigFile), cfg.YAML()); err != nil {
+	if err := durable.WriteFile(filepath.Join(dir, ConfigFile), cfg.YAML()); err != nil {
 		return nil, err
 	}
-	if err := net.WriteFileAtomic(filepath.Join(dir, VariantFile), rules.YAML()); err != nil {
+	if err := durable.WriteFile(filepath.Join(dir, VariantFile), rules.YAML()); err != nil {
 		return nil, err
 	}
 	if err := first.Save(filepath.Join(dir, ModelDir, modelName(0)), nil); err != nil {
@@ -381,7 +382,7 @@ func (r *Run) generation(ctx context.Context) error {
 	if err := samples.Write(filepath.Join(r.Dir, ShardDir, shardName(g, mainWorker, 0)), r.Rules, hdr, all); err != nil {
 		return err
 	}
-	if err := net.WriteFileAtomic(filepath.Join(r.Dir, GamesDir, fmt.Sprintf("gen-%06d.pgn", g)), recs.Bytes()); err != nil {
+	if err := durable.WriteFile(filepath.Join(r.Dir, GamesDir, fmt.Sprintf("gen-%06d.pgn", g)), recs.Bytes()); err != nil {
 		return err
 	}
 	m.SelfPlaySeconds = time.Since(began).Seconds()
@@ -534,7 +535,7 @@ func (r *Run) checkpoint() error {
 	if err != nil {
 		return err
 	}
-	if err := net.WriteFileAtomic(filepath.Join(r.Dir, StateFile), append(data, '\n')); err != nil {
+	if err := durable.WriteFile(filepath.Join(r.Dir, StateFile), append(data, '\n')); err != nil {
 		return err
 	}
 	if prev != "" && prev != name {

@@ -19,7 +19,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/durable"
 )
 
 // The file names of a run directory.
@@ -264,5 +264,5 @@ func TrimAfter(path string, generation int) error {
 			buf.WriteByte('\n')
 		}
 	}
-	return net.WriteFileAtomic(path, buf.Bytes())
+	return durable.WriteFile(path, buf.Bytes())
 }

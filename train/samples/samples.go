@@ -19,7 +19,7 @@ import (
 	"os"
 
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -93,7 +93,7 @@ func Write(path string, r *game.Rules, h Header, ss []Sample) error {
 	}
 	sum := sha256.Sum256(raw.Bytes())
 	raw.Write(sum[:])
-	return net.WriteAtomic(path, func(w io.Writer) error {
+	return durable.Write(path, func(w io.Writer) error {
 		zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault))
 		if err != nil {
 			return err

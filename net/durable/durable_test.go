@@ -1,4 +1,4 @@
-package net
+package durable
 
 import (
 	"errors"
@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-func TestWriteAtomic(t *testing.T) {
+func TestWrite(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "f.txt")
-	if err := WriteFileAtomic(path, []byte("one")); err != nil {
+	if err := WriteFile(path, []byte("one")); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o644 {
@@ -21,14 +21,14 @@ func TestWriteAtomic(t *testing.T) {
 	// A writer that fails part-way leaves the old file whole and no
 	// temporary file behind.
 	boom := errors.New("boom")
-	err := WriteAtomic(path, func(w io.Writer) error {
+	err := Write(path, func(w io.Writer) error {
 		if _, err := w.Write([]byte("tw")); err != nil {
 			return err
 		}
 		return boom
 	})
 	if !errors.Is(err, boom) {
-		t.Fatalf("WriteAtomic error %v, want the writer's", err)
+		t.Fatalf("Write error %v, want the writer's", err)
 	}
 	if got, _ := os.ReadFile(path); string(got) != "one" {
 		t.Fatalf("after a failed write the file holds %q, want %q", got, "one")
@@ -41,7 +41,7 @@ func TestWriteAtomic(t *testing.T) {
 	if err := os.Chmod(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFileAtomic(path, []byte("two")); err != nil {
+	if err := WriteFile(path, []byte("two")); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(path); string(got) != "two" {
@@ -52,7 +52,7 @@ func TestWriteAtomic(t *testing.T) {
 	}
 
 	// A directory that does not exist is an error, not a panic.
-	if err := WriteFileAtomic(filepath.Join(dir, "no", "f"), nil); err == nil {
+	if err := WriteFile(filepath.Join(dir, "no", "f"), nil); err == nil {
 		t.Fatal("write into a missing directory: no error")
 	}
 }
