@@ -98,7 +98,7 @@ func decodeCheckpoint(buf []byte, topo *Topology, tc TrainConfig) (*Trainer, map
 		return nil, nil, err
 	}
 	var saved TrainConfig
-	dec := json.NewDecoder(bytes.NewReader([]byte(f.meta[MetaTrainConfig])))
+	dec := json.NewDecoder(bytes.NewReader([]byte(f.Meta[MetaTrainConfig])))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&saved); err != nil {
 		return nil, nil, fmt.Errorf("net: load checkpoint: bad %s metadata: %v", MetaTrainConfig, err)
@@ -106,9 +106,9 @@ func decodeCheckpoint(buf []byte, topo *Topology, tc TrainConfig) (*Trainer, map
 	if err := compatibleTrainConfig(saved, tc); err != nil {
 		return nil, nil, err
 	}
-	step, err := strconv.Atoi(f.meta[MetaStep])
+	step, err := strconv.Atoi(f.Meta[MetaStep])
 	if err != nil || step < 0 {
-		return nil, nil, fmt.Errorf("net: load checkpoint: bad %s metadata %q", MetaStep, f.meta[MetaStep])
+		return nil, nil, fmt.Errorf("net: load checkpoint: bad %s metadata %q", MetaStep, f.Meta[MetaStep])
 	}
 	w, err := f.weights()
 	if err != nil {
@@ -139,7 +139,7 @@ func decodeCheckpoint(buf []byte, topo *Topology, tc TrainConfig) (*Trainer, map
 	t.importTensors(stateAdamM, m.Tensors)
 	t.importTensors(stateAdamV, v.Tensors)
 	t.step = step
-	return t, f.meta, nil
+	return t, f.Meta, nil
 }
 
 // compatibleTrainConfig refuses a continuation config that changes more

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/dablot-zero/dablot/net/safetensors"
 )
 
 // Config is the network architecture.
@@ -58,11 +60,7 @@ func (c Config) FLOPsPerPosition(points int) float64 {
 }
 
 // Tensor is one named float32 array of the model.
-type Tensor struct {
-	Name  string
-	Shape []int
-	Data  []float32
-}
+type Tensor = safetensors.Tensor
 
 // Weights are the parameters of a network in a fixed order (see
 // TensorSpecs). Graph-convolution weights have shape [9*Cin, Cout]: row

@@ -2,29 +2,21 @@ package net
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
-	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/net/safetensors"
 )
 
-// Model file format: the safetensors layout. An 8-byte little-endian header
-// length N, N bytes of JSON header, then the raw little-endian tensor data.
-// The header maps each tensor name to {"dtype": "F32", "shape": [...],
-// "data_offsets": [begin, end]} (byte offsets into the data section) and
-// holds a "__metadata__" map of strings.
+// Model file format: the safetensors layout (package safetensors), whose
+// metadata say which format and version the file is, the network's
+// architecture and the checksum of the data.
 const (
 	ModelFormat        = "dablot-zero-net" // value of metadata "format"
 	ModelFormatVersion = 1                 // value of metadata "format_version"
-	maxHeaderBytes     = 64 << 20
 )
 
 // Metadata keys written by Save; callers cannot set them.
@@ -32,7 +24,7 @@ const (
 	MetaFormat       = "format"
 	MetaVersion      = "format_version"
 	MetaArchitecture = "architecture"
-	MetaChecksum     = "data_sha256"
+	MetaChecksum     = safetensors.ChecksumKey
 )
 
 // Architecture is the JSON stored under MetaArchitecture.
@@ -56,12 +48,6 @@ type Expect struct {
 	Topology    *Topology         // required: the board the model must have been trained on
 	InputPlanes int               // if > 0, the input encoding width
 	Metadata    map[string]string // entries that must be present with exactly these values (e.g. encoding version)
-}
-
-type tensorHeader struct {
-	Dtype       string `json:"dtype"`
-	Shape       []int  `json:"shape"`
-	DataOffsets [2]int `json:"data_offsets"`
 }
 
 // Encode serialises w (trained on topo) with the caller's metadata entries.
@@ -107,36 +93,14 @@ func encodeFile(kind fileKind, topo *Topology, cfg Config, tensors []Tensor, met
 	if err != nil {
 		return nil, err
 	}
-	size := 0
-	for _, t := range tensors {
-		size += 4 * len(t.Data)
-	}
-	data := make([]byte, 0, size)
-	header := map[string]any{}
-	for _, t := range tensors {
-		begin := len(data)
-		for _, v := range t.Data {
-			data = binary.LittleEndian.AppendUint32(data, math.Float32bits(v))
-		}
-		header[t.Name] = tensorHeader{Dtype: "F32", Shape: t.Shape, DataOffsets: [2]int{begin, len(data)}}
-	}
-	sum := sha256.Sum256(data)
 	md[MetaFormat] = kind.format
 	md[MetaVersion] = strconv.Itoa(kind.version)
 	md[MetaArchitecture] = string(arch)
-	md[MetaChecksum] = hex.EncodeToString(sum[:])
-	header["__metadata__"] = md
-	hj, err := json.Marshal(header)
+	buf, err := safetensors.Encode(tensors, md)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("net: save: %w", err)
 	}
-	for len(hj)%8 != 0 { // align the data section, as safetensors writers do
-		hj = append(hj, ' ')
-	}
-	out := make([]byte, 8, 8+len(hj)+len(data))
-	binary.LittleEndian.PutUint64(out, uint64(len(hj)))
-	out = append(out, hj...)
-	return append(out, data...), nil
+	return buf, nil
 }
 
 // Save writes the model atomically: a temporary file in the same directory,
@@ -183,34 +147,14 @@ func Decode(buf []byte, exp Expect) (*Model, error) {
 	if err := f.done(); err != nil {
 		return nil, err
 	}
-	return &Model{Weights: w, Architecture: f.arch, Metadata: f.meta}, nil
+	return &Model{Weights: w, Architecture: f.arch, Metadata: f.Meta}, nil
 }
 
 // fileImage is a parsed and validated file whose tensors have not all been
 // taken yet.
 type fileImage struct {
-	arch    Architecture
-	meta    map[string]string
-	headers map[string]tensorHeader // tensors not taken yet
-	data    []byte
-}
-
-// take decodes the named tensor, which must have the given shape.
-func (f *fileImage) take(name string, shape []int) ([]float32, error) {
-	th, ok := f.headers[name]
-	if !ok {
-		return nil, fmt.Errorf("net: load: missing tensor %q", name)
-	}
-	if !slices.Equal(th.Shape, shape) {
-		return nil, fmt.Errorf("net: load: tensor %q has shape %v, architecture needs %v", name, th.Shape, shape)
-	}
-	vals := make([]float32, numel(shape))
-	raw := f.data[th.DataOffsets[0]:th.DataOffsets[1]]
-	for i := range vals {
-		vals[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
-	delete(f.headers, name)
-	return vals, nil
+	arch Architecture
+	*safetensors.File
 }
 
 // weightsPrefixed takes the parameter tensors of the architecture, named as
@@ -218,9 +162,9 @@ func (f *fileImage) take(name string, shape []int) ([]float32, error) {
 func (f *fileImage) weightsPrefixed(prefix string) (*Weights, error) {
 	w := &Weights{Config: f.arch.Config}
 	for _, s := range f.arch.Config.TensorSpecs() {
-		vals, err := f.take(prefix+s.Name, s.Shape)
+		vals, err := f.Take(prefix+s.Name, s.Shape)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("net: load: %w", err)
 		}
 		w.Tensors = append(w.Tensors, Tensor{Name: s.Name, Shape: append([]int(nil), s.Shape...), Data: vals})
 	}
@@ -232,13 +176,8 @@ func (f *fileImage) weights() (*Weights, error) { return f.weightsPrefixed("") }
 
 // done reports tensors that nobody took.
 func (f *fileImage) done() error {
-	names := make([]string, 0, len(f.headers))
-	for name := range f.headers {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	if len(names) > 0 {
-		return fmt.Errorf("net: load: unexpected tensor %q", names[0])
+	if err := f.Done(); err != nil {
+		return fmt.Errorf("net: load: %w", err)
 	}
 	return nil
 }
@@ -246,28 +185,11 @@ func (f *fileImage) done() error {
 // decodeFile parses buf as a file of the given kind and checks the layout,
 // the checksum, the architecture and exp.
 func decodeFile(buf []byte, kind fileKind, exp Expect) (*fileImage, error) {
-	if len(buf) < 8 {
-		return nil, fmt.Errorf("net: load: truncated file: %d bytes, the header length alone needs 8", len(buf))
+	file, err := safetensors.Decode(buf)
+	if err != nil {
+		return nil, fmt.Errorf("net: load: %w", err)
 	}
-	n := binary.LittleEndian.Uint64(buf)
-	switch {
-	case n == 0 || n > maxHeaderBytes:
-		return nil, fmt.Errorf("net: load: header length %d is absurd (limit %d)", n, maxHeaderBytes)
-	case n > uint64(len(buf)-8):
-		return nil, fmt.Errorf("net: load: truncated file: header length %d but only %d bytes follow", n, len(buf)-8)
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(buf[8:8+n], &raw); err != nil {
-		return nil, fmt.Errorf("net: load: bad JSON header: %v", err)
-	}
-	data := buf[8+n:]
-	meta := map[string]string{}
-	if mj, ok := raw["__metadata__"]; ok {
-		if err := json.Unmarshal(mj, &meta); err != nil {
-			return nil, fmt.Errorf("net: load: bad __metadata__: %v", err)
-		}
-		delete(raw, "__metadata__")
-	}
+	meta := file.Meta
 	if meta[MetaFormat] != kind.format {
 		hint := ""
 		switch meta[MetaFormat] {
@@ -280,64 +202,6 @@ func decodeFile(buf []byte, kind fileKind, exp Expect) (*fileImage, error) {
 	}
 	if v, err := strconv.Atoi(meta[MetaVersion]); err != nil || v != kind.version {
 		return nil, fmt.Errorf("net: load: unsupported %s format version %q (this code reads %d)", kind.what, meta[MetaVersion], kind.version)
-	}
-	// Tensor headers: dtype, shape, offsets inside the data section, no
-	// overlaps or gaps.
-	type span struct {
-		name       string
-		begin, end int
-	}
-	var spans []span
-	headers := map[string]tensorHeader{}
-	for name, rj := range raw {
-		var th tensorHeader
-		dec := json.NewDecoder(bytes.NewReader(rj))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&th); err != nil {
-			return nil, fmt.Errorf("net: load: bad header entry for tensor %q: %v", name, err)
-		}
-		if th.Dtype != "F32" {
-			return nil, fmt.Errorf("net: load: tensor %q has dtype %q, only F32 is supported", name, th.Dtype)
-		}
-		elems := 1
-		for _, d := range th.Shape {
-			if d < 0 || d > 1<<28 || elems*max(d, 1) > 1<<28 {
-				return nil, fmt.Errorf("net: load: tensor %q has absurd shape %v", name, th.Shape)
-			}
-			elems *= d
-		}
-		b, e := th.DataOffsets[0], th.DataOffsets[1]
-		if b < 0 || e < b {
-			return nil, fmt.Errorf("net: load: tensor %q data offsets [%d, %d] out of range", name, b, e)
-		}
-		if e > len(data) {
-			return nil, fmt.Errorf("net: load: tensor %q data offsets [%d, %d] out of range (data section is %d bytes: truncated file?)", name, b, e, len(data))
-		}
-		if e-b != 4*elems {
-			return nil, fmt.Errorf("net: load: tensor %q spans %d bytes, shape %v needs %d", name, e-b, th.Shape, 4*elems)
-		}
-		spans = append(spans, span{name, b, e})
-		headers[name] = th
-	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].begin < spans[j].begin })
-	for i := 1; i < len(spans); i++ {
-		if spans[i].begin < spans[i-1].end {
-			return nil, fmt.Errorf("net: load: data offsets of tensors %q and %q overlap", spans[i-1].name, spans[i].name)
-		}
-	}
-	pos := 0
-	for _, s := range spans {
-		if s.begin > pos {
-			return nil, fmt.Errorf("net: load: gap before tensor %q in the data section", s.name)
-		}
-		pos = s.end
-	}
-	if pos != len(data) {
-		return nil, fmt.Errorf("net: load: data section has %d bytes, tensors cover %d (truncated or trailing bytes)", len(data), pos)
-	}
-	sum := sha256.Sum256(data)
-	if got := hex.EncodeToString(sum[:]); got != meta[MetaChecksum] {
-		return nil, fmt.Errorf("net: load: checksum mismatch: data sha256 %s, metadata says %q", got, meta[MetaChecksum])
 	}
 	var arch Architecture
 	dec := json.NewDecoder(bytes.NewReader([]byte(meta[MetaArchitecture])))
@@ -373,5 +237,5 @@ func decodeFile(buf []byte, kind fileKind, exp Expect) (*fileImage, error) {
 			return nil, fmt.Errorf("net: load: metadata %q is %q, expected %q", k, got, v)
 		}
 	}
-	return &fileImage{arch: arch, meta: meta, headers: headers, data: data}, nil
+	return &fileImage{arch: arch, File: file}, nil
 }
