@@ -61,12 +61,31 @@ const maxPolicy = 4 * game.MaxPoints
 // Write stores samples of variant r in a new shard at path, atomically: the
 // file appears complete or not at all.
 func Write(path string, r *game.Rules, h Header, ss []Sample) error {
+	raw, err := encode(r, h, ss)
+	if err != nil {
+		return err
+	}
+	return durable.Write(path, func(w io.Writer) error {
+		zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault))
+		if err != nil {
+			return err
+		}
+		if _, err := zw.Write(raw); err != nil {
+			zw.Close()
+			return err
+		}
+		return zw.Close()
+	})
+}
+
+// encode lays out the uncompressed content of a shard.
+func encode(r *game.Rules, h Header, ss []Sample) ([]byte, error) {
 	h.Variant, h.Fingerprint, h.Count = r.Name, r.Fingerprint(), len(ss)
 	var raw bytes.Buffer
 	raw.WriteString(magic)
 	hj, err := json.Marshal(h)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	raw.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(hj))))
 	raw.Write(hj)
@@ -74,7 +93,7 @@ func Write(path string, r *game.Rules, h Header, ss []Sample) error {
 	for i := range ss {
 		s := &ss[i]
 		if len(s.Policy) > maxPolicy {
-			return fmt.Errorf("sample %d: %d policy entries", i, len(s.Policy))
+			return nil, fmt.Errorf("sample %d: %d policy entries", i, len(s.Policy))
 		}
 		rec = s.Position.AppendBinary(rec[:0])
 		flags := byte(0)
@@ -93,17 +112,7 @@ func Write(path string, r *game.Rules, h Header, ss []Sample) error {
 	}
 	sum := sha256.Sum256(raw.Bytes())
 	raw.Write(sum[:])
-	return durable.Write(path, func(w io.Writer) error {
-		zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault))
-		if err != nil {
-			return err
-		}
-		if _, err := zw.Write(raw.Bytes()); err != nil {
-			zw.Close()
-			return err
-		}
-		return zw.Close()
-	})
+	return raw.Bytes(), nil
 }
 
 // ErrCorrupt is wrapped by every error about a shard's content.
@@ -128,6 +137,14 @@ func Read(path string, r *game.Rules) (Header, []Sample, error) {
 	raw, err := io.ReadAll(zr)
 	if err != nil {
 		return fail("decompressing: %v", err)
+	}
+	return decode(raw, path, r)
+}
+
+// decode parses the decompressed content raw of the shard at path.
+func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
+	fail := func(format string, args ...any) (Header, []Sample, error) {
+		return Header{}, nil, fmt.Errorf("shard %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
 	}
 	if len(raw) < len(magic)+4+sha256.Size || string(raw[:len(magic)]) != magic {
 		return fail("not a sample shard (bad magic or too short)")
