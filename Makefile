@@ -44,6 +44,9 @@ fuzz:
 	$(GO) test ./game -run '^$$' -fuzz '^FuzzParseTurn$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./game -run '^$$' -fuzz '^FuzzParseVariant$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./game -run '^$$' -fuzz '^FuzzReadPGN$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./mcts -run '^$$' -fuzz '^FuzzParseSpec$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./net/safetensors -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./train/samples -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 
 train: build
 	$(BIN) train --config configs/train/$(PRESET).yaml --variant $(VARIANT)
