@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dablot-zero/dablot/net/internal/imagetest"
 )
 
 func checkpointSetup(t *testing.T) (*Topology, *Weights, TrainConfig, []Batch) {
@@ -152,18 +154,18 @@ func TestCheckpointRejects(t *testing.T) {
 		}(), topo, tc, "checksum"},
 		{"other board", good, largeBoard(), tc, "41-point"},
 		{"model file", model, topo, tc, "model file, not a trainer checkpoint"},
-		{"other architecture", rewriteHeader(t, good, func(h map[string]any) {
+		{"other architecture", imagetest.RewriteHeader(t, good, func(h map[string]any) {
 			meta(h)[MetaArchitecture] = strings.Replace(meta(h)[MetaArchitecture].(string), `"channels":8`, `"channels":9`, 1)
 		}), topo, tc, "shape"},
-		{"moments missing", rewriteHeader(t, good, func(h map[string]any) {
+		{"moments missing", imagetest.RewriteHeader(t, good, func(h map[string]any) {
 			for k := range h {
 				if strings.HasPrefix(k, adamVPrefix) {
 					delete(h, k)
 				}
 			}
 		}), topo, tc, "trailing"},
-		{"bad step", rewriteHeader(t, good, func(h map[string]any) { meta(h)[MetaStep] = "-1" }), topo, tc, "step"},
-		{"bad train config", rewriteHeader(t, good, func(h map[string]any) { meta(h)[MetaTrainConfig] = "{" }), topo, tc, "train_config"},
+		{"bad step", imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)[MetaStep] = "-1" }), topo, tc, "step"},
+		{"bad train config", imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)[MetaTrainConfig] = "{" }), topo, tc, "train_config"},
 		{"changed beta1", good, topo, otherTC, "Beta1"},
 		{"changed batch size", good, topo, otherBatch, "BatchSize"},
 	}

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dablot-zero/dablot/net/internal/imagetest"
 )
 
 func testModel(t *testing.T) (*Topology, *Weights, []byte) {
@@ -72,21 +74,6 @@ func TestModelRoundTrip(t *testing.T) {
 	}
 }
 
-// rewriteHeader replaces the JSON header of a model image.
-func rewriteHeader(t *testing.T, buf []byte, edit func(h map[string]any)) []byte {
-	t.Helper()
-	n := binary.LittleEndian.Uint64(buf)
-	var h map[string]any
-	if err := json.Unmarshal(buf[8:8+n], &h); err != nil {
-		t.Fatal(err)
-	}
-	edit(h)
-	hj, _ := json.Marshal(h)
-	out := make([]byte, 8)
-	binary.LittleEndian.PutUint64(out, uint64(len(hj)))
-	return append(append(out, hj...), buf[8+n:]...)
-}
-
 func TestModelLoadRejects(t *testing.T) {
 	topo, _, good := testModel(t)
 	exp := Expect{Topology: topo}
@@ -113,13 +100,13 @@ func TestModelLoadRejects(t *testing.T) {
 			return b
 		}, exp, "bad JSON"},
 		{"wrong dtype", func() []byte {
-			return rewriteHeader(t, good, func(h map[string]any) { tensor(h, "stem.b")["dtype"] = "F16" })
+			return imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "stem.b")["dtype"] = "F16" })
 		}, exp, "dtype"},
 		{"offsets out of range", func() []byte {
-			return rewriteHeader(t, good, func(h map[string]any) { tensor(h, "stem.b")["data_offsets"] = []int{0, 1 << 30} })
+			return imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "stem.b")["data_offsets"] = []int{0, 1 << 30} })
 		}, exp, "out of range"},
 		{"overlapping offsets", func() []byte {
-			return rewriteHeader(t, good, func(h map[string]any) {
+			return imagetest.RewriteHeader(t, good, func(h map[string]any) {
 				tensor(h, "stem.b")["data_offsets"] = tensor(h, "value2.b")["data_offsets"]
 				tensor(h, "stem.b")["shape"] = []int{3}
 				tensor(h, "stop.b")["data_offsets"] = tensor(h, "value2.b")["data_offsets"]
@@ -132,13 +119,13 @@ func TestModelLoadRejects(t *testing.T) {
 			return b
 		}, exp, "checksum"},
 		{"tensor dropped from header", func() []byte {
-			return rewriteHeader(t, good, func(h map[string]any) { delete(h, "value2.b") })
+			return imagetest.RewriteHeader(t, good, func(h map[string]any) { delete(h, "value2.b") })
 		}, exp, "trailing"},
 		{"shape mismatch", func() []byte {
-			return rewriteHeader(t, good, func(h map[string]any) { tensor(h, "stem.w")["shape"] = []int{9, 12} })
+			return imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "stem.w")["shape"] = []int{9, 12} })
 		}, exp, "shape"},
 		{"not our format", func() []byte {
-			return rewriteHeader(t, good, func(h map[string]any) { meta(h)["format"] = "other" })
+			return imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)["format"] = "other" })
 		}, exp, "format"},
 		{"wrong topology", func() []byte { return good }, Expect{Topology: largeBoard()}, "41-point"},
 		{"wrong encoding", func() []byte { return good }, Expect{Topology: topo, InputPlanes: 7}, "input planes"},

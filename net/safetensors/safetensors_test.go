@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dablot-zero/dablot/net/internal/imagetest"
 )
 
 func sample() []Tensor {
@@ -95,20 +97,6 @@ func TestEncodeRejects(t *testing.T) {
 	}
 }
 
-// rewrite replaces the JSON header of an image and, if fix, its checksum.
-func rewrite(t *testing.T, buf []byte, edit func(h map[string]any)) []byte {
-	t.Helper()
-	n := binary.LittleEndian.Uint64(buf)
-	var h map[string]any
-	if err := json.Unmarshal(buf[8:8+n], &h); err != nil {
-		t.Fatal(err)
-	}
-	edit(h)
-	hj, _ := json.Marshal(h)
-	out := binary.LittleEndian.AppendUint64(nil, uint64(len(hj)))
-	return append(append(out, hj...), buf[8+n:]...)
-}
-
 func TestDecodeRejects(t *testing.T) {
 	good, err := Encode(sample(), nil)
 	if err != nil {
@@ -126,19 +114,19 @@ func TestDecodeRejects(t *testing.T) {
 		{"trailing bytes", append(slices.Clone(good), 0, 0, 0, 0), "trailing"},
 		{"absurd header length", binary.LittleEndian.AppendUint64(nil, 1<<40), "absurd"},
 		{"bad JSON", append(binary.LittleEndian.AppendUint64(nil, 2), '{', '!'), "bad JSON"},
-		{"bad metadata", rewrite(t, good, func(h map[string]any) { h["__metadata__"] = 3 }), "__metadata__"},
-		{"unknown field", rewrite(t, good, func(h map[string]any) { tensor(h, "b")["scale"] = 2 }), "bad header entry"},
-		{"wrong dtype", rewrite(t, good, func(h map[string]any) { tensor(h, "b")["dtype"] = "F16" }), "dtype"},
-		{"negative dimension", rewrite(t, good, func(h map[string]any) { tensor(h, "b")["shape"] = []int{-3} }), "absurd shape"},
-		{"huge shape", rewrite(t, good, func(h map[string]any) { tensor(h, "b")["shape"] = []int{1 << 20, 1 << 20} }), "absurd shape"},
-		{"offsets reversed", rewrite(t, good, func(h map[string]any) { tensor(h, "b")["data_offsets"] = []int{8, 4} }), "out of range"},
-		{"offsets past the end", rewrite(t, good, func(h map[string]any) { tensor(h, "b")["data_offsets"] = []int{0, 1 << 30} }), "out of range"},
-		{"span and shape disagree", rewrite(t, good, func(h map[string]any) { tensor(h, "b")["shape"] = []int{2} }), "spans"},
-		{"overlap", rewrite(t, good, func(h map[string]any) {
+		{"bad metadata", imagetest.RewriteHeader(t, good, func(h map[string]any) { h["__metadata__"] = 3 }), "__metadata__"},
+		{"unknown field", imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "b")["scale"] = 2 }), "bad header entry"},
+		{"wrong dtype", imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "b")["dtype"] = "F16" }), "dtype"},
+		{"negative dimension", imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "b")["shape"] = []int{-3} }), "absurd shape"},
+		{"huge shape", imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "b")["shape"] = []int{1 << 20, 1 << 20} }), "absurd shape"},
+		{"offsets reversed", imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "b")["data_offsets"] = []int{8, 4} }), "out of range"},
+		{"offsets past the end", imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "b")["data_offsets"] = []int{0, 1 << 30} }), "out of range"},
+		{"span and shape disagree", imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "b")["shape"] = []int{2} }), "spans"},
+		{"overlap", imagetest.RewriteHeader(t, good, func(h map[string]any) {
 			tensor(h, "scalar")["data_offsets"] = []int{0, 4}
 		}), "overlap"},
-		{"tensor dropped", rewrite(t, good, func(h map[string]any) { delete(h, "scalar") }), "gap before"},
-		{"last tensor dropped", rewrite(t, good, func(h map[string]any) { delete(h, "scalar"); delete(h, "empty") }), "trailing"},
+		{"tensor dropped", imagetest.RewriteHeader(t, good, func(h map[string]any) { delete(h, "scalar") }), "gap before"},
+		{"last tensor dropped", imagetest.RewriteHeader(t, good, func(h map[string]any) { delete(h, "scalar"); delete(h, "empty") }), "trailing"},
 		{"checksum", func() []byte { b := slices.Clone(good); b[len(b)-1] ^= 1; return b }(), "checksum"},
 	}
 	for _, c := range cases {
