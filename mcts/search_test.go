@@ -343,6 +343,20 @@ func TestNoiseAndTemperature(t *testing.T) {
 	}
 }
 
+// closeAfter is an evaluator that closes stop at its calls-th batch.
+type closeAfter struct {
+	Evaluator
+	calls int
+	stop  chan struct{}
+}
+
+func (c *closeAfter) Evaluate(batch []Request) error {
+	if c.calls--; c.calls == 0 {
+		close(c.stop)
+	}
+	return c.Evaluator.Evaluate(batch)
+}
+
 func TestSearchLimitsAndErrors(t *testing.T) {
 	p := configs.MustVariant("keyland").Start()
 	s := newSearch(t, &MaterialEvaluator{}, DefaultConfig(), p)
@@ -369,10 +383,11 @@ func TestSearchLimitsAndErrors(t *testing.T) {
 	if err != nil || res.Simulations != 0 || !slices.Contains(res.Legal, res.Best) {
 		t.Errorf("stopped before the run: %d simulations, best %v, error %v", res.Simulations, res.Best, err)
 	}
-	// Stop closed during a run that would last an hour.
+	// Stop closed during a run that would last an hour: by the evaluator,
+	// at its third batch, so that the test does not depend on the clock.
 	stop := make(chan struct{})
-	time.AfterFunc(20*time.Millisecond, func() { close(stop) })
-	res, err = s.Run(context.Background(), Limits{Time: time.Hour, Stop: stop})
+	during := newSearch(t, &closeAfter{Evaluator: &MaterialEvaluator{}, calls: 3, stop: stop}, DefaultConfig(), p)
+	res, err = during.Run(context.Background(), Limits{Time: time.Hour, Stop: stop})
 	if err != nil || res.Simulations == 0 {
 		t.Errorf("stopped during the run: %d simulations, error %v", res.Simulations, err)
 	}
