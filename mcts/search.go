@@ -135,7 +135,7 @@ func (c *Config) TemperatureAt(ply int) float64 {
 type Limits struct {
 	Sims  int           // simulations in this run
 	Nodes int           // nodes in the tree
-	Time  time.Duration // wall time of this run
+	Time  time.Duration // wall time of this run; the first batch of simulations always runs
 	// Stop, once closed, ends the run early with what it has found (an
 	// engine's "stop"); unlike a cancelled context it is not an error. A
 	// run that starts after Stop is closed still evaluates an unexpanded
@@ -419,7 +419,7 @@ func (s *Search) Run(ctx context.Context, lim Limits) (*Result, error) {
 			return nil, err
 		}
 		if lim.Sims > 0 && sims >= lim.Sims || lim.Nodes > 0 && s.nodes >= lim.Nodes ||
-			lim.Time > 0 && time.Since(start) >= lim.Time || lim.stopped() {
+			lim.Time > 0 && sims > 0 && time.Since(start) >= lim.Time || lim.stopped() {
 			break
 		}
 		want := s.cfg.BatchSize

@@ -198,9 +198,10 @@ func TestGumbelAnytimeHalves(t *testing.T) {
 		t.Errorf("best %s has %d visits, not the most (%d)", p.DecisionString(res.Best), res.Visits[i], most)
 	}
 
-	// Bounded by time alone, it searches and answers.
+	// Bounded by time alone, it searches and answers: however short the
+	// time (or slow the machine), its first batch of simulations runs.
 	s = newSearch(t, &MaterialEvaluator{}, cfg, p)
-	res, err = s.Run(context.Background(), Limits{Time: 20 * time.Millisecond})
+	res, err = s.Run(context.Background(), Limits{Time: time.Nanosecond})
 	if err != nil || res.Simulations == 0 {
 		t.Fatalf("time-bounded run: %v, %+v", err, res)
 	}
@@ -374,6 +375,14 @@ func TestSearchLimitsAndErrors(t *testing.T) {
 	cancel()
 	if _, err := s.Run(ctx, Limits{Sims: 10}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+	// However short the time (or slow the machine), a time-bounded run
+	// searches: its first batch of simulations runs.
+	s.SetPosition(p)
+	if res, err := s.Run(context.Background(), Limits{Time: time.Nanosecond}); err != nil {
+		t.Errorf("1 ns: %v", err)
+	} else if res.Simulations == 0 {
+		t.Error("1 ns: no simulation")
 	}
 	// A closed Stop ends the run without an error, with a result.
 	closed := make(chan struct{})
