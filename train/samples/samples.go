@@ -121,9 +121,6 @@ var ErrCorrupt = errors.New("corrupt shard")
 // Read loads a shard of variant r, checking its checksum, its variant and
 // every sample.
 func Read(path string, r *game.Rules) (Header, []Sample, error) {
-	fail := func(format string, args ...any) (Header, []Sample, error) {
-		return Header{}, nil, fmt.Errorf("shard %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return Header{}, nil, err
@@ -131,37 +128,39 @@ func Read(path string, r *game.Rules) (Header, []Sample, error) {
 	defer f.Close()
 	zr, err := zstd.NewReader(f, zstd.WithDecoderMaxMemory(1<<30))
 	if err != nil {
-		return fail("%v", err)
+		return corrupt(path, "%v", err)
 	}
 	defer zr.Close()
 	raw, err := io.ReadAll(zr)
 	if err != nil {
-		return fail("decompressing: %v", err)
+		return corrupt(path, "decompressing: %v", err)
 	}
 	return decode(raw, path, r)
 }
 
+// corrupt is the error result for a shard at path whose content is wrong.
+func corrupt(path, format string, args ...any) (Header, []Sample, error) {
+	return Header{}, nil, fmt.Errorf("shard %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
+}
+
 // decode parses the decompressed content raw of the shard at path.
 func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
-	fail := func(format string, args ...any) (Header, []Sample, error) {
-		return Header{}, nil, fmt.Errorf("shard %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
-	}
 	if len(raw) < len(magic)+4+sha256.Size || string(raw[:len(magic)]) != magic {
-		return fail("not a sample shard (bad magic or too short)")
+		return corrupt(path, "not a sample shard (bad magic or too short)")
 	}
 	body, sum := raw[:len(raw)-sha256.Size], raw[len(raw)-sha256.Size:]
 	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
-		return fail("checksum mismatch")
+		return corrupt(path, "checksum mismatch")
 	}
 	rest := body[len(magic):]
 	hl := int(binary.LittleEndian.Uint32(rest))
 	rest = rest[4:]
 	if hl > len(rest) {
-		return fail("header length %d past the end", hl)
+		return corrupt(path, "header length %d past the end", hl)
 	}
 	var h Header
 	if err := json.Unmarshal(rest[:hl], &h); err != nil {
-		return fail("header: %v", err)
+		return corrupt(path, "header: %v", err)
 	}
 	rest = rest[hl:]
 	if h.Variant != r.Name || h.Fingerprint != r.Fingerprint() {
@@ -169,16 +168,16 @@ func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 			path, h.Variant, h.Fingerprint, r.Name, r.Fingerprint())
 	}
 	if h.Count < 0 || h.Count > len(rest)/game.PositionSize {
-		return fail("count %d does not fit the data", h.Count)
+		return corrupt(path, "count %d does not fit the data", h.Count)
 	}
 	ss := make([]Sample, h.Count)
 	for i := range ss {
 		if len(rest) < game.PositionSize+12 {
-			return fail("sample %d truncated", i)
+			return corrupt(path, "sample %d truncated", i)
 		}
 		p, err := game.DecodePosition(r, rest[:game.PositionSize])
 		if err != nil {
-			return fail("sample %d: %v", i, err)
+			return corrupt(path, "sample %d: %v", i, err)
 		}
 		rest = rest[game.PositionSize:]
 		flags := rest[1]
@@ -189,14 +188,14 @@ func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 		rest = rest[12:]
 		if s.Result < -1 || s.Result > 1 || flags > 1 || n > maxPolicy || len(rest) < 6*n ||
 			!(s.Value >= -1 && s.Value <= 1) || !(s.Target >= -1 && s.Target <= 1) {
-			return fail("sample %d: fields out of range", i)
+			return corrupt(path, "sample %d: fields out of range", i)
 		}
 		size := game.PolicySize(r.Board)
 		s.Policy = make([]PolicyEntry, n)
 		for j := range s.Policy {
 			e := PolicyEntry{binary.LittleEndian.Uint16(rest), math.Float32frombits(binary.LittleEndian.Uint32(rest[2:]))}
 			if int(e.Index) >= size || !(e.Prob >= 0 && e.Prob <= 1) {
-				return fail("sample %d: policy entry %d out of range", i, j)
+				return corrupt(path, "sample %d: policy entry %d out of range", i, j)
 			}
 			s.Policy[j] = e
 			rest = rest[6:]
@@ -204,7 +203,7 @@ func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 		ss[i] = s
 	}
 	if len(rest) != 0 {
-		return fail("%d bytes after the last sample", len(rest))
+		return corrupt(path, "%d bytes after the last sample", len(rest))
 	}
 	return h, ss, nil
 }
