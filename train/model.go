@@ -44,6 +44,7 @@ type TrainingSummary struct {
 	Hours       float64 `json:"hours"` // wall-clock hours of training, over every resumed or warm-started run
 	InitFrom    string  `json:"init_from,omitempty"`
 	InitVariant string  `json:"init_variant,omitempty"` // the variant of InitFrom, when it is not this one (transfer)
+	InitSHA256  string  `json:"init_sha256,omitempty"`  // the checksum of InitFrom's data, which names it wherever the file moves
 	Description string  `json:"description,omitempty"`
 }
 

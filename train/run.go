@@ -59,6 +59,7 @@ type runState struct {
 	Shards      []ShardRef `json:"shards"`
 	InitFrom    string     `json:"init_from,omitempty"`
 	InitVariant string     `json:"init_variant,omitempty"` // set when InitFrom plays another variant
+	InitSHA256  string     `json:"init_sha256,omitempty"`  // the checksum of InitFrom's data
 	Finished    bool       `json:"finished"`               // the run reached its stop condition
 }
 
@@ -118,11 +119,11 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 			}
 		}
 		first, err = NewModel(rules, m.Weights, TrainingSummary{Seed: cfg.Seed, Hours: m.Training.Hours, InitFrom: init,
-			InitVariant: st.InitVariant, Games: m.Training.Games, Samples: m.Training.Samples, TrainSteps: m.Training.TrainSteps})
+			InitVariant: st.InitVariant, InitSHA256: m.Metadata[net.MetaChecksum], Games: m.Training.Games, Samples: m.Training.Samples, TrainSteps: m.Training.TrainSteps})
 		if err != nil {
 			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
-		st.InitFrom, st.Hours = init, m.Training.Hours
+		st.InitFrom, st.InitSHA256, st.Hours = init, m.Metadata[net.MetaChecksum], m.Training.Hours
 		st.Games, st.Samples, st.InitSamples = m.Training.Games, m.Training.Samples, m.Training.Samples
 		st.TrainSteps = m.Training.TrainSteps
 	} else {
@@ -508,7 +509,7 @@ func (r *Run) generation(ctx context.Context) error {
 func (r *Run) summary(g int) TrainingSummary {
 	return TrainingSummary{Run: filepath.Base(r.Dir), Preset: r.Config.Name, Seed: r.Config.Seed, Generation: g,
 		Games: r.state.Games, Samples: r.state.Samples, TrainSteps: r.state.TrainSteps, Hours: r.hours(), InitFrom: r.state.InitFrom,
-		InitVariant: r.state.InitVariant}
+		InitVariant: r.state.InitVariant, InitSHA256: r.state.InitSHA256}
 }
 
 func (r *Run) evalSPRT() *SPRT {

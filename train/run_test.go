@@ -641,6 +641,13 @@ func TestInitAcrossVariants(t *testing.T) {
 	if best.Rules.Name != "keyland" || best.Training.InitFrom != path || best.Training.InitVariant != "frostviken" {
 		t.Errorf("warm-started model: variant %s, training %+v", best.Rules.Name, best.Training)
 	}
+	saved, err := LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := saved.Metadata[net.MetaChecksum]; sum == "" || best.Training.InitSHA256 != sum {
+		t.Errorf("warm-started model names its init by checksum %q, want %q", best.Training.InitSHA256, sum)
+	}
 	if !strings.Contains(out.String(), "warm start across variants") {
 		t.Errorf("no notice of the transfer in %q", out.String())
 	}
@@ -694,6 +701,9 @@ func TestInitCarriesTotals(t *testing.T) {
 	tr := r.Best().Training
 	if tr.Games != st.Games || tr.Samples != st.Samples || tr.TrainSteps != st.TrainSteps {
 		t.Errorf("best model's training %+v, run state games %d samples %d steps %d", tr, st.Games, st.Samples, st.TrainSteps)
+	}
+	if tr.InitFrom != path || tr.InitSHA256 == "" || tr.InitSHA256 != st.InitSHA256 {
+		t.Errorf("a trained generation names its init as %q (sha256 %q), the run as %q (sha256 %q)", tr.InitFrom, tr.InitSHA256, path, st.InitSHA256)
 	}
 }
 

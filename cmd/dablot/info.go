@@ -93,7 +93,11 @@ func printModelInfo(out io.Writer, file string, m *train.Model) error {
 	}
 	row("seed", "%d", ts.Seed)
 	if ts.InitFrom != "" {
-		row("started from", "%s", ts.InitFrom)
+		from := ts.InitFrom
+		if ts.InitSHA256 != "" {
+			from += " (sha256 " + ts.InitSHA256 + ")"
+		}
+		row("started from", "%s", from)
 		if ts.InitVariant != "" {
 			row("transfer", "warm-started from a model of %s", ts.InitVariant)
 		}

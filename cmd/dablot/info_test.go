@@ -23,6 +23,7 @@ func TestInfo(t *testing.T) {
 		"generation    3",
 		"training      1,234 games, 56,789 samples, 0 steps, 0.25 hours",
 		"run           test-run",
+		"started from  models/earlier.dbm (sha256 0123abcd)",
 		"created       ",
 		"checksum      sha256 ",
 		"ratings:\n  name    elo    err95  games  score  anchor\n  gen3    152.5  30.1   40     0.710  false",

@@ -42,7 +42,8 @@ func testModel(t testing.TB, spec string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Training = train.TrainingSummary{Run: "test-run", Generation: 3, Games: 1234, Samples: 56789, Hours: 0.25, Seed: 7}
+	m.Training = train.TrainingSummary{Run: "test-run", Generation: 3, Games: 1234, Samples: 56789, Hours: 0.25, Seed: 7,
+		InitFrom: "models/earlier.dbm", InitSHA256: "0123abcd"}
 	path := filepath.Join(testModels.dir, strings.NewReplacer(",", "_", "=", "-").Replace(spec)+".dbm")
 	extra := map[string]string{train.MetaRatings: `[{"Name":"gen3","Elo":152.5,"Err95":30.1,"Games":40,"Score":0.71,"Anchor":false},{"Name":"random","Elo":0,"Err95":0,"Games":40,"Score":0.29,"Anchor":true}]`}
 	if err := m.Save(path, extra); err != nil {
