@@ -68,19 +68,20 @@ func MeasureInference(topo *Topology, cfg Config, batch, threads int, d time.Dur
 	return r, nil
 }
 
-// MeasureTraining runs Trainer.Step on a random batch for at least d.
-func MeasureTraining(topo *Topology, cfg Config, batch int, d time.Duration) (BenchResult, error) {
+// benchTrainer returns a trainer of a new network of cfg and a random
+// batch of batch positions on which it has taken one step already (so
+// timing starts warm). The caller closes the trainer.
+func benchTrainer(topo *Topology, cfg Config, batch int) (*Trainer, Batch, error) {
 	w, err := NewWeights(cfg, 1)
 	if err != nil {
-		return BenchResult{}, err
+		return nil, Batch{}, err
 	}
 	tc := DefaultTrainConfig()
 	tc.BatchSize = batch
 	tr, err := NewTrainer(topo, w, tc)
 	if err != nil {
-		return BenchResult{}, err
+		return nil, Batch{}, err
 	}
-	defer tr.Close()
 	A := PolicySize(topo.Points)
 	b := Batch{N: batch, Input: benchInputs(batch*topo.Points*cfg.InputPlanes, 3),
 		Policy: make([]float32, batch*A), Value: make([]float32, batch*3)}
@@ -89,8 +90,19 @@ func MeasureTraining(topo *Topology, cfg Config, batch int, d time.Duration) (Be
 		b.Value[q*3+q%3] = 1
 	}
 	if _, err := tr.Step(b); err != nil {
+		tr.Close()
+		return nil, Batch{}, err
+	}
+	return tr, b, nil
+}
+
+// MeasureTraining runs Trainer.Step on a random batch for at least d.
+func MeasureTraining(topo *Topology, cfg Config, batch int, d time.Duration) (BenchResult, error) {
+	tr, b, err := benchTrainer(topo, cfg, batch)
+	if err != nil {
 		return BenchResult{}, err
 	}
+	defer tr.Close()
 	start := time.Now()
 	n := 0
 	for time.Since(start) < d || n == 0 {

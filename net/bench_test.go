@@ -51,27 +51,11 @@ func BenchmarkInference(b *testing.B) {
 func BenchmarkTraining(b *testing.B) {
 	topo := GridBoard(6, 7)
 	const batch = 256
-	w, err := NewWeights(benchConfig, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	tc := DefaultTrainConfig()
-	tc.BatchSize = batch
-	tr, err := NewTrainer(topo, w, tc)
+	tr, bt, err := benchTrainer(topo, benchConfig, batch)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer tr.Close()
-	A := PolicySize(topo.Points)
-	bt := Batch{N: batch, Input: benchInputs(batch*topo.Points*benchConfig.InputPlanes, 3),
-		Policy: make([]float32, batch*A), Value: make([]float32, batch*3)}
-	for q := 0; q < batch; q++ {
-		bt.Policy[q*A+q%A] = 1
-		bt.Value[q*3+q%3] = 1
-	}
-	if _, err := tr.Step(bt); err != nil {
-		b.Fatal(err)
-	}
 	b.ResetTimer()
 	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
