@@ -49,12 +49,9 @@ func runBlunders(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	positions, err := train.RecordPositions(recs, r, *rr.from, *rr.to, *rr.every)
+	positions, err := takePositions(rr, recs, r, train.RecordPositions)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *rr.records, err)
-	}
-	if len(positions) == 0 {
-		return fmt.Errorf("%s: no positions between turns %d and %d", *rr.records, *rr.from, *rr.to)
+		return err
 	}
 	fmt.Fprintf(out, "blunders: %s, %d positions from %d games (turns %d to %d, every %d)\n", r.Name, len(positions), len(recs), *rr.from, *rr.to-1, *rr.every)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

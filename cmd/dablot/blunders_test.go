@@ -53,6 +53,7 @@ func TestBlunders(t *testing.T) {
 		{[]string{"--records", games}, "--player is required"},
 		{[]string{"--records", games, "--player", "random", "--every", "0"}, "--every 0"},
 		{[]string{"--records", games, "--player", "bogus"}, "--player bogus"},
+		{[]string{"--records", games, "--player", "random", "--from", "5000", "--to", "5001"}, "no positions between turns 5000 and 5001"},
 		{[]string{"--records", filepath.Join(dir, "none"), "--player", "random"}, "no such file"},
 		{[]string{"--records", bad, "--player", "random", "--from", "0"}, "turn 1"},
 	} {

@@ -67,9 +67,9 @@ func runKingHunt(args []string, out io.Writer) error {
 		r.Name, len(recs), *rr.from, *rr.to-1, *rr.every, reach, *king)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	positions, err := train.KingHuntPositions(recs, r, *rr.from, *rr.to, *rr.every)
+	positions, err := takePositions(rr, recs, r, train.KingHuntPositions)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *rr.records, err)
+		return err
 	}
 	bar := train.NewProgress(out, len(positions), "positions")
 	stats, finds, err := train.HuntKings(ctx, positions, cfg, *threads, func() { bar.Add(1) })

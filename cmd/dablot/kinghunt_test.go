@@ -43,6 +43,7 @@ func TestKingHunt(t *testing.T) {
 		{[]string{"--records", games, "--king", "3"}, "--king 3"},
 		{[]string{"--records", games, "--every", "0"}, "--every 0"},
 		{[]string{"--records", games, "--ms", "0"}, "want a time or a depth"},
+		{[]string{"--records", games, "--from", "5000", "--to", "5001"}, "no positions between turns 5000 and 5001"},
 		{[]string{"--records", filepath.Join(t.TempDir(), "none.pgn")}, "none.pgn"},
 	} {
 		if out, err := runCmd(t, append([]string{"kinghunt"}, tc.args...)...); err == nil || !strings.Contains(err.Error()+out, tc.want) {

@@ -66,3 +66,18 @@ func (rr *recordRange) read() ([]*game.Record, *game.Rules, error) {
 	}
 	return recs, r, nil
 }
+
+// takePositions takes the positions of rr's turn range from recs with take
+// (such as train.RecordPositions), naming the records file in its errors:
+// an empty range is an error too, since there is nothing to study.
+func takePositions[P any](rr *recordRange, recs []*game.Record, r *game.Rules,
+	take func(recs []*game.Record, r *game.Rules, from, to, every int) ([]P, error)) ([]P, error) {
+	ps, err := take(recs, r, *rr.from, *rr.to, *rr.every)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", *rr.records, err)
+	}
+	if len(ps) == 0 {
+		return nil, fmt.Errorf("%s: no positions between turns %d and %d", *rr.records, *rr.from, *rr.to)
+	}
+	return ps, nil
+}
