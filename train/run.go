@@ -118,14 +118,12 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 				fmt.Fprintf(opts.Out, "warm start across variants: %s (%v); it is trained on as %s\n", init, err, rules.Name)
 			}
 		}
-		first, err = NewModel(rules, m.Weights, TrainingSummary{Seed: cfg.Seed, Hours: m.Training.Hours, InitFrom: init,
-			InitVariant: st.InitVariant, InitSHA256: m.Metadata[net.MetaChecksum], Games: m.Training.Games, Samples: m.Training.Samples, TrainSteps: m.Training.TrainSteps})
-		if err != nil {
-			return nil, fmt.Errorf("--init %s: %w", init, err)
-		}
 		st.InitFrom, st.InitSHA256, st.Hours = init, m.Metadata[net.MetaChecksum], m.Training.Hours
 		st.Games, st.Samples, st.InitSamples = m.Training.Games, m.Training.Samples, m.Training.Samples
 		st.TrainSteps = m.Training.TrainSteps
+		if first, err = NewModel(rules, m.Weights, st.summary(cfg, filepath.Base(dir), 0, st.Hours)); err != nil {
+			return nil, fmt.Errorf("--init %s: %w", init, err)
+		}
 	} else {
 		var err error
 		if first, err = NewNetwork(rules, cfg.NetConfig(), mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
@@ -507,9 +505,15 @@ func (r *Run) generation(ctx context.Context) error {
 
 // summary is the provenance of the network trained in generation g.
 func (r *Run) summary(g int) TrainingSummary {
-	return TrainingSummary{Run: filepath.Base(r.Dir), Preset: r.Config.Name, Seed: r.Config.Seed, Generation: g,
-		Games: r.state.Games, Samples: r.state.Samples, TrainSteps: r.state.TrainSteps, Hours: r.hours(), InitFrom: r.state.InitFrom,
-		InitVariant: r.state.InitVariant, InitSHA256: r.state.InitSHA256}
+	return r.state.summary(r.Config, filepath.Base(r.Dir), g, r.hours())
+}
+
+// summary is the provenance of generation g's network of the run named run,
+// from the totals of st and the given training hours.
+func (st *runState) summary(cfg *Config, run string, g int, hours float64) TrainingSummary {
+	return TrainingSummary{Run: run, Preset: cfg.Name, Seed: cfg.Seed, Generation: g,
+		Games: st.Games, Samples: st.Samples, TrainSteps: st.TrainSteps, Hours: hours,
+		InitFrom: st.InitFrom, InitVariant: st.InitVariant, InitSHA256: st.InitSHA256}
 }
 
 func (r *Run) evalSPRT() *SPRT {
