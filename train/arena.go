@@ -54,6 +54,9 @@ type ArenaGame struct {
 	Status   game.Status
 	ScoreA   float64 // A's score: 1, 0.5 or 0
 	Duration time.Duration
+	// PiecesA and PiecesB are the pieces (of every rank) that A and B have
+	// left when the game ends.
+	PiecesA, PiecesB int
 }
 
 // ArenaResult is the outcome of a match, from A's point of view.
@@ -67,6 +70,46 @@ type ArenaResult struct {
 	LLR     float64
 	Verdict Verdict
 	Elapsed time.Duration
+}
+
+// DrawSummary describes how a match's drawn games ended: by which rule,
+// and with whom ahead on pieces. A draw at a length limit with one side far
+// ahead is a different game from a draw between two lone kings.
+type DrawSummary struct {
+	Games int
+	// Reasons counts the draws by end condition (game.Reason.Key).
+	Reasons map[string]int
+	// AAhead, Level and BAhead count the draws by who had more pieces left.
+	AAhead, Level, BAhead int
+	// PiecesA and PiecesB are the mean pieces left to A and B.
+	PiecesA, PiecesB float64
+}
+
+// Draws summarises the drawn games of the match.
+func (r *ArenaResult) Draws() DrawSummary {
+	d := DrawSummary{Reasons: map[string]int{}}
+	for _, g := range r.Games {
+		if g.Status.Outcome != game.Draw {
+			continue
+		}
+		d.Games++
+		d.Reasons[g.Status.Reason.Key()]++
+		switch {
+		case g.PiecesA > g.PiecesB:
+			d.AAhead++
+		case g.PiecesA < g.PiecesB:
+			d.BAhead++
+		default:
+			d.Level++
+		}
+		d.PiecesA += float64(g.PiecesA)
+		d.PiecesB += float64(g.PiecesB)
+	}
+	if d.Games > 0 {
+		d.PiecesA /= float64(d.Games)
+		d.PiecesB /= float64(d.Games)
+	}
+	return d
 }
 
 // RunArena plays the match. It returns the first error of any game (an
@@ -251,6 +294,7 @@ func playArenaGame(ctx context.Context, cfg *ArenaConfig, start game.Position, i
 		aSide = game.North
 	}
 	g.ScoreA = g.Status.Outcome.ScoreFor(aSide)
+	g.PiecesA, g.PiecesB = p.Occupied(aSide).Count(), p.Occupied(aSide.Other()).Count()
 	g.Duration = time.Since(began)
 	return g, nil
 }

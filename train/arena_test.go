@@ -55,6 +55,40 @@ func TestArenaKnownResult(t *testing.T) {
 		if (g.Record.South == "A") != g.AIsSouth || g.AIsSouth != (i%2 == 0) {
 			t.Errorf("game %d: south is %q, A is south: %v", i, g.Record.South, g.AIsSouth)
 		}
+		// The winner (South) keeps its one piece, the loser has none.
+		wantA, wantB := 1, 0
+		if !g.AIsSouth {
+			wantA, wantB = 0, 1
+		}
+		if g.PiecesA != wantA || g.PiecesB != wantB {
+			t.Errorf("game %d: pieces left A %d, B %d (A is south: %v)", i, g.PiecesA, g.PiecesB, g.AIsSouth)
+		}
+	}
+	if d := res.Draws(); d.Games != 0 || len(d.Reasons) != 0 {
+		t.Errorf("draws of a match without draws: %+v", d)
+	}
+}
+
+// TestArenaDraws: the draws are counted by end condition and by who was
+// ahead on pieces, and decisive games are left out.
+func TestArenaDraws(t *testing.T) {
+	drawn := func(reason game.Reason, a, b int) *ArenaGame {
+		return &ArenaGame{Status: game.Status{Outcome: game.Draw, Reason: reason}, ScoreA: 0.5, PiecesA: a, PiecesB: b}
+	}
+	res := &ArenaResult{Games: []*ArenaGame{
+		drawn(game.MaxPlies, 10, 1),
+		{Status: game.Status{Outcome: game.SouthWins, Reason: game.NoPieces}, ScoreA: 1, PiecesA: 5},
+		drawn(game.NoCaptureLimit, 3, 3),
+		drawn(game.MaxPlies, 1, 4),
+		drawn(game.MaxPlies, 2, 1),
+	}}
+	d := res.Draws()
+	want := DrawSummary{Games: 4, Reasons: map[string]int{"max-plies": 3, "no-capture": 1},
+		AAhead: 2, Level: 1, BAhead: 1, PiecesA: 4, PiecesB: 2.25}
+	if d.Games != want.Games || d.AAhead != want.AAhead || d.Level != want.Level || d.BAhead != want.BAhead ||
+		d.PiecesA != want.PiecesA || d.PiecesB != want.PiecesB || len(d.Reasons) != 2 ||
+		d.Reasons["max-plies"] != 3 || d.Reasons["no-capture"] != 1 {
+		t.Errorf("draws %+v, want %+v", d, want)
 	}
 }
 

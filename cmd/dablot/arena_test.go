@@ -65,6 +65,14 @@ func TestArena(t *testing.T) {
 		t.Fatalf("endgame records: %d, %v, setups %q", len(recs), err, []string{recs[0].Setup, recs[1].Setup, recs[2].Setup})
 	}
 
+	// Draws are summarised: South's three pieces against North's two, too
+	// far apart to meet before a six-ply no-capture limit.
+	out, err = runCmd(t, "arena", "--variant", "keyland,no_capture_limit=6", "--fen", "ks4/5/6/5/6/5/6/5/6/5/6/5/KSS3 s",
+		"--a", "random", "--b", "random", "--games", "4")
+	if want := "draws   4 (no-capture 4): A ahead on pieces in 2, level in 0, behind in 2; pieces left 2.5 to 2.5"; err != nil || !strings.Contains(out, want) {
+		t.Errorf("draws: %v; output lacks %q:\n%s", err, want, out)
+	}
+
 	// A network player from a model file, and a model for other rules.
 	model := testModel(t, "frostviken")
 	out, err = runCmd(t, "arena", "--variant", "frostviken", "--a", "gumbel:model="+model+",sims=8", "--b", "greedy", "--games", "2")
