@@ -55,14 +55,19 @@ train: build
 # default the shipped one): after the hour, 200 simulations a move against
 # uct:playouts=1000 and alphabeta:depth=2 (the bar is 90 % each); after 8
 # hours, one second a move against alphabeta:ms=1000 (90 %). Each prints its
-# W/D/L and score with a 95 % interval; bar-8h takes about 85 minutes.
+# W/D/L and score with a 95 % interval, and how its draws ended, and keeps
+# its game records in BARS (for dablot blunders and kinghunt); bar-8h takes
+# about 85 minutes.
 MODEL ?= models/keyland.dbm
+BARS ?= bars
 bars-hour: build
-	$(BIN) arena --variant keyland --a "gumbel:model=$(MODEL),sims=200" --b uct:playouts=1000 --games 20 --open 2 --threads 2
-	$(BIN) arena --variant keyland --a "gumbel:model=$(MODEL),sims=200" --b alphabeta:depth=2 --games 20 --open 2 --threads 2
+	mkdir -p $(BARS)
+	$(BIN) arena --variant keyland --a "gumbel:model=$(MODEL),sims=200" --b uct:playouts=1000 --games 20 --open 2 --threads 2 --out $(BARS)/hour-uct1000.jsonl
+	$(BIN) arena --variant keyland --a "gumbel:model=$(MODEL),sims=200" --b alphabeta:depth=2 --games 20 --open 2 --threads 2 --out $(BARS)/hour-ab2.jsonl
 
 bar-8h: build
-	$(BIN) arena --variant keyland --a "gumbel:model=$(MODEL),ms=1000" --b alphabeta:ms=1000 --games 10 --open 2 --threads 2
+	mkdir -p $(BARS)
+	$(BIN) arena --variant keyland --a "gumbel:model=$(MODEL),ms=1000" --b alphabeta:ms=1000 --games 10 --open 2 --threads 2 --out $(BARS)/8h-ab1000.jsonl
 
 clean:
 	rm -rf bin
