@@ -275,7 +275,7 @@ func (c *Config) Validate() error {
 		{s.RandomTurns >= 0, "selfplay.random_turns", "0 or more", s.RandomTurns},
 		{s.BatchWaitMS >= 0 && s.BatchWaitMS <= 1000, "selfplay.batch_wait_ms", "0 to 1000", s.BatchWaitMS},
 		{s.Adjudication >= 0 && s.Adjudication < 1, "selfplay.adjudication", "0 to less than 1", s.Adjudication},
-		{s.Adjudication == 0 || s.AdjudicationScale > 0, "selfplay.adjudication_scale", "more than 0", s.AdjudicationScale},
+		{s.Adjudication == 0 || s.AdjudicationScale > 0 && finite(s.AdjudicationScale), "selfplay.adjudication_scale", "a finite number more than 0", s.AdjudicationScale},
 		{s.MaterialHorizon >= 0, "selfplay.material_horizon", "0 or more", s.MaterialHorizon},
 		{s.MaterialWeight >= 0 && s.MaterialWeight <= 1, "selfplay.material_weight", "0 to 1", s.MaterialWeight},
 		{s.Quiescence >= 0 && s.Quiescence <= 100, "selfplay.quiescence", "0 to 100", s.Quiescence},
@@ -290,8 +290,8 @@ func (c *Config) Validate() error {
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},
 		{t.WeightDecay >= 0 && t.WeightDecay < 1, "train.weight_decay", "0 to 1", t.WeightDecay},
-		{t.ValueWeight >= 0, "train.value_weight", "0 or more", t.ValueWeight},
-		{t.Reuse > 0, "train.reuse", "more than 0", t.Reuse},
+		{t.ValueWeight >= 0 && t.ValueWeight <= 100, "train.value_weight", "0 to 100", t.ValueWeight},
+		{t.Reuse > 0 && t.Reuse <= 1000, "train.reuse", "more than 0, at most 1000", t.Reuse},
 		{t.MinSteps >= 0, "train.min_steps", "0 or more", t.MinSteps},
 		{t.WindowMin >= t.BatchSize, "train.window_min", "at least batch_size", t.WindowMin},
 		{t.WindowMax >= t.WindowMin, "train.window_max", "at least window_min", t.WindowMax},
@@ -300,7 +300,8 @@ func (c *Config) Validate() error {
 		{e.Mode == "always" || e.Mode == "games" || e.Mode == "sprt", "evaluation.mode", "always, games or sprt", e.Mode},
 		{e.Mode == "always" || e.Games >= 1, "evaluation.games", "at least 1", e.Games},
 		{e.Threshold >= 0 && e.Threshold <= 1, "evaluation.threshold", "0 to 1", e.Threshold},
-		{e.Mode != "sprt" || e.Elo1 > e.Elo0, "evaluation.elo1", "more than elo0", e.Elo1},
+		{e.Mode != "sprt" || finite(e.Elo0), "evaluation.elo0", "a finite number", e.Elo0},
+		{e.Mode != "sprt" || e.Elo1 > e.Elo0 && finite(e.Elo1), "evaluation.elo1", "a finite number more than elo0", e.Elo1},
 		{e.Mode == "always" || e.Sims >= 1, "evaluation.sims", "at least 1", e.Sims},
 		{e.RandomTurns >= 0, "evaluation.random_turns", "0 or more", e.RandomTurns},
 		{r.Every >= 0, "rating.every", "0 or more", r.Every},
@@ -308,7 +309,7 @@ func (c *Config) Validate() error {
 		{r.Every == 0 || r.Sims >= 1, "rating.sims", "at least 1", r.Sims},
 		{r.RandomTurns >= 0, "rating.random_turns", "0 or more", r.RandomTurns},
 		{c.Stop.Generations >= 0, "stop.generations", "0 or more", c.Stop.Generations},
-		{c.Stop.Hours >= 0, "stop.hours", "0 or more", c.Stop.Hours},
+		{c.Stop.Hours >= 0 && finite(c.Stop.Hours), "stop.hours", "a finite number, 0 or more", c.Stop.Hours},
 		{c.Stop.Generations > 0 || c.Stop.Hours > 0, "stop", "generations or hours", "neither"},
 	}
 	for _, k := range checks {
@@ -328,6 +329,9 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// finite reports whether x is neither infinite nor NaN.
+func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
 
 // batchWait is BatchWaitMS as a duration.
 func (s *SelfPlayConfig) batchWait() time.Duration {

@@ -92,6 +92,11 @@ func TestConfigErrors(t *testing.T) {
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5\n    opponents: [randm]", "randm"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5\n    opponents: [\"alphabeta:depth=abc\"]", "depth=abc"},
 		{"- random", "- gumbel:model=x.dbm,sims=0", "sims=0"},
+		{"value_weight: 1", "value_weight: .inf", "train.value_weight"},
+		{"reuse: 2", "reuse: .inf", "train.reuse"},
+		{"hours: 0", "hours: .inf", "stop.hours"},
+		{"mode: games", "mode: sprt", "evaluation.elo1"},
+		{"adjudication_scale: 4", "adjudication_scale: .inf", "selfplay.adjudication_scale"},
 	} {
 		if !strings.Contains(good, tc.from) {
 			t.Fatalf("%q not in the config:\n%s", tc.from, good)
@@ -100,6 +105,13 @@ func TestConfigErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s → %s: got %v, want an error naming %q", tc.from, tc.to, err, tc.want)
 		}
+	}
+	sprt := strings.Replace(strings.Replace(good, "mode: games", "mode: sprt", 1), "elo1: 0", "elo1: 50", 1)
+	if _, err := ParseConfig([]byte(sprt)); err != nil {
+		t.Errorf("an SPRT from 0 to 50 Elo was refused: %v", err)
+	}
+	if _, err := ParseConfig([]byte(strings.Replace(sprt, "elo0: 0", "elo0: -.inf", 1))); err == nil || !strings.Contains(err.Error(), "evaluation.elo0") {
+		t.Errorf("an SPRT from -inf: got %v, want an error naming evaluation.elo0", err)
 	}
 	if _, err := ParseConfig(nil); err == nil {
 		t.Error("an empty config was accepted")
