@@ -169,7 +169,7 @@ func (v Verdict) String() string {
 // Validate checks the test's parameters.
 func (t SPRT) Validate() error {
 	switch {
-	case math.IsNaN(t.Elo0) || math.IsNaN(t.Elo1) || math.IsInf(t.Elo0, 0) || math.IsInf(t.Elo1, 0):
+	case !finite(t.Elo0) || !finite(t.Elo1):
 		return fmt.Errorf("SPRT bounds %g, %g: want finite Elo values", t.Elo0, t.Elo1)
 	case !(t.Elo1 > t.Elo0):
 		return fmt.Errorf("SPRT bounds %g, %g: elo1 must be greater than elo0", t.Elo0, t.Elo1)
