@@ -2,16 +2,39 @@ package train
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
+// presetFiles returns the training presets of configs/train.
+func presetFiles(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob("../configs/train/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// roundTrip checks that c's YAML reads back as a config with the same YAML.
+func roundTrip(c *Config) error {
+	out := c.YAML()
+	again, err := ParseConfig(out)
+	if err != nil {
+		return fmt.Errorf("its YAML does not read back: %w\n%s", err, out)
+	}
+	if !bytes.Equal(again.YAML(), out) {
+		return fmt.Errorf("YAML changes on a round trip:\n%s\nthen\n%s", out, again.YAML())
+	}
+	return nil
+}
+
 // FuzzParseConfig: a training config either gives an error or a config that
 // passes Validate and reads back, through YAML, as itself.
 func FuzzParseConfig(f *testing.F) {
-	presets, _ := filepath.Glob("../configs/train/*.yaml")
-	for _, p := range presets {
+	for _, p := range presetFiles(f) {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
@@ -32,13 +55,8 @@ func FuzzParseConfig(f *testing.F) {
 		if err := c.Validate(); err != nil {
 			t.Fatalf("parsed, but Validate says %v", err)
 		}
-		out := c.YAML()
-		again, err := ParseConfig(out)
-		if err != nil {
-			t.Fatalf("its YAML does not read back: %v\n%s", err, out)
-		}
-		if !bytes.Equal(again.YAML(), out) {
-			t.Fatalf("YAML changes on a round trip:\n%s\nthen\n%s", out, again.YAML())
+		if err := roundTrip(c); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

@@ -46,9 +46,9 @@ stop: {generations: %d, hours: 0}
 }
 
 func TestPresets(t *testing.T) {
-	files, err := filepath.Glob("../configs/train/*.yaml")
-	if err != nil || len(files) < 3 {
-		t.Fatalf("presets: %v %v", files, err)
+	files := presetFiles(t)
+	if len(files) < 3 {
+		t.Fatalf("presets: %v", files)
 	}
 	for _, f := range files {
 		cfg, err := LoadConfig(f)
@@ -59,8 +59,7 @@ func TestPresets(t *testing.T) {
 		if _, err := configs.Variant(cfg.Variant); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
-		back, err := ParseConfig(cfg.YAML())
-		if err != nil || !bytes.Equal(back.YAML(), cfg.YAML()) {
+		if err := roundTrip(cfg); err != nil {
 			t.Errorf("%s: does not round-trip: %v", f, err)
 		}
 	}
