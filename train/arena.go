@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -110,6 +113,16 @@ func (r *ArenaResult) Draws() DrawSummary {
 		d.PiecesB /= float64(d.Games)
 	}
 	return d
+}
+
+// FormatEnds writes counts of games by end condition (game.Reason.Key) as
+// "key n, key n", sorted by key: "max-plies 3, no-capture 1".
+func FormatEnds(counts map[string]int) string {
+	parts := make([]string, 0, len(counts))
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // RunArena plays the match. It returns the first error of any game (an

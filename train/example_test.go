@@ -100,3 +100,8 @@ func ExampleSolveLoneKing() {
 	// South to move wins 21804 of 357840, North to move loses 0 of 357840; longest win 1 turn
 	// 6/5/6/5/6/5/6/5/6/5/6/5/Kk1S2 s wins in 1
 }
+
+func ExampleFormatEnds() {
+	fmt.Println(train.FormatEnds(map[string]int{"no-capture": 1, "max-plies": 3}))
+	// Output: max-plies 3, no-capture 1
+}

@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"os/signal"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -185,13 +183,8 @@ func printArena(out io.Writer, res *train.ArenaResult, test *train.SPRT) {
 	fmt.Fprintf(out, "score   %.1f%%  95%% CI [%.1f%%, %.1f%%]\n", 100*w.Score(), 100*lo, 100*hi)
 	fmt.Fprintf(out, "Elo     %s  95%% CI [%s, %s]   LOS %.1f%%\n", train.FormatElo(elo), train.FormatElo(elo0), train.FormatElo(elo1), 100*w.LOS())
 	if d := res.Draws(); d.Games > 0 {
-		keys := slices.Sorted(maps.Keys(d.Reasons))
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = fmt.Sprintf("%s %d", k, d.Reasons[k])
-		}
 		fmt.Fprintf(out, "draws   %d (%s): A ahead on pieces in %d, level in %d, behind in %d; pieces left %.1f to %.1f on average\n",
-			d.Games, strings.Join(parts, ", "), d.AAhead, d.Level, d.BAhead, d.PiecesA, d.PiecesB)
+			d.Games, train.FormatEnds(d.Reasons), d.AAhead, d.Level, d.BAhead, d.PiecesA, d.PiecesB)
 	}
 	if test != nil {
 		lower, upper := test.Bounds()

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -91,11 +90,7 @@ func lastGeneration(b *strings.Builder, g runlog.Generation) {
 	row("draw rate", "%.1f %%", 100*g.DrawRate)
 	row("first-player score", "%.1f %%", 100*g.FirstPlayerScore)
 	if len(g.Ends) > 0 {
-		var ends []string
-		for _, k := range slices.Sorted(maps.Keys(g.Ends)) {
-			ends = append(ends, fmt.Sprintf("%s %d", k, g.Ends[k]))
-		}
-		row("game ends", "%s", strings.Join(ends, ", "))
+		row("game ends", "%s", train.FormatEnds(g.Ends))
 	}
 	row("policy / value loss", "%.4f / %.4f", g.PolicyLoss, g.ValueLoss)
 	row("train steps (cumulative)", "%d", g.TrainSteps)
