@@ -287,6 +287,28 @@ func (r *Run) done() bool {
 	return (s.Generations > 0 && r.state.Generation >= s.Generations) || (s.Hours > 0 && r.hours() >= s.Hours)
 }
 
+// SetStop replaces the run's stop condition, as `dablot train --hours` and
+// `--generations` do: to bound a new run other than its preset does, or to
+// extend a run that has finished (it then goes on exactly where it ended).
+// The run's config file records the new condition.
+func (r *Run) SetStop(s StopConfig) error {
+	cfg := *r.Config
+	cfg.Stop = s
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := durable.WriteFile(filepath.Join(r.Dir, ConfigFile), cfg.YAML()); err != nil {
+		return err
+	}
+	r.Config.Stop = s
+	if r.state.Finished && !r.done() {
+		// Reopen the run for its self-play workers too.
+		r.state.Finished = false
+		return r.writeState()
+	}
+	return nil
+}
+
 // Train runs generations until the stop condition, ctx is cancelled (the
 // generation under way is abandoned; the last checkpoint stands) or stop is
 // closed (the generation under way is finished and checkpointed first).
@@ -536,17 +558,22 @@ func (r *Run) checkpoint() error {
 	}
 	prev := r.state.Trainer
 	r.state.Trainer = name
-	data, err := json.MarshalIndent(r.state, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := durable.WriteFile(filepath.Join(r.Dir, StateFile), append(data, '\n')); err != nil {
+	if err := r.writeState(); err != nil {
 		return err
 	}
 	if prev != "" && prev != name {
 		os.Remove(filepath.Join(r.Dir, CheckDir, prev))
 	}
 	return nil
+}
+
+// writeState writes the run's state file atomically.
+func (r *Run) writeState() error {
+	data, err := json.MarshalIndent(r.state, "", "  ")
+	if err != nil {
+		return err
+	}
+	return durable.WriteFile(filepath.Join(r.Dir, StateFile), append(data, '\n'))
 }
 
 // rate plays the best model against every anchor and appends the results

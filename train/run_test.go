@@ -390,6 +390,39 @@ func TestRunResume(t *testing.T) {
 	}
 }
 
+// TestRunExtend trains a run to a stop after one generation, then extends
+// the finished run to three with SetStop: it must go on exactly as a run of
+// three generations straight, and its config file must say so.
+func TestRunExtend(t *testing.T) {
+	straight, _ := straightRun(t)
+	short := filepath.Join(t.TempDir(), "short")
+	trainRun(t, testConfig(t, 1), short)
+	r, err := ResumeRun(short, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if !r.done() {
+		t.Fatal("a run at its stop is not done")
+	}
+	if err := r.SetStop(StopConfig{Hours: math.Inf(1)}); err == nil || !strings.Contains(err.Error(), "stop.hours") {
+		t.Fatalf("an infinite stop: %v", err)
+	}
+	if err := r.SetStop(StopConfig{Generations: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := readState(short); err != nil || st.Finished {
+		t.Fatalf("the extended run's state still says finished (%v)", err)
+	}
+	if cfg, err := LoadConfig(filepath.Join(short, ConfigFile)); err != nil || cfg.Stop != (StopConfig{Generations: 3}) {
+		t.Fatalf("config file: %+v, %v", cfg, err)
+	}
+	if err := r.Train(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	checkSameRun(t, straight, short)
+}
+
 // checkSameRun checks that two runs made the same networks and games.
 func checkSameRun(t *testing.T, a, b string) {
 	t.Helper()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,15 +18,20 @@ import (
 )
 
 func init() {
-	register(&command{"train", "self-play training: --config FILE [--variant V] [--run DIR] [--init MODEL] | --resume DIR", runTrain})
+	register(&command{"train", "self-play training: --config FILE [--variant V] [--run DIR] [--init MODEL] | --resume DIR; [--hours H] [--generations N]", runTrain})
 }
 
-const trainUsage = `--config configs/train/PRESET.yaml [--variant V] [--run DIR] [--init MODEL.dbm]
-       dablot train --resume DIR
+const trainUsage = `--config configs/train/PRESET.yaml [--variant V] [--run DIR] [--init MODEL.dbm] [--hours H] [--generations N]
+       dablot train --resume DIR [--hours H] [--generations N]
 
 Starts a training run in DIR (default runs/<variant>-<preset>-<time>) or resumes one.
 Ctrl-C once: finish the generation under way, checkpoint, stop. Twice: stop at once
-(the last checkpoint stands). Resume with --resume DIR.`
+(the last checkpoint stands). Resume with --resume DIR.
+
+--hours and --generations replace the preset's stop: condition (a bound not given is
+none). Hours count the whole training history, a model given to --init included. With
+--resume they extend (or shorten) the run, a finished one too, and its config.yaml
+records the new condition.`
 
 func runTrain(args []string, out io.Writer) error {
 	fs := newFlags("train", trainUsage, out)
@@ -36,9 +42,17 @@ func runTrain(args []string, out io.Writer) error {
 	resume := fs.String("resume", "", "continue the run in this directory")
 	threads := fs.Int("threads", 0, "threads of the network's forward pass (default: all cores)")
 	profile := fs.String("cpuprofile", "", "write a CPU profile to this file")
+	hours := fs.Float64("hours", 0, "stop after this many hours of training in all (replaces the preset's stop:)")
+	generations := fs.Int("generations", 0, "stop after this many generations of the run (replaces the preset's stop:)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	var bound *train.StopConfig // set when --hours or --generations is given
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "hours" || f.Name == "generations" {
+			bound = &train.StopConfig{Generations: *generations, Hours: *hours}
+		}
+	})
 	if *profile != "" {
 		f, err := os.Create(*profile)
 		if err != nil {
@@ -55,7 +69,7 @@ func runTrain(args []string, out io.Writer) error {
 	var err error
 	switch {
 	case *resume != "" && (*cfgPath != "" || *variant != "" || *init != "" || *dir != ""):
-		return usagef("--resume takes the run's own config; give no --config, --variant, --init or --run")
+		return usagef("--resume takes the run's own config; give no --config, --variant, --init or --run (--hours and --generations change its stop)")
 	case *resume != "":
 		run, err = train.ResumeRun(*resume, opts)
 	case *cfgPath == "":
@@ -64,6 +78,9 @@ func runTrain(args []string, out io.Writer) error {
 		cfg, err := train.LoadConfig(*cfgPath)
 		if err != nil {
 			return err
+		}
+		if bound != nil {
+			cfg.Stop = *bound
 		}
 		spec := cfg.Variant
 		if *variant != "" {
@@ -92,6 +109,11 @@ func runTrain(args []string, out io.Writer) error {
 		return err
 	}
 	defer run.Close()
+	if bound != nil && *resume != "" {
+		if err := run.SetStop(*bound); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(out, "run %s: %s on %s, %d generations done\n", run.Dir, run.Config.Name, run.Rules.Name, run.Generation())
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -27,9 +27,11 @@ func TestTrainChild(t *testing.T) {
 }
 
 // TestTrainSmoke is the smoke preset end to end, as CI runs it: a run is
-// started, stopped with Ctrl-C after its first generation (it finishes the
-// generation and checkpoints), resumed to the end, and then reported and
-// exported. The loss must fall over the run.
+// started with --generations 2 instead of the preset's 3, stopped with
+// Ctrl-C after its first generation (it finishes the generation and
+// checkpoints), resumed to its end, extended by one generation with
+// --resume --generations 3, and then reported and exported. The loss must
+// fall over the run.
 func TestTrainSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a few minutes of training")
@@ -37,7 +39,7 @@ func TestTrainSmoke(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "smoke")
 	var out bytes.Buffer
 	cmd := exec.Command(os.Args[0], "-test.run=^TestTrainChild$")
-	cmd.Env = append(os.Environ(), "DABLOT_CHILD_ARGS="+strings.Join([]string{"train", "--config", "../../configs/train/smoke.yaml", "--run", dir}, "\x1f"))
+	cmd.Env = append(os.Environ(), "DABLOT_CHILD_ARGS="+strings.Join([]string{"train", "--config", "../../configs/train/smoke.yaml", "--run", dir, "--generations", "2"}, "\x1f"))
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -65,13 +67,20 @@ func TestTrainSmoke(t *testing.T) {
 	}
 	t.Logf("first part:\n%s", out.String())
 
-	// Resume to the end.
+	// Resume to the end, then extend the finished run.
 	got, err := runCmd(t, "train", "--resume", dir)
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, got)
 	}
-	if !strings.Contains(got, "1 generations done") || !strings.Contains(got, "run finished: 3 generations") {
+	if !strings.Contains(got, "1 generations done") || !strings.Contains(got, "run finished: 2 generations") {
 		t.Fatalf("resume output:\n%s", got)
+	}
+	got, err = runCmd(t, "train", "--resume", dir, "--generations", "3")
+	if err != nil || !strings.Contains(got, "2 generations done") || !strings.Contains(got, "run finished: 3 generations") {
+		t.Fatalf("extending the run: %v\n%s", err, got)
+	}
+	if cfg, err := train.LoadConfig(filepath.Join(dir, train.ConfigFile)); err != nil || cfg.Stop != (train.StopConfig{Generations: 3}) {
+		t.Fatalf("the run's config after --generations 3: %+v, %v", cfg.Stop, err)
 	}
 	gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile))
 	if err != nil || len(gens) != 3 {
@@ -134,6 +143,9 @@ func TestTrainErrors(t *testing.T) {
 		{[]string{"train", "--resume", t.TempDir()}, "not a run directory"},
 		{[]string{"train", "--resume", "x", "--config", "y"}, "--resume takes the run's own config"},
 		{[]string{"train", "--config", "../../configs/train/smoke.yaml", "--variant", "nosuch"}, "nosuch"},
+		{[]string{"train", "--config", "../../configs/train/smoke.yaml", "--hours", "-1"}, "stop.hours"},
+		{[]string{"train", "--config", "../../configs/train/smoke.yaml", "--generations", "0"}, "stop = neither"},
+		{[]string{"train", "--config", "../../configs/train/smoke.yaml", "--hours", "an hour"}, "invalid value"},
 		{[]string{"export", t.TempDir(), "--out", "x.dbm"}, "best.dbm"},
 		{[]string{"selfplay", "--run", t.TempDir(), "--name", "a"}, "not a run directory"},
 		{[]string{"selfplay", "--run", t.TempDir(), "--name", "main"}, "worker name"},
