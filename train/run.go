@@ -98,11 +98,6 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return nil, fmt.Errorf("run directory %s already holds a run (resume it with --resume %s, or choose another --run)", dir, dir)
 	}
-	for _, d := range []string{dir, filepath.Join(dir, ShardDir), filepath.Join(dir, ModelDir), filepath.Join(dir, GamesDir), filepath.Join(dir, CheckDir)} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
-	}
 	var first *Model
 	st := runState{Format: stateFormat, Variant: rules.Name, Fingerprint: rules.Fingerprint(), Rated: -1}
 	if init != "" {
@@ -121,12 +116,20 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		st.InitFrom, st.InitSHA256, st.Hours = init, m.Metadata[net.MetaChecksum], m.Training.Hours
 		st.Games, st.Samples, st.InitSamples = m.Training.Games, m.Training.Samples, m.Training.Samples
 		st.TrainSteps = m.Training.TrainSteps
+		if h := cfg.Stop.Hours; h > 0 && st.Hours >= h {
+			return nil, fmt.Errorf("stop.hours = %g is reached before the run begins: --init %s has %.2f hours of training, and hours count the whole history (ask for more, such as --hours %.2f for another hour)", h, init, st.Hours, st.Hours+1)
+		}
 		if first, err = NewModel(rules, m.Weights, st.summary(cfg, filepath.Base(dir), 0, st.Hours)); err != nil {
 			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
 	} else {
 		var err error
 		if first, err = NewNetwork(rules, cfg.NetConfig(), mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range []string{dir, filepath.Join(dir, ShardDir), filepath.Join(dir, ModelDir), filepath.Join(dir, GamesDir), filepath.Join(dir, CheckDir)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, err
 		}
 	}

@@ -726,6 +726,16 @@ func TestInitCarriesTotals(t *testing.T) {
 	if err := src.Save(path, nil); err != nil {
 		t.Fatal(err)
 	}
+	// Hours count the init model's: a stop it has already reached is an error.
+	early := *cfg
+	early.Stop = StopConfig{Hours: 0.5}
+	dir := filepath.Join(t.TempDir(), "early")
+	if _, err := CreateRun(dir, &early, frostviken, path, RunOptions{}); err == nil || !strings.Contains(err.Error(), "stop.hours = 0.5 is reached before the run begins") {
+		t.Errorf("a run whose init model has the stop's hours: %v", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the refused run left its directory (%v): a second try would find it taken", err)
+	}
 	r, err := CreateRun(filepath.Join(t.TempDir(), "run"), cfg, frostviken, path, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
