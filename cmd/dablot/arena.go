@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
@@ -95,6 +96,7 @@ func runArena(args []string, out io.Writer) error {
 	jsonl := strings.HasSuffix(*outFile, ".jsonl")
 
 	bar := train.NewProgress(out, *games, "games")
+	logGames := !isTerminal(out) // no bar: a line per game instead
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var writeErr error
@@ -107,6 +109,9 @@ func runArena(args []string, out io.Writer) error {
 			}
 			bar.Describe(fmt.Sprintf("A +%d =%d -%d", sofar.W, sofar.D, sofar.L))
 			bar.Add(1)
+			if logGames {
+				fmt.Fprintln(out, gameLine(g, *games, sofar))
+			}
 		},
 	}
 	if *endgames >= 0 {
@@ -129,6 +134,29 @@ func runArena(args []string, out io.Writer) error {
 		fmt.Fprintf(out, "records written to %s\n", *outFile)
 	}
 	return nil
+}
+
+// gameLine describes a finished arena game in one line, for output that is
+// not a terminal: its number, A's side and result, how it ended, its length,
+// the pieces left, its time, and the score so far.
+func gameLine(g *train.ArenaGame, games int, sofar train.WDL) string {
+	side, result := "North", "draw"
+	if g.AIsSouth {
+		side = "South"
+	}
+	switch g.ScoreA {
+	case 1:
+		result = "win"
+	case 0:
+		result = "loss"
+	}
+	end := g.Record.Termination
+	if end == "" {
+		end = "unfinished"
+	}
+	return fmt.Sprintf("game %*d/%d: A as %s, %s by %s in %d turns, pieces %d-%d, %s; A +%d =%d -%d",
+		len(strconv.Itoa(games)), g.Index+1, games, side, result, end, len(g.Record.Turns), g.PiecesA, g.PiecesB,
+		g.Duration.Round(100*time.Millisecond), sofar.W, sofar.D, sofar.L)
 }
 
 func writeRecord(w io.Writer, rec *game.Record, jsonl bool) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,6 +24,22 @@ func TestArena(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	// Not a terminal: no bar, but a line per game, in order, with the
+	// score so far; the last one's score is the match's.
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "game ") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "game 1/4: A as South, ") || !strings.HasPrefix(lines[1], "game 2/4: A as North, ") {
+		t.Fatalf("game lines %q", lines)
+	}
+	var w, d, l int
+	if _, err := fmt.Sscanf(lines[3][strings.LastIndex(lines[3], "A +"):], "A +%d =%d -%d", &w, &d, &l); err != nil || w+d+l != 4 ||
+		!strings.Contains(out, fmt.Sprintf("A W/D/L %d/%d/%d", w, d, l)) {
+		t.Errorf("the last game line %q does not end with the match's W/D/L (%v):\n%s", lines[3], err, out)
 	}
 	f, err := os.Open(pgn)
 	if err != nil {
