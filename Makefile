@@ -48,8 +48,9 @@ fuzz:
 	$(GO) test ./net/safetensors -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./train/samples -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 
+# HOURS=H replaces the preset's stop: with H hours of training in all.
 train: build
-	$(BIN) train --config configs/train/$(PRESET).yaml --variant $(VARIANT)
+	$(BIN) train --config configs/train/$(PRESET).yaml --variant $(VARIANT) $(if $(HOURS),--hours $(HOURS))
 
 # The promises of the training issue, measured on a keyland model (MODEL,
 # default the shipped one): after the hour, 200 simulations a move against
