@@ -290,10 +290,11 @@ func (r *Run) done() bool {
 	return (s.Generations > 0 && r.state.Generation >= s.Generations) || (s.Hours > 0 && r.hours() >= s.Hours)
 }
 
-// SetStop replaces the run's stop condition, as `dablot train --hours` and
-// `--generations` do: to bound a new run other than its preset does, or to
-// extend a run that has finished (it then goes on exactly where it ended).
-// The run's config file records the new condition.
+// SetStop replaces the stop condition of a run that exists, as `dablot
+// train --resume DIR --hours` and `--generations` do: to shorten it, or to
+// extend it, a finished one too (it then goes on exactly where it ended).
+// The run's config file records the new condition. (A new run takes its
+// stop from the config given to CreateRun.)
 func (r *Run) SetStop(s StopConfig) error {
 	cfg := *r.Config
 	cfg.Stop = s

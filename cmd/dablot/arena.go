@@ -150,12 +150,8 @@ func gameLine(g *train.ArenaGame, games int, sofar train.WDL) string {
 	case 0:
 		result = "loss"
 	}
-	end := g.Record.Termination
-	if end == "" {
-		end = "unfinished"
-	}
 	return fmt.Sprintf("game %*d/%d: A as %s, %s by %s in %d turns, pieces %d-%d, %s; A +%d =%d -%d",
-		len(strconv.Itoa(games)), g.Index+1, games, side, result, end, len(g.Record.Turns), g.PiecesA, g.PiecesB,
+		len(strconv.Itoa(games)), g.Index+1, games, side, result, g.Record.Termination, len(g.Record.Turns), g.PiecesA, g.PiecesB,
 		g.Duration.Round(100*time.Millisecond), sofar.W, sofar.D, sofar.L)
 }
 
