@@ -230,7 +230,7 @@ func (s *Search) completedSigma(n *node) []float64 {
 			p := max(float64(n.prior[i]), 1e-30)
 			sumN += float64(c.n)
 			sumP += p
-			weighted += p * c.qFor(n.side)
+			weighted += p * s.childQ(n, c)
 			maxN = max(maxN, c.n)
 		}
 	}
@@ -240,8 +240,8 @@ func (s *Search) completedSigma(n *node) []float64 {
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, c := range n.children {
-		if c != nil && c.n > 0 {
-			q[i] = c.qFor(n.side)
+		if c != nil && (c.n > 0 || s.cfg.Solver && c.solved) {
+			q[i] = s.childQ(n, c)
 		} else {
 			q[i] = vmix
 		}

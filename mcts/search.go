@@ -59,6 +59,21 @@ type Config struct {
 	TemperaturePlies int
 	FinalTemperature float64
 
+	// Solver propagates results that the tree proves (MCTS-Solver of
+	// Winands, Björnsson and Saito, 2008): a node with a child that wins for
+	// its side to move is won, and a node whose children are all proven is
+	// worth the best of them. A proven node is searched no further; its
+	// exact value replaces the mean in selection and in the result, the
+	// search stops once the root is proven, and it plays a proven win (the
+	// shortest) at once and a proven loss only when every decision loses.
+	// Without it a low-prior sacrifice that forces a win a few plies deep
+	// is averaged away with the network's guesses below it.
+	Solver bool
+	// SkipForced expands a position with a single legal decision without
+	// asking the evaluator, and goes on to the position after it: a forced
+	// line costs one evaluation, at its end, instead of one per decision.
+	SkipForced bool
+
 	// Seed seeds the noise and the temperature draws.
 	Seed uint64
 }
@@ -168,6 +183,9 @@ type node struct {
 	pos      game.Position
 	side     game.Side
 	state    uint8
+	solved   bool  // exact is the node's proven value (terminal nodes always)
+	plies    int16 // decisions to the end along the proof, if solved
+	exact    float32
 	n        int32 // completed visits
 	vl       int32 // visits in flight (virtual loss)
 	w        float64
@@ -182,6 +200,14 @@ func (n *node) q() float64 {
 		return 0
 	}
 	return n.w / float64(n.n)
+}
+
+// exactFor is the solved node's proven value for side s.
+func (n *node) exactFor(s game.Side) float64 {
+	if n.side == s {
+		return float64(n.exact)
+	}
+	return -float64(n.exact)
 }
 
 // qFor is the node's mean value for side s.
@@ -321,6 +347,7 @@ func (s *Search) newNode(p game.Position) *node {
 	if len(s.decBuf) == 0 {
 		n.state = terminal
 		n.value = float32(outcomeValue(p.Status().Outcome, n.side))
+		n.solved, n.exact = true, n.value
 		return n
 	}
 	n.legal = slices.Clone(s.decBuf)
@@ -342,8 +369,14 @@ type Result struct {
 	// Policy is the training target: the visit distribution (PUCT) or the
 	// completed-Q improved policy (Gumbel).
 	Policy []float32
-	// Value is the root's mean value for its side to move.
+	// Value is the root's mean value for its side to move (its proven
+	// value, if Solved).
 	Value float32
+	// Solved says that the solver (Config.Solver) proved the root's value
+	// exactly: 1 a win, -1 a loss, 0 a draw, in Plies decisions along the
+	// proof with the best play the tree knows.
+	Solved bool
+	Plies  int
 	// Best is the decision the search recommends: the most visited (PUCT,
 	// ties broken by Q), or the winner of sequential halving (Gumbel).
 	Best game.Decision
@@ -419,7 +452,8 @@ func (s *Search) Run(ctx context.Context, lim Limits) (*Result, error) {
 			return nil, err
 		}
 		if lim.Sims > 0 && sims >= lim.Sims || lim.Nodes > 0 && s.nodes >= lim.Nodes ||
-			lim.Time > 0 && sims > 0 && time.Since(start) >= lim.Time || lim.stopped() {
+			lim.Time > 0 && sims > 0 && time.Since(start) >= lim.Time || lim.stopped() ||
+			s.cfg.Solver && root.solved {
 			break
 		}
 		want := s.cfg.BatchSize
@@ -459,8 +493,12 @@ func (s *Search) step(want int) (int, error) {
 		s.paths[leaves] = path
 		switch kind {
 		case terminal:
+			// A terminal or proven leaf: its exact value, no evaluation.
 			leaf := path[len(path)-1]
-			backup(path, float64(leaf.value), leaf.side)
+			backup(path, float64(leaf.exact), leaf.side)
+			if s.cfg.Solver {
+				solveUp(path)
+			}
 			done++
 		case pending:
 			for _, n := range path {
@@ -499,9 +537,18 @@ func (s *Search) descend(path []*node) ([]*node, uint8) {
 		case pending:
 			return path, pending
 		case unexpanded:
-			n.state = pending
+			if !s.cfg.SkipForced || len(n.legal) != 1 {
+				n.state = pending
+				s.nodes++
+				return path, unexpanded
+			}
+			// A forced decision: no evaluation, on to the position after it.
+			n.state = expanded
+			n.prior = append(n.prior[:0], 1)
 			s.nodes++
-			return path, unexpanded
+		}
+		if n.solved {
+			return path, terminal
 		}
 		var i int
 		if s.cfg.Gumbel {
@@ -527,6 +574,47 @@ func (s *Search) descend(path []*node) ([]*node, uint8) {
 		path = append(path, c)
 		n = c
 	}
+}
+
+// solveUp tries to prove the nodes of path above its proven leaf, from the
+// bottom up, and stops at the first that is not proven.
+func solveUp(path []*node) {
+	for i := len(path) - 2; i >= 0; i-- {
+		if n := path[i]; n.solved || !n.trySolve() {
+			return
+		}
+	}
+}
+
+// trySolve proves n if one of its children wins for n's side to move, or
+// if all its children are proven: its value is then the best of theirs,
+// reached by the shortest win or the longest loss or draw.
+func (n *node) trySolve() bool {
+	best, plies, all := math.Inf(-1), 0, true
+	for _, c := range n.children {
+		if c == nil || !c.solved {
+			all = false
+			continue
+		}
+		v, p := c.exactFor(n.side), int(c.plies)+1
+		if v > best || v == best && (v > 0 && p < plies || v <= 0 && p > plies) {
+			best, plies = v, p
+		}
+	}
+	if best < 1 && !all {
+		return false
+	}
+	n.solved, n.exact, n.plies = true, float32(best), int16(min(plies, math.MaxInt16))
+	return true
+}
+
+// childQ is child c's value for n's side to move: its proven value when the
+// solver has one, else its mean.
+func (s *Search) childQ(n, c *node) float64 {
+	if s.cfg.Solver && c.solved {
+		return c.exactFor(n.side)
+	}
+	return c.qFor(n.side)
 }
 
 // backup adds value v, which is for side, to every node of path and removes
@@ -640,7 +728,10 @@ func (s *Search) puctSelect(n *node) int {
 	best, bestScore := 0, math.Inf(-1)
 	for i, ch := range n.children {
 		q, visits := fpu, 0.0
-		if ch != nil && ch.n+ch.vl > 0 {
+		switch {
+		case ch != nil && s.cfg.Solver && ch.solved:
+			visits, q = float64(ch.n+ch.vl), ch.exactFor(n.side)
+		case ch != nil && ch.n+ch.vl > 0:
 			visits = float64(ch.n + ch.vl)
 			w := ch.w
 			if ch.side != n.side {
@@ -714,7 +805,7 @@ func (s *Search) result(sims int, start time.Time) *Result {
 	for i, c := range r.children {
 		if c != nil && c.n > 0 {
 			res.Visits[i] = int(c.n)
-			res.Q[i] = float32(c.qFor(r.side))
+			res.Q[i] = float32(s.childQ(r, c))
 			total += int(c.n)
 		}
 	}
@@ -739,6 +830,50 @@ func (s *Search) result(sims int, start time.Time) *Result {
 		}
 		res.Best = r.legal[best]
 	}
+	if s.cfg.Solver && k > 1 {
+		s.solvedChoice(res)
+	}
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// solvedChoice corrects a result by what the solver proved: at a proven
+// root it plays the decision of the proof (the shortest win, or the longest
+// loss or draw), with the root's exact value, and a proven win is the
+// policy target; elsewhere it never plays a proven loss while some decision
+// is not one.
+func (s *Search) solvedChoice(res *Result) {
+	r := s.root
+	if r.solved {
+		res.Solved, res.Plies, res.Value = true, int(r.plies), r.exact
+		for i, c := range r.children {
+			if c != nil && c.solved && c.exactFor(r.side) == float64(r.exact) && int(c.plies)+1 == int(r.plies) {
+				res.Best = r.legal[i]
+				if r.exact == 1 {
+					clear(res.Policy)
+					res.Policy[i] = 1
+				}
+				return
+			}
+		}
+		return
+	}
+	lost := func(i int) bool {
+		c := r.children[i]
+		return c != nil && c.solved && c.exactFor(r.side) == -1
+	}
+	best := slices.Index(r.legal, res.Best)
+	if !lost(best) {
+		return
+	}
+	alt := -1
+	for i := range r.legal {
+		if !lost(i) && (alt < 0 || res.Visits[i] > res.Visits[alt] ||
+			res.Visits[i] == res.Visits[alt] && res.Q[i] > res.Q[alt]) {
+			alt = i
+		}
+	}
+	if alt >= 0 {
+		res.Best = r.legal[alt]
+	}
 }

@@ -26,9 +26,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat"},
+		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat"},
+		"rollouts", "rollout", "q", "mat", "solve", "forced"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -148,7 +148,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   cpuct [1.25], fpu [0.25], batch [8], noise [0], temp [0],
 //	                   tempplies [0], rollouts [1], rollout [0], reuse [true],
 //	                   q [0: none; else the QuiescenceEvaluator scale],
-//	                   mat [0: none; else MaterialBlend's PerSoldier]
+//	                   mat [0: none; else MaterialBlend's PerSoldier],
+//	                   solve [false: Config.Solver], forced [false: Config.SkipForced]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [1]
@@ -220,6 +221,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		r.fail("sims", sp.Params["sims"], "at least 1 without ms or nodes")
 	}
 	cfg.BatchSize = r.int("batch", cfg.BatchSize, 1, 4096)
+	cfg.Solver = r.bool("solve", cfg.Solver)
+	cfg.SkipForced = r.bool("forced", cfg.SkipForced)
 	if gumbel {
 		cfg.GumbelM = r.int("m", cfg.GumbelM, 1, 1024)
 		cfg.CVisit = r.float("cvisit", cfg.CVisit, 0, 1e6)

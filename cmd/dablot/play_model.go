@@ -35,11 +35,14 @@ type searchSettings struct {
 	Sims     int           // simulations per decision (0: none, MoveTime bounds the search)
 	MoveTime time.Duration // time per decision (0: none)
 	Gumbel   bool          // Gumbel root search instead of PUCT
+	Solve    bool          // prove wins and losses in the tree (mcts.Config.Solver)
+	Forced   bool          // pass forced decisions without evaluation (mcts.Config.SkipForced)
 	Threads  int           // goroutines of one forward pass
 	Seed     uint64        // seeds the Gumbel noise
 }
 
-// addFlags defines --sims, --movetime, --gumbel, --threads and --seed on fs.
+// addFlags defines --sims, --movetime, --gumbel, --solve, --forced, --threads and
+// --seed on fs.
 func (s *searchSettings) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&s.Sims, "sims", 200, "simulations per decision of the model's search (0 with --movetime: time only)")
 	fs.Func("movetime", "time per decision in milliseconds, instead of or on top of --sims", func(v string) error {
@@ -48,6 +51,9 @@ func (s *searchSettings) addFlags(fs *flag.FlagSet) {
 		return err
 	})
 	fs.BoolVar(&s.Gumbel, "gumbel", false, "use the Gumbel root search instead of PUCT (needs --sims)")
+	def := mcts.DefaultConfig()
+	fs.BoolVar(&s.Solve, "solve", def.Solver, "prove wins and losses in the search tree and play by them")
+	fs.BoolVar(&s.Forced, "forced", def.SkipForced, "pass decisions that are forced without asking the network")
 	fs.IntVar(&s.Threads, "threads", 1, "goroutines for the network's forward pass")
 	fs.Uint64Var(&s.Seed, "seed", 1, "random seed of the search")
 }
@@ -179,6 +185,7 @@ type analyst struct {
 func newAnalyst(m *train.Model, s searchSettings) (*analyst, error) {
 	cfg := mcts.DefaultConfig()
 	cfg.Gumbel = s.Gumbel
+	cfg.Solver, cfg.SkipForced = s.Solve, s.Forced
 	cfg.Seed = s.Seed
 	if s.Gumbel {
 		cfg.GumbelScale = 0 // play the strongest turn, not a sample
