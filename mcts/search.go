@@ -587,25 +587,42 @@ func solveUp(path []*node) {
 }
 
 // trySolve proves n if one of its children wins for n's side to move, or
-// if all its children are proven: its value is then the best of theirs,
-// reached by the shortest win or the longest loss or draw.
+// if all its children are proven: its value is then the best of theirs.
 func (n *node) trySolve() bool {
-	best, plies, all := math.Inf(-1), 0, true
-	for _, c := range n.children {
+	i, all := n.bestProven()
+	if i < 0 {
+		return false
+	}
+	c := n.children[i]
+	if v := c.exactFor(n.side); v < 1 && !all {
+		return false
+	}
+	n.solved, n.exact = true, float32(c.exactFor(n.side))
+	n.plies = int16(min(int(c.plies)+1, math.MaxInt16))
+	return true
+}
+
+// bestProven returns the index of n's best proven child for n's side to
+// move (-1: none), reached by the shortest win or the longest loss or draw,
+// and whether every child is proven.
+func (n *node) bestProven() (best int, all bool) {
+	best, all = -1, true
+	for i, c := range n.children {
 		if c == nil || !c.solved {
 			all = false
 			continue
 		}
-		v, p := c.exactFor(n.side), int(c.plies)+1
-		if v > best || v == best && (v > 0 && p < plies || v <= 0 && p > plies) {
-			best, plies = v, p
+		if best < 0 {
+			best = i
+			continue
+		}
+		b := n.children[best]
+		v, bv := c.exactFor(n.side), b.exactFor(n.side)
+		if v > bv || v == bv && (v > 0 && c.plies < b.plies || v <= 0 && c.plies > b.plies) {
+			best = i
 		}
 	}
-	if best < 1 && !all {
-		return false
-	}
-	n.solved, n.exact, n.plies = true, float32(best), int16(min(plies, math.MaxInt16))
-	return true
+	return best, all
 }
 
 // childQ is child c's value for n's side to move: its proven value when the
@@ -846,15 +863,11 @@ func (s *Search) solvedChoice(res *Result) {
 	r := s.root
 	if r.solved {
 		res.Solved, res.Plies, res.Value = true, int(r.plies), r.exact
-		for i, c := range r.children {
-			if c != nil && c.solved && c.exactFor(r.side) == float64(r.exact) && int(c.plies)+1 == int(r.plies) {
-				res.Best = r.legal[i]
-				if r.exact == 1 {
-					clear(res.Policy)
-					res.Policy[i] = 1
-				}
-				return
-			}
+		i, _ := r.bestProven()
+		res.Best = r.legal[i]
+		if r.exact == 1 {
+			clear(res.Policy)
+			res.Policy[i] = 1
 		}
 		return
 	}
