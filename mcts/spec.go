@@ -34,6 +34,9 @@ var specKeys = map[string][]string{
 // SpecKinds returns the player kinds ParseSpec knows.
 func SpecKinds() []string { return slices.Sorted(maps.Keys(specKeys)) }
 
+// SpecKeys returns the keys a player kind takes (nil for an unknown kind).
+func SpecKeys(kind string) []string { return slices.Clone(specKeys[kind]) }
+
 // ParseSpec parses a player spec and checks its kind and keys (not yet the
 // values; NewSpecFactory does).
 func ParseSpec(s string) (Spec, error) {

@@ -21,13 +21,25 @@ func init() {
 	register(&command{"arena", "play a match between two players: --a SPEC --b SPEC --games N [--sprt e0,e1]", runArena})
 }
 
-const arenaUsage = `--variant V --a SPEC --b SPEC --games N [--sprt elo0,elo1] [--seed S] [--out FILE.pgn] [--threads T] [--open K] [--fen F | --endgames N]
+// arenaUsage is the arena's usage line and the player specs it takes, with
+// every kind's keys as mcts.ParseSpec knows them.
+var arenaUsage = `--variant V --a SPEC --b SPEC --games N [--sprt elo0,elo1] [--seed S] [--out FILE.pgn] [--threads T] [--open K] [--fen F | --endgames N]
 
 Player SPECs: random | greedy | uct:playouts=1000 | alphabeta:depth=4 | alphabeta:ms=1000 |
   mcts:eval=rollout|material,sims=200 | mcts:model=FILE,sims=200 | gumbel:eval=material,sims=16 | gumbel:model=FILE,sims=16
-  (keys: uct playouts,ms,c,rollout; alphabeta depth,ms,tt,q,mobility,hunt;
-   mcts model,eval,sims,ms,nodes,cpuct,fpu,batch,noise,temp,tempplies,rollouts,rollout,reuse,q,mat;
-   gumbel model,eval,sims,ms,nodes,batch,m,cvisit,cscale,gscale,rollouts,rollout,q,mat)`
+  (keys: ` + specKeysUsage() + ")"
+
+// specKeysUsage lists the keys of each player kind that takes any, such as
+// "uct playouts,ms,c,rollout; alphabeta depth,...".
+func specKeysUsage() string {
+	var parts []string
+	for _, kind := range mcts.SpecKinds() {
+		if keys := mcts.SpecKeys(kind); len(keys) > 0 {
+			parts = append(parts, kind+" "+strings.Join(keys, ","))
+		}
+	}
+	return strings.Join(parts, ";\n   ")
+}
 
 func runArena(args []string, out io.Writer) error {
 	fs := newFlags("arena", arenaUsage, out)

@@ -443,8 +443,12 @@ func (e *engine) answerGo(a searchAnswer) {
 		return
 	}
 	b := a.an.Best()
-	e.reply(fmt.Sprintf("info sims %d value %.3f wdl %.3f %.3f %.3f pv %s",
-		a.an.Sims, b.Value, b.WDL[0], b.WDL[1], b.WDL[2], strings.Join(a.an.PV, " ")))
+	proven := ""
+	if a.an.Proof != nil {
+		proven = " proven " + a.an.Proof.String()
+	}
+	e.reply(fmt.Sprintf("info sims %d value %.3f wdl %.3f %.3f %.3f%s pv %s",
+		a.an.Sims, b.Value, b.WDL[0], b.WDL[1], b.WDL[2], proven, strings.Join(a.an.PV, " ")))
 	e.reply("bestmove " + b.Turn)
 }
 

@@ -374,3 +374,31 @@ func FuzzEngine(f *testing.F) {
 		}
 	})
 }
+
+// TestEngineProof: with --solve the info line reports a proven result, here
+// the shipped winther-all-must-capture model's luring win g5-g7 (a sacrifice
+// whose forced recapture opens a double capture), and the exact WDL; without
+// it, no proof is reported.
+func TestEngineProof(t *testing.T) {
+	model := "../../models/winther-all-must-capture.dbm"
+	script := "position startpos moves e5-d6 c9-d8 c5-b6 a7xc5xe7\ngo sims 400\n"
+	lines := engineSession(t, script, "--model", model, "--gumbel", "--solve", "--forced")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "info ") {
+		t.Fatalf("lines %q", lines)
+	}
+	f := strings.Fields(lines[0])
+	if len(f) < 13 || f[9] != "proven" || f[10] != "win" || f[12] != "pv" {
+		t.Fatalf("info line %q: want info sims N value V wdl W D L proven win N pv ...", lines[0])
+	}
+	if f[4] != "1.000" || f[6] != "1.000" || f[7] != "0.000" || f[8] != "0.000" {
+		t.Errorf("info line %q: a proven win has value 1 and wdl 1 0 0", lines[0])
+	}
+	if f[11] != "5" || lines[1] != "bestmove g5-g7" {
+		t.Errorf("got %q, %q: want a win in 5 decisions by g5-g7", lines[0], lines[1])
+	}
+
+	lines = engineSession(t, script, "--model", model, "--gumbel")
+	if len(lines) != 2 || strings.Contains(lines[0], "proven") {
+		t.Errorf("without --solve: %q", lines)
+	}
+}

@@ -166,6 +166,43 @@ type analysis struct {
 	Sims  int        // simulations run in all
 	Nodes int        // nodes in the main tree at the end of the main search
 	Time  time.Duration
+	Proof *proof // what the solver proved of the position, if it did (--solve)
+}
+
+// proof is a result the solver proved: the side to move wins, draws or loses
+// with best play, in Decisions decisions (jumps of a chain count one each).
+type proof struct {
+	Result    string `json:"result"` // "win", "draw" or "loss", for the side to move
+	Decisions int    `json:"decisions"`
+}
+
+// String writes the proof as the engine's info line does, such as "win 5".
+func (p *proof) String() string { return fmt.Sprintf("%s %d", p.Result, p.Decisions) }
+
+// rootProof is the proof of a search's root, or nil if it was not proven.
+func rootProof(res *mcts.Result) *proof {
+	if !res.Solved {
+		return nil
+	}
+	r := "draw"
+	switch {
+	case res.Value > 0:
+		r = "win"
+	case res.Value < 0:
+		r = "loss"
+	}
+	return &proof{Result: r, Decisions: res.Plies}
+}
+
+// exactWDL is the win, draw and loss chances of a proven result.
+func (p *proof) exactWDL() [3]float32 {
+	switch p.Result {
+	case "win":
+		return [3]float32{1, 0, 0}
+	case "loss":
+		return [3]float32{0, 0, 1}
+	}
+	return [3]float32{0, 1, 0}
 }
 
 // Best returns the turn the model plays.
@@ -243,6 +280,7 @@ func (a *analyst) analyse(ctx context.Context, p game.Position, lim mcts.Limits,
 	}
 	an.Sims += root.Simulations
 	an.Nodes = root.Nodes
+	an.Proof = rootProof(root)
 	best := turnEval{Visits: root.Visits[slices.Index(root.Legal, root.Best)]}
 	res := root
 	q := p
@@ -309,6 +347,10 @@ func (a *analyst) analyse(ctx context.Context, p game.Position, lim mcts.Limits,
 
 	if err := a.addWDL(&p, an.Top); err != nil {
 		return nil, err
+	}
+	if an.Proof != nil { // the best turn's result is known, not estimated
+		an.Top[0].WDL = an.Proof.exactWDL()
+		an.Top[0].Value = an.Top[0].WDL[0] - an.Top[0].WDL[2]
 	}
 	an.Time = time.Since(start)
 	return an, nil
@@ -490,7 +532,11 @@ func (m *modelPlayer) Move(ctx context.Context, p game.Position) ([]game.Decisio
 		return nil, "", err
 	}
 	b := an.Best()
-	return b.Decisions, fmt.Sprintf("value %+.2f, W/D/L %s, %d sims", b.Value, formatWDL(b.WDL), an.Sims), nil
+	note := fmt.Sprintf("value %+.2f, W/D/L %s, %d sims", b.Value, formatWDL(b.WDL), an.Sims)
+	if an.Proof != nil {
+		note += ", proven " + an.Proof.String()
+	}
+	return b.Decisions, note, nil
 }
 
 // specPlayer plays with a baseline player, such as "alphabeta:depth=4".

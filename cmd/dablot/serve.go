@@ -288,6 +288,7 @@ type analysisJSON struct {
 	PV       []string   `json:"pv"`
 	Sims     int        `json:"sims"`
 	Millis   int64      `json:"ms"`
+	Proof    *proof     `json:"proof,omitempty"` // with --solve, once the search proves the position
 }
 
 // engineJSON is the answer of /api/engine.
@@ -510,7 +511,7 @@ func (s *webServer) handleEngine(w http.ResponseWriter, r *http.Request) {
 	}
 	b := an.Best()
 	res := engineJSON{Analysis: analysisJSON{Side: strings.ToLower(sideName(an.Side)), Value: b.Value, WDL: b.WDL,
-		SouthWDL: forSouth(b.WDL, an.Side), PV: an.PV, Sims: an.Sims, Millis: an.Time.Milliseconds()}}
+		SouthWDL: forSouth(b.WDL, an.Side), PV: an.PV, Sims: an.Sims, Millis: an.Time.Milliseconds(), Proof: an.Proof}}
 	for _, t := range an.Top {
 		res.Analysis.Top = append(res.Analysis.Top, turnJSON{Turn: t.Turn, Visits: t.Visits, Value: t.Value, WDL: t.WDL})
 	}

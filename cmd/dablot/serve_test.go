@@ -133,6 +133,34 @@ func TestServeGame(t *testing.T) {
 	}
 }
 
+// TestServeProof: with Solve, /api/engine reports the proof the search
+// found (the shipped winther-all-must-capture model's lure g5-g7, as in
+// TestEngineProof) and the best turn's exact result.
+func TestServeProof(t *testing.T) {
+	m, err := train.LoadModel("../../models/winther-all-must-capture.dbm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := newAnalyst(m, searchSettings{Sims: 400, Threads: 1, Gumbel: true, Solve: true, Forced: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(newWebServer(a, "test.dbm", 400, true))
+	defer func() { srv.Close(); a.Close() }()
+	var eng engineJSON
+	req := `{"turns":["e5-d6","c9-d8","c5-b6","a7xc5xe7"],"sims":400}`
+	if code, body := call(t, srv, "POST", "/api/engine", "application/json", req, nil, &eng); code != http.StatusOK {
+		t.Fatalf("engine: %d %s", code, body)
+	}
+	an := eng.Analysis
+	if an.Proof == nil || *an.Proof != (proof{Result: "win", Decisions: 5}) {
+		t.Fatalf("proof %+v, want a win in 5", an.Proof)
+	}
+	if an.Top[0].Turn != "g5-g7" || an.Value != 1 || an.WDL != [3]float32{1, 0, 0} || an.SouthWDL != [3]float32{1, 0, 0} {
+		t.Errorf("best %s, value %v, wdl %v, south's %v: want g5-g7 and a sure win for South", an.Top[0].Turn, an.Value, an.WDL, an.SouthWDL)
+	}
+}
+
 // TestServeErrors: every bad request gets a status and a JSON reason.
 func TestServeErrors(t *testing.T) {
 	srv := newTestWebServer(t, "keyland", 8)

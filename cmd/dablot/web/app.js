@@ -183,7 +183,9 @@ function renderAnalysis() {
   }
   const pct = (x) => `${Math.round(100 * x)}%`;
   $("evaltext").textContent = `For South: win ${pct(w)}, draw ${pct(d)}, loss ${pct(l)} ` +
-    `(${a.sims} simulations, ${a.ms} ms; ${cap(a.side)} to move, value ${a.value >= 0 ? "+" : ""}${a.value.toFixed(2)})`;
+    `(${a.sims} simulations, ${a.ms} ms; ${cap(a.side)} to move, value ${a.value >= 0 ? "+" : ""}${a.value.toFixed(2)})` +
+    (a.proof ? `; proven: ${cap(a.side)} ${a.proof.result === "win" ? "wins" : a.proof.result === "loss" ? "loses" : "draws"} ` +
+      `within ${a.proof.decisions} ${a.proof.decisions === 1 ? "decision" : "decisions"}` : "");
   for (const t of a.top) {
     const li = document.createElement("li");
     li.textContent = `${t.turn}: win ${pct(t.wdl[0])}, draw ${pct(t.wdl[1])}, loss ${pct(t.wdl[2])} (${t.visits} ${t.visits === 1 ? "visit" : "visits"})`;
