@@ -385,18 +385,22 @@ type Result struct {
 	Nodes       int
 	Elapsed     time.Duration
 	gumbel      bool
+	// lost marks the root decisions the solver proved lost, when another
+	// decision is still open (nil if none).
+	lost []bool
 }
 
-// Choose returns the decision to play: Best at temperature 0 or after a
-// Gumbel search, otherwise a draw with probability ∝ visits^(1/temperature).
+// Choose returns the decision to play: Best at temperature 0, after a
+// Gumbel search or at a proven root, otherwise a draw with probability ∝
+// visits^(1/temperature) among the decisions not proven lost.
 func (r *Result) Choose(temperature float64, rng *rand.Rand) game.Decision {
-	if temperature <= 0 || r.gumbel || rng == nil {
+	if temperature <= 0 || r.gumbel || r.Solved || rng == nil {
 		return r.Best
 	}
 	w := make([]float64, len(r.Visits))
 	var sum float64
 	for i, v := range r.Visits {
-		if v > 0 {
+		if v > 0 && (r.lost == nil || !r.lost[i]) {
 			w[i] = math.Pow(float64(v), 1/temperature)
 			sum += w[i]
 		}
@@ -874,6 +878,14 @@ func (s *Search) solvedChoice(res *Result) {
 	lost := func(i int) bool {
 		c := r.children[i]
 		return c != nil && c.solved && c.exactFor(r.side) == -1
+	}
+	for i := range r.legal {
+		if lost(i) {
+			if res.lost == nil {
+				res.lost = make([]bool, len(r.legal))
+			}
+			res.lost[i] = true
+		}
 	}
 	best := slices.Index(r.legal, res.Best)
 	if !lost(best) {

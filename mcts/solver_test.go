@@ -245,6 +245,14 @@ func TestSolverAvoidsProvenLoss(t *testing.T) {
 	if res.Q[0] != -1 {
 		t.Errorf("Q of the proven loss = %g, want -1", res.Q[0])
 	}
+	// Drawn by visits at temperature 1, the proven loss (90 % of the
+	// visits) is never played.
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		if d := res.Choose(1, rng); d != r.legal[1] {
+			t.Fatalf("Choose at temperature 1 played %s, want only %s", p.DecisionString(d), p.DecisionString(r.legal[1]))
+		}
+	}
 	// Two proven wins for the root's side, in 7 and in 3 plies below.
 	r.children[1] = &node{side: other, state: expanded, n: 10, w: -10, solved: true, exact: -1, plies: 6}
 	r.children[2] = &node{side: other, state: expanded, n: 1, w: -1, solved: true, exact: -1, plies: 2}
@@ -255,5 +263,10 @@ func TestSolverAvoidsProvenLoss(t *testing.T) {
 	if res.Best != r.legal[2] || !res.Solved || res.Value != 1 || res.Plies != 3 || res.Policy[2] != 1 {
 		t.Errorf("best %s, solved %v value %g in %d, policy %g; want %s, a win in 3, policy 1",
 			p.DecisionString(res.Best), res.Solved, res.Value, res.Plies, res.Policy[2], p.DecisionString(r.legal[2]))
+	}
+	for range 50 {
+		if d := res.Choose(1, rng); d != r.legal[2] {
+			t.Fatalf("Choose at a proven root played %s, want the proof's %s", p.DecisionString(d), p.DecisionString(r.legal[2]))
+		}
 	}
 }

@@ -60,6 +60,13 @@ type SelfPlayConfig struct {
 	FullFraction float64 `yaml:"full_fraction"`
 	// GumbelM is the number of root decisions Gumbel search samples.
 	GumbelM int `yaml:"gumbel_m"`
+	// Solve and Forced turn on mcts.Config.Solver (proven wins and losses
+	// decide the search, and a proven win is the policy target) and
+	// mcts.Config.SkipForced (a forced decision costs no evaluation) in
+	// self-play, evaluation and rating games. A config without them (one
+	// written before they existed) searches as it did then.
+	Solve  bool `yaml:"solve"`
+	Forced bool `yaml:"forced"`
 	// PUCT only: Dirichlet noise weight and the turns played with
 	// temperature 1.
 	Noise            float64 `yaml:"noise"`

@@ -121,12 +121,18 @@ func TestConfigErrors(t *testing.T) {
 // the material blend in front of the network plays legal games that depend
 // on the seed alone.
 func TestSelfPlayQuiescence(t *testing.T) {
-	cfg := testConfig(t, 1)
-	m := newTestModel(t, "frostviken", 2)
+	sp := testConfig(t, 1).SelfPlay
+	sp.Quiescence, sp.MaterialBlend = 0.5, 0.3
+	checkWorkersAgree(t, newTestModel(t, "frostviken", 2), sp)
+}
+
+// checkWorkersAgree plays three self-play games of sp with 1 and with 3
+// workers and checks that they are the same games, and that they replay.
+func checkWorkersAgree(t *testing.T, m *Model, sp SelfPlayConfig) {
+	t.Helper()
 	var runs [][]*SelfPlayGame
 	for _, workers := range []int{1, 3} {
-		sp := cfg.SelfPlay
-		sp.Workers, sp.Quiescence, sp.MaterialBlend = workers, 0.5, 0.3
+		sp.Workers = workers
 		games, err := SelfPlay(context.Background(), m, sp, 11, 0, 3, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -141,6 +147,22 @@ func TestSelfPlayQuiescence(t *testing.T) {
 			t.Fatalf("game %d does not replay: %v", i, err)
 		}
 	}
+}
+
+// TestSelfPlaySolver: selfplay.solve and selfplay.forced reach the search
+// (and a config without them searches as before), and self-play with them
+// plays the same games with 1 or 3 workers, games that replay.
+func TestSelfPlaySolver(t *testing.T) {
+	cfg := testConfig(t, 1)
+	if c := cfg.SelfPlay.SearchConfig(1, true); c.Solver || c.SkipForced {
+		t.Fatalf("a config without solve/forced: Solver %v, SkipForced %v", c.Solver, c.SkipForced)
+	}
+	sp := cfg.SelfPlay
+	sp.Solve, sp.Forced = true, true
+	if c := sp.SearchConfig(1, false); !c.Solver || !c.SkipForced {
+		t.Fatalf("solve, forced: Solver %v, SkipForced %v", c.Solver, c.SkipForced)
+	}
+	checkWorkersAgree(t, newTestModel(t, "frostviken", 2), sp)
 }
 
 // TestSelfPlayOpponents checks games against fixed opponents: the share

@@ -38,6 +38,7 @@ func (s *SelfPlayConfig) SearchConfig(seed uint64, noise bool) mcts.Config {
 	c.BatchSize = s.LeafBatch
 	c.Seed = seed
 	c.Reuse = false // playout-cap randomisation mixes budgets; a fresh tree keeps them honest
+	c.Solver, c.SkipForced = s.Solve, s.Forced
 	if s.Search == "gumbel" {
 		c.Gumbel = true
 		c.GumbelM = s.GumbelM
