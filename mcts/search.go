@@ -79,7 +79,8 @@ type Config struct {
 }
 
 // DefaultConfig returns the settings for strong play: PUCT with AlphaZero's
-// constants, no noise, temperature 0, batches of 8 leaves.
+// constants, no noise, temperature 0, batches of 8 leaves, the solver and
+// forced decisions skipped.
 func DefaultConfig() Config {
 	return Config{
 		CPuct: 1.25, CPuctBase: 19652,
@@ -87,6 +88,7 @@ func DefaultConfig() Config {
 		NoiseEpsilon: 0, NoiseAlphaTotal: 10,
 		BatchSize: 8, VirtualLoss: 1, Reuse: true,
 		GumbelM: 16, GumbelScale: 1, CVisit: 50, CScale: 0.1,
+		Solver: true, SkipForced: true,
 	}
 }
 

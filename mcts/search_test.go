@@ -59,6 +59,7 @@ func TestChainValuesDoNotFlip(t *testing.T) {
 	for _, gumbel := range []bool{false, true} {
 		cfg := DefaultConfig()
 		cfg.Gumbel = gumbel
+		cfg.Solver, cfg.SkipForced = false, false // the means themselves, not proofs
 		p := mustFEN(t, "keyland", fenLongChain)
 		s := newSearch(t, &MaterialEvaluator{}, cfg, p)
 		res, err := s.Run(context.Background(), Limits{Sims: 300})
@@ -146,12 +147,24 @@ func TestGumbelPicksBestRootAction(t *testing.T) {
 			for _, lim := range []Limits{{Sims: tc.sims}, {Sims: tc.sims, Time: time.Hour}} {
 				cfg := DefaultConfig()
 				cfg.Gumbel, cfg.GumbelM, cfg.Seed = true, 32, seed
+				// The solver plays the same turn, sooner (a proven root
+				// stops the search); the halving itself is checked without.
+				cfg.Solver, cfg.SkipForced = true, true
 				s := newSearch(t, &MaterialEvaluator{}, cfg, p)
 				res, err := s.Run(context.Background(), lim)
 				if err != nil {
 					t.Fatal(err)
 				}
 				name := fmt.Sprintf("%s seed %d time %v", tc.variant, seed, lim.Time)
+				if got := p.DecisionString(res.Best); got != tc.want || !res.Solved || res.Simulations > tc.sims {
+					t.Errorf("%s with the solver: best %s (solved %v, %d simulations), want %s, proven within %d",
+						name, got, res.Solved, res.Simulations, tc.want, tc.sims)
+				}
+				cfg.Solver, cfg.SkipForced = false, false
+				s = newSearch(t, &MaterialEvaluator{}, cfg, p)
+				if res, err = s.Run(context.Background(), lim); err != nil {
+					t.Fatal(err)
+				}
 				if got := p.DecisionString(res.Best); got != tc.want {
 					t.Errorf("%s: best %s, want %s (visits %v)", name, got, tc.want, res.Visits)
 				}

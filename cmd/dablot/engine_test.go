@@ -375,14 +375,14 @@ func FuzzEngine(f *testing.F) {
 	})
 }
 
-// TestEngineProof: with --solve the info line reports a proven result, here
-// the shipped winther-all-must-capture model's luring win g5-g7 (a sacrifice
-// whose forced recapture opens a double capture), and the exact WDL; without
-// it, no proof is reported.
+// TestEngineProof: with the solver (on unless --solve=false) the info line
+// reports a proven result, here the shipped winther-all-must-capture model's
+// luring win g5-g7 (a sacrifice whose forced recapture opens a double
+// capture), and the exact WDL; with --solve=false, no proof is reported.
 func TestEngineProof(t *testing.T) {
 	model := "../../models/winther-all-must-capture.dbm"
 	script := "position startpos moves e5-d6 c9-d8 c5-b6 a7xc5xe7\ngo sims 400\n"
-	lines := engineSession(t, script, "--model", model, "--gumbel", "--solve", "--forced")
+	lines := engineSession(t, script, "--model", model, "--gumbel") // the solver is on by default
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "info ") {
 		t.Fatalf("lines %q", lines)
 	}
@@ -397,8 +397,8 @@ func TestEngineProof(t *testing.T) {
 		t.Errorf("got %q, %q: want a win in 5 decisions by g5-g7", lines[0], lines[1])
 	}
 
-	lines = engineSession(t, script, "--model", model, "--gumbel")
+	lines = engineSession(t, script, "--model", model, "--gumbel", "--solve=false", "--forced=false")
 	if len(lines) != 2 || strings.Contains(lines[0], "proven") {
-		t.Errorf("without --solve: %q", lines)
+		t.Errorf("with --solve=false: %q", lines)
 	}
 }
