@@ -134,7 +134,7 @@ func TestServeGame(t *testing.T) {
 }
 
 // TestServeProof: with Solve, /api/engine reports the proof the search
-// found (the shipped winther-all-must-capture model's lure g5-g7, as in
+// found (a lure of the shipped winther-all-must-capture model, as in
 // TestEngineProof) and the best turn's exact result.
 func TestServeProof(t *testing.T) {
 	m, err := train.LoadModel("../../models/winther-all-must-capture.dbm")
@@ -156,8 +156,8 @@ func TestServeProof(t *testing.T) {
 	if an.Proof == nil || *an.Proof != (proof{Result: "win", Decisions: 5}) {
 		t.Fatalf("proof %+v, want a win in 5", an.Proof)
 	}
-	if an.Top[0].Turn != "g5-g7" || an.Value != 1 || an.WDL != [3]float32{1, 0, 0} || an.SouthWDL != [3]float32{1, 0, 0} {
-		t.Errorf("best %s, value %v, wdl %v, south's %v: want g5-g7 and a sure win for South", an.Top[0].Turn, an.Value, an.WDL, an.SouthWDL)
+	if best := an.Top[0].Turn; best != "g5-g7" && best != "g5-f6" || an.Value != 1 || an.WDL != [3]float32{1, 0, 0} || an.SouthWDL != [3]float32{1, 0, 0} {
+		t.Errorf("best %s, value %v, wdl %v, south's %v: want g5-g7 or g5-f6 and a sure win for South", an.Top[0].Turn, an.Value, an.WDL, an.SouthWDL)
 	}
 }
 
