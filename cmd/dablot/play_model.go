@@ -166,7 +166,7 @@ type analysis struct {
 	Sims  int        // simulations run in all
 	Nodes int        // nodes in the main tree at the end of the main search
 	Time  time.Duration
-	Proof *proof // what the solver proved of the position, if it did (--solve)
+	Proof *proof // what the solver proved of the position, if it did (off with --solve=false)
 }
 
 // proof is a result the solver proved: the side to move wins, draws or loses

@@ -288,7 +288,7 @@ type analysisJSON struct {
 	PV       []string   `json:"pv"`
 	Sims     int        `json:"sims"`
 	Millis   int64      `json:"ms"`
-	Proof    *proof     `json:"proof,omitempty"` // with --solve, once the search proves the position
+	Proof    *proof     `json:"proof,omitempty"` // once the solver proves the position (off with --solve=false)
 }
 
 // engineJSON is the answer of /api/engine.
