@@ -877,30 +877,23 @@ func (s *Search) solvedChoice(res *Result) {
 		}
 		return
 	}
-	lost := func(i int) bool {
-		c := r.children[i]
-		return c != nil && c.solved && c.exactFor(r.side) == -1
-	}
-	for i := range r.legal {
-		if lost(i) {
+	for i, c := range r.children {
+		if c != nil && c.solved && c.exactFor(r.side) == -1 {
 			if res.lost == nil {
 				res.lost = make([]bool, len(r.legal))
 			}
 			res.lost[i] = true
 		}
 	}
-	best := slices.Index(r.legal, res.Best)
-	if !lost(best) {
+	if res.lost == nil || !res.lost[slices.Index(r.legal, res.Best)] {
 		return
 	}
-	alt := -1
+	alt := -1 // the root is not proven, so some decision is not lost
 	for i := range r.legal {
-		if !lost(i) && (alt < 0 || res.Visits[i] > res.Visits[alt] ||
+		if !res.lost[i] && (alt < 0 || res.Visits[i] > res.Visits[alt] ||
 			res.Visits[i] == res.Visits[alt] && res.Q[i] > res.Q[alt]) {
 			alt = i
 		}
 	}
-	if alt >= 0 {
-		res.Best = r.legal[alt]
-	}
+	res.Best = r.legal[alt]
 }

@@ -194,17 +194,6 @@ func rootProof(res *mcts.Result) *proof {
 	return &proof{Result: r, Decisions: res.Plies}
 }
 
-// exactWDL is the win, draw and loss chances of a proven result.
-func (p *proof) exactWDL() [3]float32 {
-	switch p.Result {
-	case "win":
-		return [3]float32{1, 0, 0}
-	case "loss":
-		return [3]float32{0, 0, 1}
-	}
-	return [3]float32{0, 1, 0}
-}
-
 // Best returns the turn the model plays.
 func (a *analysis) Best() turnEval { return a.Top[0] }
 
@@ -348,9 +337,10 @@ func (a *analyst) analyse(ctx context.Context, p game.Position, lim mcts.Limits,
 	if err := a.addWDL(&p, an.Top); err != nil {
 		return nil, err
 	}
-	if an.Proof != nil { // the best turn's result is known, not estimated
-		an.Top[0].WDL = an.Proof.exactWDL()
-		an.Top[0].Value = an.Top[0].WDL[0] - an.Top[0].WDL[2]
+	if an.Proof != nil {
+		// The best turn's result is known, not estimated: a value of 1, 0
+		// or -1 with every chance it leaves to a draw is exact.
+		an.Top[0].Value, an.Top[0].WDL = root.Value, splitValue(root.Value, 1)
 	}
 	an.Time = time.Since(start)
 	return an, nil
