@@ -158,6 +158,10 @@ type Limits struct {
 	// run that starts after Stop is closed still evaluates an unexpanded
 	// root, so it always has a result.
 	Stop <-chan struct{}
+	// Forced searches a root with a single legal decision like any other,
+	// for its value (an analysis); without it such a root is returned at
+	// once, with the network's value and no simulations (a player's move).
+	Forced bool
 }
 
 // stopped reports whether lim.Stop is closed.
@@ -424,9 +428,9 @@ func (r *Result) Choose(temperature float64, rng *rand.Rand) game.Decision {
 var ErrNoLimit = errors.New("mcts: no limit on simulations, nodes or time")
 
 // Run searches from the root until a limit is reached and returns what it
-// found. A root with a single legal decision is returned at once. If ctx is
-// cancelled, Run stops and returns ctx's error; if lim.Stop is closed, it
-// stops and returns its result so far.
+// found. A root with a single legal decision is returned at once unless
+// lim.Forced is set. If ctx is cancelled, Run stops and returns ctx's
+// error; if lim.Stop is closed, it stops and returns its result so far.
 func (s *Search) Run(ctx context.Context, lim Limits) (*Result, error) {
 	start := time.Now()
 	if s.root == nil {
@@ -444,7 +448,7 @@ func (s *Search) Run(ctx context.Context, lim Limits) (*Result, error) {
 			return nil, err
 		}
 	}
-	if len(root.legal) == 1 {
+	if len(root.legal) == 1 && !lim.Forced {
 		return s.result(0, start), nil
 	}
 	if s.cfg.Gumbel {
@@ -853,7 +857,7 @@ func (s *Search) result(sims int, start time.Time) *Result {
 		}
 		res.Best = r.legal[best]
 	}
-	if s.cfg.Solver && k > 1 {
+	if s.cfg.Solver {
 		s.solvedChoice(res)
 	}
 	res.Elapsed = time.Since(start)

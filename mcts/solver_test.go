@@ -172,6 +172,37 @@ func TestSolverProofsAreSound(t *testing.T) {
 	t.Logf("%d proofs checked", proofs)
 }
 
+// TestForcedRoot: a root with a single legal decision is returned at once,
+// unsearched, unless the limits ask for it to be searched (an analysis),
+// and then the solver proves what it is worth. After the lure of
+// TestSolverFindsLure with g5-f6, North's only decision is e7xg5, lost in
+// four decisions (e7xg5 i5-h6 g5xi7 k7xg7); the evaluator calls every
+// position even.
+func TestForcedRoot(t *testing.T) {
+	p := afterTurns(t, "winther-all-must-capture", "e5-d6", "c9-d8", "c5-b6", "a7xc5xe7", "g5-f6")
+	if n := len(p.Decisions(nil)); n != 1 {
+		t.Fatalf("%d legal decisions; want the forced e7xg5", n)
+	}
+	for _, gumbel := range []bool{false, true} {
+		for _, forced := range []bool{false, true} {
+			cfg := DefaultConfig()
+			cfg.Gumbel = gumbel
+			res, err := newSearch(t, constEvaluator{}, cfg, p).Run(context.Background(), Limits{Sims: 400, Forced: forced})
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case !forced && (res.Simulations != 0 || res.Solved):
+				t.Errorf("gumbel %v: %d simulations, solved %v; want the forced decision at once", gumbel, res.Simulations, res.Solved)
+			case forced && (res.Simulations == 0 || res.Visits[0] == 0):
+				t.Errorf("gumbel %v, Forced: %d simulations, %d visits; want a search", gumbel, res.Simulations, res.Visits[0])
+			case forced && (!res.Solved || res.Value != -1 || res.Plies != 4):
+				t.Errorf("gumbel %v, Forced: solved %v value %g in %d plies; want a proven loss in 4", gumbel, res.Solved, res.Value, res.Plies)
+			}
+		}
+	}
+}
+
 // forcedWatcher is a MaterialEvaluator that records whether it was asked
 // about a position with a single legal decision.
 type forcedWatcher struct {

@@ -261,9 +261,13 @@ func (a *analyst) analyse(ctx context.Context, p game.Position, lim mcts.Limits,
 	top = max(top, 1)
 	an := &analysis{Side: p.SideToMove()}
 
-	// The best turn, decision by decision.
+	// The best turn, decision by decision. Its first decision is searched
+	// even when it is forced, for the position's value; the rest of a chain
+	// reuses that search's tree.
 	a.search.SetPosition(p)
-	root, err := a.search.Run(ctx, lim)
+	first := lim
+	first.Forced = true
+	root, err := a.search.Run(ctx, first)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +279,11 @@ func (a *analyst) analyse(ctx context.Context, p game.Position, lim mcts.Limits,
 	q := p
 	for {
 		d := res.Best
-		best.Value = decisionValue(res, d)
+		if res == root || res.Simulations > 0 {
+			// A forced decision returned without a search keeps the value
+			// of the decision before it: the same side's, of the same position.
+			best.Value = decisionValue(res, d)
+		}
 		best.Decisions = append(best.Decisions, d)
 		if err := a.search.Advance(d); err != nil {
 			return nil, err
