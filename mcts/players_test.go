@@ -239,3 +239,51 @@ func TestZeroPlayersDoNotPanic(t *testing.T) {
 		}
 	}
 }
+
+// TestGumbelSpecPlaysItsBest: a gumbel player made from a spec plays the
+// winner of its search, whatever its seed, unless gscale asks for the
+// Gumbel noise of self-play (which samples, so seeds then disagree).
+func TestGumbelSpecPlaysItsBest(t *testing.T) {
+	r := configs.MustVariant("dablot")
+	var positions []game.Position
+	p := r.Start()
+	rp := NewRandomPlayer(3)
+	for len(positions) < 12 && !p.Status().Over() {
+		if _, err := PlayTurn(context.Background(), rp, &p); err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Decisions(nil)) > 4 {
+			positions = append(positions, p)
+		}
+	}
+	differ := func(spec string) int {
+		f, err := ParseFactory(spec, SpecOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		n := 0
+		for _, pos := range positions {
+			var first string
+			for seed := range uint64(4) {
+				pl, err := f.New(seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := turnText(t, pl, pos); seed == 0 {
+					first = got
+				} else if got != first {
+					n++
+					break
+				}
+			}
+		}
+		return n
+	}
+	if n := differ("gumbel:eval=material,sims=32"); n != 0 {
+		t.Errorf("default gumbel player: the seed changed the turn in %d of %d positions", n, len(positions))
+	}
+	if n := differ("gumbel:eval=material,sims=32,gscale=1"); n == 0 {
+		t.Errorf("gscale=1: the seed never changed the turn in %d positions", len(positions))
+	}
+}

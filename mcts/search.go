@@ -43,7 +43,8 @@ type Config struct {
 	// sampled by Gumbel-top-k, the simulations are spread over them by
 	// sequential halving, and interior nodes choose deterministically by the
 	// improved policy. GumbelScale scales the Gumbel noise (0: none, fully
-	// deterministic choice). CVisit and CScale are the constants of
+	// deterministic choice, the default, for play; self-play sets 1 so
+	// that its choices explore). CVisit and CScale are the constants of
 	// σ(q) = (CVisit + max N)·CScale·q, with q rescaled to [0, 1].
 	Gumbel      bool
 	GumbelM     int
@@ -87,7 +88,7 @@ func DefaultConfig() Config {
 		FPUReduction: 0.25, RootFPUReduction: 0.1,
 		NoiseEpsilon: 0, NoiseAlphaTotal: 10,
 		BatchSize: 8, VirtualLoss: 1, Reuse: true,
-		GumbelM: 16, GumbelScale: 1, CVisit: 50, CScale: 0.1,
+		GumbelM: 16, GumbelScale: 0, CVisit: 50, CScale: 0.1,
 		Solver: true, SkipForced: true,
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/train/runlog"
 	"github.com/dablot-zero/dablot/train/samples"
@@ -163,6 +164,28 @@ func TestSelfPlaySolver(t *testing.T) {
 		t.Fatalf("solve, forced: Solver %v, SkipForced %v", c.Solver, c.SkipForced)
 	}
 	checkWorkersAgree(t, newTestModel(t, "frostviken", 2), sp)
+}
+
+// TestSearchConfigNoise: self-play searches explore (Gumbel noise, or
+// Dirichlet noise and temperature for PUCT) and evaluation searches play
+// their best, whatever mcts.DefaultConfig says.
+func TestSearchConfigNoise(t *testing.T) {
+	for _, tc := range []struct {
+		search string
+		noise  bool
+		check  func(c mcts.Config) bool
+	}{
+		{"gumbel", true, func(c mcts.Config) bool { return c.Gumbel && c.GumbelScale == 1 }},
+		{"gumbel", false, func(c mcts.Config) bool { return c.Gumbel && c.GumbelScale == 0 }},
+		{"puct", true, func(c mcts.Config) bool { return !c.Gumbel && c.NoiseEpsilon > 0 && c.Temperature == 1 }},
+		{"puct", false, func(c mcts.Config) bool { return !c.Gumbel && c.NoiseEpsilon == 0 && c.Temperature == 0 }},
+	} {
+		sp := testConfig(t, 1).SelfPlay
+		sp.Search, sp.Noise, sp.TemperatureTurns = tc.search, 0.25, 10
+		if c := sp.SearchConfig(1, tc.noise); !tc.check(c) {
+			t.Errorf("%s, noise %v: Gumbel %v scale %v, Dirichlet %v, temperature %v", tc.search, tc.noise, c.Gumbel, c.GumbelScale, c.NoiseEpsilon, c.Temperature)
+		}
+	}
 }
 
 // TestSelfPlayOpponents checks games against fixed opponents: the share

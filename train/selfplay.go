@@ -42,8 +42,8 @@ func (s *SelfPlayConfig) SearchConfig(seed uint64, noise bool) mcts.Config {
 	if s.Search == "gumbel" {
 		c.Gumbel = true
 		c.GumbelM = s.GumbelM
-		if !noise {
-			c.GumbelScale = 0
+		if noise {
+			c.GumbelScale = 1 // explore: sample the root decisions (Gumbel-top-k)
 		}
 		return c
 	}

@@ -213,9 +213,6 @@ func newAnalyst(m *train.Model, s searchSettings) (*analyst, error) {
 	cfg.Gumbel = s.Gumbel
 	cfg.Solver, cfg.SkipForced = s.Solve, s.Forced
 	cfg.Seed = s.Seed
-	if s.Gumbel {
-		cfg.GumbelScale = 0 // play the strongest turn, not a sample
-	}
 	ev := m.NewEvaluator(max(cfg.BatchSize, 16), s.Threads)
 	search, err := mcts.NewSearch(ev, cfg)
 	if err != nil {
