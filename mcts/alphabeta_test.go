@@ -157,6 +157,10 @@ func TestSpecs(t *testing.T) {
 		{"gumbel:eval=material,sims=0", "sims=0"},
 		{"mcts:eval=material,cpuct=-1", "cpuct=-1"},
 		{"gumbel:eval=material,cpuct=2", `unknown key "cpuct"`},
+		{"gumbel:eval=rollout,sims=8,policy=uniform,value=material", ""},
+		{"mcts:eval=rollout,sims=8,policy=net,value=net", ""},
+		{"gumbel:eval=rollout,sims=8,policy=flat", "policy=flat"},
+		{"mcts:eval=rollout,sims=8,value=nn", "value=nn"},
 	} {
 		// CheckSpec agrees with building the player, but for model files,
 		// which it does not open.

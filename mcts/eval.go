@@ -195,6 +195,35 @@ func (e *MaterialBlend) Evaluate(batch []Request) error {
 	return nil
 }
 
+// Ablated takes apart another evaluator for diagnosis: with UniformPolicy
+// it replaces the inner priors by equal ones, and with MaterialValue it
+// replaces the inner value by MaterialEvaluator's (and drops the WDL), so
+// that a network's policy and value can be judged one at a time against the
+// plain material count. It is safe for concurrent use if Inner is.
+type Ablated struct {
+	Inner         Evaluator
+	UniformPolicy bool
+	MaterialValue bool
+	material      MaterialEvaluator
+}
+
+// Evaluate implements Evaluator.
+func (e *Ablated) Evaluate(batch []Request) error {
+	if err := e.Inner.Evaluate(batch); err != nil {
+		return err
+	}
+	for i := range batch {
+		r := &batch[i]
+		if e.UniformPolicy {
+			uniform(r)
+		}
+		if e.MaterialValue {
+			r.Value, r.WDL = float32(e.material.value(&r.Pos)), [3]float32{}
+		}
+	}
+	return nil
+}
+
 // MaterialEvaluator values a position by its material balance and gives
 // uniform or capture-biased priors. It has no state and is safe for
 // concurrent use.

@@ -469,6 +469,7 @@ func TestEvaluators(t *testing.T) {
 	}
 	// Capture bias: jumps get more prior.
 	cp := mustFEN(t, "keyland", fenLongChain)
+	defer checkAblated(t, cp)
 	cl := cp.Decisions(nil)
 	req := []Request{{Pos: cp, Legal: cl, Priors: make([]float32, len(cl))}}
 	(&MaterialEvaluator{CaptureBias: 4}).Evaluate(req)
@@ -561,4 +562,36 @@ func (c *countingEvaluator) Evaluate(batch []Request) error {
 	c.n += len(batch)
 	c.mu.Unlock()
 	return c.MaterialEvaluator.Evaluate(batch)
+}
+
+// checkAblated: Ablated replaces the priors by equal ones, or the value by
+// the material count's, and leaves the other alone.
+func checkAblated(t *testing.T, p game.Position) {
+	t.Helper()
+	legal := p.Decisions(nil)
+	eval := func(ev Evaluator) Request {
+		req := []Request{{Pos: p, Legal: legal, Priors: make([]float32, len(legal))}}
+		if err := ev.Evaluate(req); err != nil {
+			t.Fatal(err)
+		}
+		return req[0]
+	}
+	inner := &RolloutEvaluator{Rollouts: 8, Seed: 3}
+	biased := &MaterialEvaluator{CaptureBias: 4}
+	var m MaterialEvaluator
+	want := eval(inner)
+	matValue := eval(&m).Value
+	if got := eval(&Ablated{Inner: &RolloutEvaluator{Rollouts: 8, Seed: 3}, MaterialValue: true}); got.Value != matValue || !slices.Equal(got.Priors, want.Priors) {
+		t.Errorf("MaterialValue: value %g priors %v, want %g and the inner priors %v", got.Value, got.Priors, matValue, want.Priors)
+	}
+	b := eval(biased)
+	got := eval(&Ablated{Inner: biased, UniformPolicy: true})
+	if got.Value != b.Value {
+		t.Errorf("UniformPolicy changed the value: %g, want %g", got.Value, b.Value)
+	}
+	for i, pr := range got.Priors {
+		if math.Abs(float64(pr)-1/float64(len(legal))) > 1e-6 {
+			t.Errorf("UniformPolicy: prior %d is %g, want %g", i, pr, 1/float64(len(legal)))
+		}
+	}
 }

@@ -26,9 +26,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced"},
+		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "solve", "forced"},
+		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -123,6 +123,20 @@ func (r *specReader) float(key string, def, lo, hi float64) float64 {
 	return x
 }
 
+// choice reads a key that is one of two words: false for the first (also
+// when the key is absent), true for the second.
+func (r *specReader) choice(key, first, second string) bool {
+	v, ok := r.sp.Params[key]
+	switch {
+	case !ok || v == first:
+		return false
+	case v == second:
+		return true
+	}
+	r.fail(key, v, first+" or "+second)
+	return false
+}
+
 func (r *specReader) bool(key string, def bool) bool {
 	v, ok := r.sp.Params[key]
 	if !ok {
@@ -152,10 +166,12 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   tempplies [0], rollouts [1], rollout [0], reuse [true],
 //	                   q [0: none; else the QuiescenceEvaluator scale],
 //	                   mat [0: none; else MaterialBlend's PerSoldier],
-//	                   solve [false: Config.Solver], forced [false: Config.SkipForced]
+//	                   solve [true: Config.Solver], forced [true: Config.SkipForced],
+//	                   policy [net; uniform: equal priors], value [net; material:
+//	                   MaterialEvaluator's value] (diagnosis: Ablated)
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
-//	                   m [16], cvisit [50], cscale [0.1], gscale [1]
+//	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
 //
 // ms limits are per decision.
 func NewSpecFactory(sp Spec, opts SpecOptions) (*Factory, error) {
@@ -246,6 +262,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	perSoldier := r.float("mat", 0, 0, 100)
 	rollouts := r.int("rollouts", 1, 1, 1<<20)
 	maxRollout := r.int("rollout", 0, 0, 1<<30)
+	ablated := Ablated{UniformPolicy: r.choice("policy", "net", "uniform"), MaterialValue: r.choice("value", "net", "material")}
 	model, hasModel := sp.Params["model"]
 	evalKind, hasEval := sp.Params["eval"]
 	if r.err != nil {
@@ -296,6 +313,11 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		ev := shared
 		if newEval != nil {
 			ev = newEval(Mix(seed, 1))
+		}
+		if ablated.UniformPolicy || ablated.MaterialValue {
+			a := ablated
+			a.Inner = ev
+			ev = &a
 		}
 		if perSoldier > 0 {
 			ev = &MaterialBlend{Inner: ev, PerSoldier: perSoldier}
