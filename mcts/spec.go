@@ -26,9 +26,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value"},
+		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value"},
+		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -168,7 +168,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   mat [0: none; else MaterialBlend's PerSoldier],
 //	                   solve [true: Config.Solver], forced [true: Config.SkipForced],
 //	                   policy [net; uniform: equal priors], value [net; material:
-//	                   MaterialEvaluator's value] (diagnosis: Ablated)
+//	                   MaterialEvaluator's value] (diagnosis: Ablated),
+//	                   cache [65536 with model=, else 0: EvalCache positions]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
@@ -265,6 +266,11 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	ablated := Ablated{UniformPolicy: r.choice("policy", "net", "uniform"), MaterialValue: r.choice("value", "net", "material")}
 	model, hasModel := sp.Params["model"]
 	evalKind, hasEval := sp.Params["eval"]
+	defCache := 0
+	if hasModel {
+		defCache = defaultCacheSize
+	}
+	cacheSize := r.int("cache", defCache, 0, maxCacheSize)
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -313,6 +319,9 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		ev := shared
 		if newEval != nil {
 			ev = newEval(Mix(seed, 1))
+		}
+		if cacheSize > 0 {
+			ev = NewEvalCache(ev, cacheSize)
 		}
 		if ablated.UniformPolicy || ablated.MaterialValue {
 			a := ablated
