@@ -57,6 +57,11 @@ func runArena(args []string, out io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	// The variant first: every other setting is about its games.
+	r, start, err := position(*variant, *fen)
+	if err != nil {
+		return err
+	}
 	switch {
 	case *specA == "" || *specB == "":
 		return usagef("--a and --b are required (such as --a alphabeta:depth=4 --b greedy)")
@@ -78,10 +83,6 @@ func runArena(args []string, out io.Writer) error {
 			return err
 		}
 		test = &t
-	}
-	r, start, err := position(*variant, *fen)
-	if err != nil {
-		return err
 	}
 	opts := train.SpecOptions(r, *threads)
 	a, err := mcts.ParseFactory(*specA, opts)

@@ -103,6 +103,9 @@ func TestArena(t *testing.T) {
 		{[]string{"arena", "--variant", "keyland", "--a", "mcts:model=" + model, "--b", "random"}, "plays frostviken, not keyland"},
 		{[]string{"arena", "--variant", "keyland", "--a", "alphabeta:depht=2", "--b", "random"}, "depht"},
 		{[]string{"arena", "--variant", "keyland", "--a", "random"}, "--a and --b are required"},
+		// An unknown variant is named before any other complaint.
+		{[]string{"arena", "--variant", "nosuch"}, `unknown variant "nosuch"`},
+		{[]string{"arena", "--variant", "nosuch", "--a", "random", "--b", "nobody", "--games", "0", "--sprt", "x"}, `unknown variant "nosuch"`},
 		{[]string{"arena", "--variant", "keyland", "--a", "random", "--b", "greedy", "--sprt", "x"}, "--sprt"},
 		{[]string{"arena", "--variant", "keyland", "--a", "mcts:model=/nonexistent.dbm", "--b", "random"}, "nonexistent"},
 		{[]string{"arena", "--variant", "keyland", "--a", "random", "--b", "greedy", "--endgames", "4", "--fen", "6/5/6/5/6/5/6/5/6/5/s5/5/S5 s"}, "exclude"},
