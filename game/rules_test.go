@@ -1,9 +1,12 @@
 package game_test
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
@@ -335,4 +338,82 @@ func TestCornerKingIsSafe(t *testing.T) {
 	if !slices.Contains(turnStrings(&p), "a5xa9") {
 		t.Errorf("a king on the edge at a7 cannot be captured from a5: %v", turnStrings(&p))
 	}
+}
+
+// TestRulesYAMLLikeFiles checks that Rules.YAML is laid out as a user writes
+// a variant file: the same keys in the same order, nested and flowed
+// (board: {columns: 6, rows: 7}, a rank on one line) as configs/variants;
+// a file with no base: reads back as the same document. No internal codes
+// (such as a step mask of 255) appear.
+func TestRulesYAMLLikeFiles(t *testing.T) {
+	ref, err := configs.VariantYAML("keyland")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := yamlShape(t, ref)
+	for _, name := range configs.VariantNames() {
+		t.Run(name, func(t *testing.T) {
+			r, err := configs.Variant(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := r.YAML()
+			if got := yamlShape(t, out); !slices.Equal(got, want) {
+				t.Errorf("YAML laid out as\n%s\nnot as keyland.yaml:\n%s\n(the YAML:\n%s)", strings.Join(got, "\n"), strings.Join(want, "\n"), out)
+			}
+			file, err := configs.VariantYAML(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fileDoc, outDoc map[string]any
+			if err := yaml.Unmarshal(file, &fileDoc); err != nil {
+				t.Fatal(err)
+			}
+			if err := yaml.Unmarshal(out, &outDoc); err != nil {
+				t.Fatal(err)
+			}
+			if _, derived := fileDoc["base"]; !derived && !reflect.DeepEqual(fileDoc, outDoc) {
+				t.Errorf("the YAML is not the file's document:\n%s\nthe file:\n%s", out, file)
+			}
+		})
+	}
+}
+
+// yamlShape lists the keys of a YAML document by path, in order, with the
+// style of each mapping (flow or block) and the kind of each value.
+func yamlShape(t *testing.T, doc []byte) []string {
+	t.Helper()
+	var root yaml.Node
+	if err := yaml.Unmarshal(doc, &root); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	var walk func(n *yaml.Node, path string)
+	walk = func(n *yaml.Node, path string) {
+		if n.Kind != yaml.MappingNode {
+			return
+		}
+		style := "block"
+		if n.Style&yaml.FlowStyle != 0 {
+			style = "flow"
+		}
+		out = append(out, path+" "+style)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key, val := n.Content[i].Value, n.Content[i+1]
+			if path != "" {
+				key = path + "." + key
+			}
+			if key == "base" {
+				continue
+			}
+			kind := map[yaml.Kind]string{yaml.ScalarNode: "scalar", yaml.SequenceNode: "list", yaml.MappingNode: "map"}[val.Kind]
+			if strings.HasSuffix(key, ".step") {
+				kind = "step" // all, forward or a list of groups
+			}
+			out = append(out, key+": "+kind)
+			walk(val, key)
+		}
+	}
+	walk(root.Content[0], "")
+	return out
 }

@@ -1,6 +1,8 @@
 package game
 
 import (
+	"bytes"
+	"errors"
 	"slices"
 
 	"gopkg.in/yaml.v3"
@@ -12,7 +14,8 @@ var stepGroupOrder = []string{"straight-forward", "diagonal-forward", "sideways"
 // YAML returns the rules as a complete variant file with no base: ParseVariant
 // reads it back to rules with the same Canonical form. Model files and run
 // directories store it, so that a model of a variant written by hand still
-// knows its exact rules on another machine.
+// knows its exact rules on another machine. It is laid out as the files of
+// configs/variants are: two-space indents, the board and each rank on one line.
 func (r *Rules) YAML() []byte {
 	type rank struct {
 		Step              any  `yaml:"step"`
@@ -26,13 +29,13 @@ func (r *Rules) YAML() []byte {
 		Board       struct {
 			Columns int `yaml:"columns"`
 			Rows    int `yaml:"rows"`
-		} `yaml:"board"`
+		} `yaml:"board,flow"`
 		Setup string `yaml:"setup"`
 		First string `yaml:"first"`
 		Ranks struct {
-			Soldier rank `yaml:"soldier"`
-			Prince  rank `yaml:"prince"`
-			King    rank `yaml:"king"`
+			Soldier rank `yaml:"soldier,flow"`
+			Prince  rank `yaml:"prince,flow"`
+			King    rank `yaml:"king,flow"`
 		} `yaml:"ranks"`
 		NoReturn     bool   `yaml:"no_return"`
 		Promotion    string `yaml:"promotion"`
@@ -65,17 +68,22 @@ func (r *Rules) YAML() []byte {
 		rr := r.Ranks[i]
 		*dst = rank{Step: stepYAML(rr.Step), MustCapture: rr.MustCapture, ChainMustContinue: rr.ChainMustContinue}
 	}
-	out, err := yaml.Marshal(d)
-	if err != nil {
+	var out bytes.Buffer
+	enc := yaml.NewEncoder(&out)
+	enc.SetIndent(2)
+	if err := errors.Join(enc.Encode(d), enc.Close()); err != nil {
 		panic("game: marshalling rules: " + err.Error()) // plain data: cannot happen
 	}
-	return out
+	return out.Bytes()
 }
 
 // stepYAML writes a step mask as ParseVariant reads it.
 func stepYAML(mask uint8) any {
-	if mask == 0xff {
+	switch mask {
+	case 0xff:
 		return "all"
+	case stepGroups["straight-forward"] | stepGroups["diagonal-forward"]:
+		return "forward"
 	}
 	var names []string
 	for _, name := range stepGroupOrder {

@@ -73,7 +73,6 @@ func printModelInfo(out io.Writer, file string, m *train.Model) error {
 	if r.Description != "" {
 		row("", "%s", r.Description)
 	}
-	row("rules", "%s", r.Canonical())
 	row("fingerprint", "%s", or(meta[train.MetaFingerprint], r.Fingerprint()))
 	row("board", "%d × %d lines, %d points", r.Board.Cols, r.Board.Rows, r.Board.Points())
 	row("encoding", "version %s", or(meta[train.MetaEncoding], "?"))
@@ -116,6 +115,9 @@ func printModelInfo(out io.Writer, file string, m *train.Model) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	// The rules as a variant file is written (configs/variants/*.yaml).
+	fmt.Fprintln(out, "\nrules:")
+	fmt.Fprint(out, indent(string(r.YAML())))
 	if s, ok := meta[train.MetaRatings]; ok {
 		fmt.Fprintln(out, "\nratings:")
 		fmt.Fprint(out, formatRatings(s))
@@ -141,18 +143,20 @@ func groupDigits(n int) string {
 	return b.String()
 }
 
+// indent indents every line of t by two spaces (a section of info's output).
+func indent(t string) string {
+	lines := strings.Split(strings.TrimRight(t, "\n"), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimRight("  "+lines[i], " ")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
 // formatRatings writes a rating table stored as JSON: a list of objects
 // (one per player, such as {"Name": …, "Elo": …, "Err95": …, "Games": …})
 // as a table, an object of name → Elo as two columns, and anything else as
 // it is.
 func formatRatings(s string) string {
-	indent := func(t string) string {
-		lines := strings.Split(strings.TrimRight(t, "\n"), "\n")
-		for i := range lines {
-			lines[i] = strings.TrimRight("  "+lines[i], " ")
-		}
-		return strings.Join(lines, "\n") + "\n"
-	}
 	var rows []map[string]any
 	if err := json.Unmarshal([]byte(s), &rows); err == nil && len(rows) > 0 && !slices.ContainsFunc(rows, func(r map[string]any) bool { return r == nil }) {
 		return indent(ratingTable(rows))

@@ -15,7 +15,10 @@ func TestInfo(t *testing.T) {
 	}
 	for _, want := range []string{
 		"variant       keyland",
-		`rules         {"name":"keyland"`,
+		"\nrules:\n  name: keyland\n",
+		"\n  board: {columns: 6, rows: 7}\n",
+		"\n    soldier: {step: all, must_capture: false, chain_must_continue: false}\n",
+		"\n  no_capture_limit: 400\n",
 		"board         6 × 7 lines, 72 points",
 		"encoding      version ",
 		"architecture  1 residual block × 8 channels, value head 8",
@@ -30,6 +33,12 @@ func TestInfo(t *testing.T) {
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// The rules are the YAML a user writes, without internal codes.
+	for _, bad := range []string{`"step"`, "255", `{"name"`} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output has %q:\n%s", bad, out)
 		}
 	}
 }
