@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"mime"
 	"net"
 	"net/http"
 	"os"
@@ -117,11 +118,27 @@ type webServer struct {
 	loopback bool // refuse requests whose Host is not a loopback name (DNS rebinding)
 	info     []byte
 	mux      *http.ServeMux
+	origin   *http.CrossOriginProtection // refuses a POST another site's page sends
+}
+
+// apiRoute is one call of the JSON API.
+type apiRoute struct {
+	method, path string
+	handle       http.HandlerFunc
+}
+
+// allow is the Allow header of a route: GET serves HEAD too.
+func (a apiRoute) allow() string {
+	if a.method == http.MethodGet {
+		return "GET, HEAD"
+	}
+	return a.method
 }
 
 // newWebServer makes the page and the API of the model behind a.
 func newWebServer(a *analyst, name string, maxSims int, loopback bool) *webServer {
-	s := &webServer{a: a, r: a.Rules(), name: name, maxSims: maxSims, loopback: loopback, mux: http.NewServeMux()}
+	s := &webServer{a: a, r: a.Rules(), name: name, maxSims: maxSims, loopback: loopback, mux: http.NewServeMux(),
+		origin: http.NewCrossOriginProtection()}
 	s.info = mustJSON(s.infoResponse())
 	static, err := fs.Sub(webFiles, "web")
 	if err != nil {
@@ -136,12 +153,28 @@ func newWebServer(a *analyst, name string, maxSims int, loopback bool) *webServe
 		}
 		files.ServeHTTP(w, r)
 	})
-	s.mux.HandleFunc("GET /api/info", func(w http.ResponseWriter, _ *http.Request) { writeJSONBytes(w, http.StatusOK, s.info) })
-	s.mux.HandleFunc("POST /api/state", s.handleState)
-	s.mux.HandleFunc("POST /api/move", s.handleMove)
-	s.mux.HandleFunc("POST /api/engine", s.handleEngine)
+	api := []apiRoute{
+		{http.MethodGet, "/api/info", func(w http.ResponseWriter, _ *http.Request) { writeJSONBytes(w, http.StatusOK, s.info) }},
+		{http.MethodPost, "/api/state", s.handleState},
+		{http.MethodPost, "/api/move", s.handleMove},
+		{http.MethodPost, "/api/engine", s.handleEngine},
+	}
+	var names []string
+	for _, a := range api {
+		s.mux.HandleFunc(a.method+" "+a.path, a.handle)
+		names = append(names, a.method+" "+a.path)
+	}
+	// Anything else under /api/: a known path asked with another method,
+	// or no API at all.
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, fmt.Errorf("no API %s %s (GET /api/info; POST /api/state, /api/move, /api/engine)", r.Method, r.URL.Path))
+		for _, a := range api {
+			if a.path == r.URL.Path {
+				w.Header().Set("Allow", a.allow())
+				writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("method %s: %s takes %s", r.Method, a.path, a.allow()))
+				return
+			}
+		}
+		writeError(w, http.StatusNotFound, fmt.Errorf("no API %s %s (%s)", r.Method, r.URL.Path, strings.Join(names, ", ")))
 	})
 	return s
 }
@@ -150,6 +183,12 @@ func newWebServer(a *analyst, name string, maxSims int, loopback bool) *webServe
 func (s *webServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.loopback && !loopbackHost(r.Host) {
 		writeError(w, http.StatusForbidden, fmt.Errorf("host %q: this server answers only to localhost, 127.0.0.1 or [::1]", r.Host))
+		return
+	}
+	// A page of another site may not make the engine search (a POST it
+	// sends without asking first); GET and HEAD are harmless.
+	if err := s.origin.Check(r); err != nil {
+		writeError(w, http.StatusForbidden, fmt.Errorf("%s from another site's page refused: %v", r.Method, err))
 		return
 	}
 	h := w.Header()
@@ -309,8 +348,10 @@ type replayed struct {
 // readGame decodes a request body (at most serveMaxBody bytes, one JSON
 // object with known fields only) and replays its game.
 func (s *webServer) readGame(w http.ResponseWriter, r *http.Request) (*gameRequest, *replayed, int, error) {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		return nil, nil, http.StatusUnsupportedMediaType, fmt.Errorf("content type %q: want application/json", ct)
+	// Only JSON: a browser sends it to another site only after asking
+	// (CORS preflight), which this server never grants.
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return nil, nil, http.StatusUnsupportedMediaType, fmt.Errorf("content type %q: want application/json", r.Header.Get("Content-Type"))
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, serveMaxBody))
 	dec.DisallowUnknownFields()

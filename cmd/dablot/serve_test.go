@@ -184,6 +184,13 @@ func TestServeErrors(t *testing.T) {
 		{"two values", "POST", "/api/state", js, `{} {}`, nil, 400, "more than one"},
 		{"wrong type", "POST", "/api/state", js, `{"turns":"i5-i7"}`, nil, 400, "bad request body"},
 		{"content type", "POST", "/api/state", "text/plain", `{}`, nil, 415, "application/json"},
+		// A form or a plain fetch of another page sends no JSON type.
+		{"no content type", "POST", "/api/engine", "", `{}`, nil, 415, `content type "": want application/json`},
+		{"form", "POST", "/api/engine", "application/x-www-form-urlencoded", `{}`, nil, 415, "want application/json"},
+		{"almost JSON", "POST", "/api/engine", "application/jsonx", `{}`, nil, 415, "want application/json"},
+		// A page of another site, as the browser reports it.
+		{"cross-site", "POST", "/api/engine", js, `{}`, map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, "from another site's page refused"},
+		{"foreign origin", "POST", "/api/engine", js, `{}`, map[string]string{"Origin": "http://attacker.example"}, 403, "from another site's page refused"},
 		{"too big", "POST", "/api/state", js, `{"setup":"` + strings.Repeat("s", serveMaxBody) + `"}`, nil, 413, "over"},
 		{"too many turns", "POST", "/api/state", js, `{"turns":[` + strings.Repeat(`"i5-i7",`, serveMaxTurns) + `"i5-i7"]}`, nil, 400, "at most"},
 		{"too many sims", "POST", "/api/engine", js, `{"sims":1000}`, nil, 400, "sims 1000: want 1 to 100"},
@@ -191,7 +198,9 @@ func TestServeErrors(t *testing.T) {
 		{"game over", "POST", "/api/engine", js, won, nil, 400, "the game is over"},
 		{"move after the end", "POST", "/api/move", js, `{"setup":"6/5/6/5/6/5/6/5/6/5/6/5/S5 n","move":"a1-a3"}`, nil, 400, "the game is over"},
 		{"unknown API", "GET", "/api/nosuch", "", "", nil, 404, "no API"},
-		{"GET of a POST API", "GET", "/api/state", "", "", nil, 404, "no API"},
+		{"GET of a POST API", "GET", "/api/state", "", "", nil, 405, "method GET: /api/state takes POST"},
+		{"POST of a GET API", "POST", "/api/info", js, "{}", nil, 405, "method POST: /api/info takes GET, HEAD"},
+		{"DELETE", "DELETE", "/api/engine", "", "", nil, 405, "takes POST"},
 		{"POST to the page", "POST", "/", js, "{}", nil, 405, "GET"},
 		{"foreign host", "GET", "/", "", "", map[string]string{"Host": "attacker.example:80"}, 403, "localhost"},
 	} {
@@ -200,6 +209,37 @@ func TestServeErrors(t *testing.T) {
 		if code != tc.code || json.Unmarshal([]byte(body), &e) != nil || !strings.Contains(e.Error, tc.want) {
 			t.Errorf("%s: %d %s; want %d and an error with %q", tc.name, code, body, tc.code, tc.want)
 		}
+	}
+}
+
+// TestServeMethods: the API answers a method it does not take with 405 and
+// an Allow header, and takes a JSON POST from its own page.
+func TestServeMethods(t *testing.T) {
+	srv := newTestWebServer(t, "keyland", 8)
+	for _, tc := range []struct{ method, path, allow string }{
+		{"GET", "/api/state", "POST"},
+		{"PUT", "/api/move", "POST"},
+		{"POST", "/api/info", "GET, HEAD"},
+		{"GET", "/api/nosuch", ""},
+	} {
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, nil)
+		res, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		want := http.StatusMethodNotAllowed
+		if tc.allow == "" {
+			want = http.StatusNotFound
+		}
+		if res.StatusCode != want || res.Header.Get("Allow") != tc.allow {
+			t.Errorf("%s %s: %d, Allow %q; want %d, Allow %q", tc.method, tc.path, res.StatusCode, res.Header.Get("Allow"), want, tc.allow)
+		}
+	}
+	// The page's own requests pass: same origin, JSON with a charset.
+	same := map[string]string{"Origin": srv.URL, "Sec-Fetch-Site": "same-origin"}
+	if code, body := call(t, srv, "POST", "/api/state", "application/json; charset=utf-8", `{}`, same, nil); code != http.StatusOK {
+		t.Errorf("the page's own POST: %d %s", code, body)
 	}
 }
 
