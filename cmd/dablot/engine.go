@@ -115,6 +115,7 @@ type searchAnswer struct {
 type search struct {
 	stop     chan struct{} // closed by "stop" and "quit"
 	answered chan searchAnswer
+	infinite bool // "go infinite": only stop (or the end of the input) ends it
 }
 
 // halt ends the search early; a second halt does nothing.
@@ -130,7 +131,9 @@ func (s *search) halt() {
 // are handled in order, and input is read on while "go" searches: a "stop",
 // "isready" or "quit" that is next in order is handled at once (stop ends
 // the search, quit ends it and then the session); any other line waits for
-// the search's answer. Only run's goroutine writes to the output.
+// the search's answer. When the input ends, a "go infinite" search stops as
+// if "stop" had come (nothing else could end it); a bounded one answers in
+// full. Only run's goroutine writes to the output.
 func (e *engine) run(ctx context.Context, in io.Reader) error {
 	lines := make(chan inputLine)
 	readErr := make(chan error, 1)
@@ -188,6 +191,9 @@ func (e *engine) run(ctx context.Context, in io.Reader) error {
 		}
 		if err := e.out.Flush(); err != nil {
 			return err
+		}
+		if lines == nil && cur != nil && cur.infinite {
+			cur.halt() // the input has ended: no stop can come
 		}
 		if cur == nil && lines == nil {
 			return <-readErr
@@ -425,7 +431,7 @@ func (e *engine) cmdGo(ctx context.Context, args []string) error {
 	if e.pos.Status().Over() {
 		return gameOverError(&e.pos)
 	}
-	s := &search{stop: make(chan struct{}), answered: make(chan searchAnswer, 1)}
+	s := &search{stop: make(chan struct{}), answered: make(chan searchAnswer, 1), infinite: infinite}
 	lim.Stop = s.stop
 	pos, pvTurns := e.pos, e.pvTurns
 	go func() {

@@ -275,6 +275,32 @@ func TestEngineStop(t *testing.T) {
 	}
 }
 
+// TestEngineInfiniteAtEOF: when the input ends during "go infinite" (which
+// would otherwise search for an hour or a million simulations), the search
+// stops at once as if "stop" had come, answers, and the engine exits. A
+// bounded search still answers in full ("end of input" in TestEngineStop).
+func TestEngineInfiniteAtEOF(t *testing.T) {
+	model := testModel(t, "keyland")
+	for _, gumbel := range []bool{false, true} {
+		args := []string{"--model", model, "--sims", "8"}
+		if gumbel {
+			args = append(args, "--gumbel")
+		}
+		done := make(chan []string, 1)
+		began := time.Now()
+		go func() { done <- engineSession(t, "position startpos moves i5-i7\ngo infinite\n", args...) }()
+		select {
+		case lines := <-done:
+			if len(lines) != 2 || !strings.HasPrefix(lines[0], "info sims ") || !strings.HasPrefix(lines[1], "bestmove ") {
+				t.Errorf("gumbel %v: %q, want info and bestmove", gumbel, lines)
+			}
+			t.Logf("gumbel %v: answered %v after the end of the input: %s", gumbel, time.Since(began).Round(time.Millisecond), lines[0])
+		case <-time.After(20 * time.Second):
+			t.Fatalf("gumbel %v: go infinite still searches 20 s after the end of the input", gumbel)
+		}
+	}
+}
+
 // engineReplies are the first words of every line the engine may send.
 var engineReplies = map[string]bool{"id": true, "uciok": true, "readyok": true, "info": true,
 	"bestmove": true, "legal": true, "fen": true, "error": true}
