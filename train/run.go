@@ -86,6 +86,9 @@ type Run struct {
 	trainer *net.Trainer
 	replay  *Replay
 	since   time.Time // when state.Hours was last brought up to date
+
+	paceGen   int     // generations done when this process began to train (Progress)
+	paceHours float64 // and the hours of training then
 }
 
 // CreateRun starts a new run in dir, which must not exist or be empty. With
@@ -317,6 +320,7 @@ func (r *Run) SetStop(s StopConfig) error {
 // generation under way is abandoned; the last checkpoint stands) or stop is
 // closed (the generation under way is finished and checkpointed first).
 func (r *Run) Train(ctx context.Context, stop <-chan struct{}) error {
+	r.startPace()
 	for !r.done() {
 		select {
 		case <-stop:
@@ -523,9 +527,9 @@ func (r *Run) generation(ctx context.Context) error {
 	if m.OpponentGames > 0 {
 		endgames += fmt.Sprintf("  opponents %d (score %.0f%%)", m.OpponentGames, 100*m.OpponentScore)
 	}
-	r.printf("gen %3d  games %5d  samples %7d  len %5.1f  draws %3.0f%%%s  loss p %.3f v %.3f%s  cpu %3.0f%%  %s\n",
+	r.printf("gen %3d  games %5d  samples %7d  len %5.1f  draws %3.0f%%%s  loss p %.3f v %.3f%s  cpu %3.0f%%  %s  %s\n",
 		g, r.state.Games, r.state.Samples, m.MeanLength, 100*m.DrawRate, endgames, m.PolicyLoss, m.ValueLoss, cand1,
-		100*m.Utilisation, formatHours(m.Hours))
+		100*m.Utilisation, formatHours(m.Hours), r.Progress())
 	return nil
 }
 

@@ -114,7 +114,7 @@ func runTrain(args []string, out io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(out, "run %s: %s on %s, %d generations done\n", run.Dir, run.Config.Name, run.Rules.Name, run.Generation())
+	fmt.Fprintf(out, "run %s: %s on %s, %d generations done; %s\n", run.Dir, run.Config.Name, run.Rules.Name, run.Generation(), run.Progress())
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

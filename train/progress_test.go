@@ -1,0 +1,105 @@
+package train
+
+import (
+	"testing"
+	"time"
+)
+
+func TestShortDuration(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{-time.Second, "0s"},
+		{0, "0s"},
+		{1400 * time.Millisecond, "1s"},
+		{59*time.Second + 600*time.Millisecond, "1m00s"},
+		{4*time.Minute + 10*time.Second, "4m10s"},
+		{9*time.Minute + 59*time.Second + 700*time.Millisecond, "10m"},
+		{35*time.Minute + 20*time.Second, "35m"},
+		{59*time.Minute + 40*time.Second, "1h00m"},
+		{7*time.Hour + 35*time.Minute + 10*time.Second, "7h35m"},
+		{26 * time.Hour, "26h00m"},
+	} {
+		if got := shortDuration(tc.d); got != tc.want {
+			t.Errorf("shortDuration(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+// TestBarText: a bar names its two times, and the time left is the rate
+// so far applied to the steps left.
+func TestBarText(t *testing.T) {
+	for _, tc := range []struct {
+		label   string
+		done, n int
+		elapsed time.Duration
+		want    string
+	}{
+		{"gen 4 self-play", 0, 64, 2 * time.Second, "gen 4 self-play · 2s elapsed"},
+		{"gen 4 self-play", 16, 64, 12 * time.Second, "gen 4 self-play · 12s elapsed, 36s left"},
+		{"games", 29, 64, 58 * time.Second, "games · 58s elapsed, 1m10s left"},
+		{"games", 64, 64, 3 * time.Minute, "games · 3m00s elapsed, 0s left"},
+	} {
+		if got := barText(tc.label, tc.done, tc.n, tc.elapsed); got != tc.want {
+			t.Errorf("barText(%q, %d, %d, %v) = %q, want %q", tc.label, tc.done, tc.n, tc.elapsed, got, tc.want)
+		}
+	}
+}
+
+// TestRunProgress: the share of the stop condition done and the time left
+// for the whole run, by generations, by hours, and by whichever of the two
+// comes first.
+func TestRunProgress(t *testing.T) {
+	for _, tc := range []struct {
+		name                   string
+		stop                   StopConfig
+		gens                   int
+		hours, perGen, current float64
+		want                   string
+	}{
+		{"generations", StopConfig{Generations: 10}, 3, 0.3, 0.1, 0, "run 30%: 3 of 10 generations, about 42m left"},
+		{"generations, pace unknown", StopConfig{Generations: 10}, 0, 0.01, 0, 0.01, "run 0%: 0 of 10 generations"},
+		// Half-way through generation 2 of 4 at 6 minutes a generation.
+		{"within a generation", StopConfig{Generations: 4}, 1, 0.15, 0.1, 0.05, "run 37%: 1 of 4 generations, about 15m left"},
+		{"generations done", StopConfig{Generations: 3}, 3, 0.2, 0.07, 0, "run 100%: 3 of 3 generations"},
+		{"hours", StopConfig{Hours: 8}, 12, 0.5, 0, 0.01, "run 6%: 0.50 of 8 hours, about 7h30m left"},
+		{"one hour", StopConfig{Hours: 1}, 12, 0.25, 0.02, 0, "run 25%: 0.25 of 1 hour, about 45m left"},
+		{"hours passed", StopConfig{Hours: 1}, 60, 1.02, 0.02, 0.01, "run 100%: 1.02 of 1 hour"},
+		// 90 generations left at 36 s each is 54 minutes; the hour ends in 30.
+		{"hours first", StopConfig{Generations: 100, Hours: 1}, 10, 0.5, 0.01, 0, "run 50%: 10 of 100 generations, 0.50 of 1 hour, about 30m left"},
+		// 50 generations left at 36 s each is 30 minutes; 9.5 hours are left.
+		{"generations first", StopConfig{Generations: 100, Hours: 10}, 50, 0.5, 0.01, 0, "run 50%: 50 of 100 generations, 0.50 of 10 hours, about 30m left"},
+		// The pace is not known yet: the hours give the share and the time.
+		{"both, pace unknown", StopConfig{Generations: 100, Hours: 2}, 0, 0.5, 0, 0.5, "run 25%: 0 of 100 generations, 0.50 of 2 hours, about 1h30m left"},
+	} {
+		if got := runProgress(tc.stop, tc.gens, tc.hours, tc.perGen, tc.current); got != tc.want {
+			t.Errorf("%s: runProgress = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestRunPace: the time a generation takes comes from the generations this
+// process trained, else from the run's own history, and not from the
+// hours of a model the run started from.
+func TestRunPace(t *testing.T) {
+	cfg := &Config{Stop: StopConfig{Generations: 10}}
+	for _, tc := range []struct {
+		name  string
+		state runState
+		pace  [2]float64 // generation and hours when this process began
+		want  string
+	}{
+		// Generations 3 to 5 in 0.2 hours here: 5 more take 0.5 hours.
+		{"this process", runState{Generation: 5, Hours: 0.5}, [2]float64{3, 0.3}, "run 50%: 5 of 10 generations, about 30m left"},
+		// Nothing trained here yet: 4 generations took 0.4 hours.
+		{"the run's history", runState{Generation: 4, Hours: 0.4}, [2]float64{4, 0.4}, "run 40%: 4 of 10 generations, about 36m left"},
+		// The hours include those of the model the run started from.
+		{"started from a model", runState{Generation: 4, Hours: 2.4, InitFrom: "m.dbm"}, [2]float64{4, 2.4}, "run 40%: 4 of 10 generations"},
+	} {
+		r := &Run{Config: cfg, state: tc.state, since: time.Now(), paceGen: int(tc.pace[0]), paceHours: tc.pace[1]}
+		if got := r.Progress(); got != tc.want {
+			t.Errorf("%s: Progress = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
