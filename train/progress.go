@@ -15,7 +15,7 @@ import (
 // when its output is a terminal (so that logs stay readable); otherwise its
 // methods do nothing. Every long run of the program shows one:
 //
-//	 45% |██████████          | (29/64) gen 4 self-play · 12s elapsed, 15s left
+//	45% |██████████          | (29/64) gen 4 self-play · 12s elapsed, 15s left
 type Progress struct{ p *progress }
 
 // progress is the state behind a drawn Progress. Add may be called from

@@ -103,3 +103,17 @@ func TestRunPace(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeCommand: the hint names the program as it was invoked, quoted
+// for a shell where it must be.
+func TestResumeCommand(t *testing.T) {
+	for _, tc := range []struct{ program, dir, want string }{
+		{"bin/dablot", "runs/dablot-overnight", "bin/dablot train --resume runs/dablot-overnight"},
+		{"", "runs/x", "dablot train --resume runs/x"},
+		{"/opt/my tools/dablot", "runs/it's", `'/opt/my tools/dablot' train --resume 'runs/it'\''s'`},
+	} {
+		if got := ResumeCommand(tc.program, tc.dir); got != tc.want {
+			t.Errorf("ResumeCommand(%q, %q) = %q, want %q", tc.program, tc.dir, got, tc.want)
+		}
+	}
+}

@@ -72,6 +72,10 @@ type RunOptions struct {
 	// Threads is the number of threads of the network's forward pass
 	// (0: all cores).
 	Threads int
+	// Program is the program's name as the user invoked it (such as
+	// bin/dablot), for the command that continues a stopped run
+	// (default "dablot").
+	Program string
 }
 
 // Run is a training run living in a directory.
@@ -275,6 +279,31 @@ func generationOf(name, prefix string) (int, bool) {
 
 func modelName(gen int) string { return fmt.Sprintf("gen-%06d.dbm", gen) }
 
+// ResumeCommand is the command line that continues the run once it has
+// stopped: "bin/dablot train --resume runs/x", with the program named as
+// the user invoked it (RunOptions.Program).
+func (r *Run) ResumeCommand() string { return ResumeCommand(r.opts.Program, r.Dir) }
+
+// ResumeCommand is the command line that continues the run in dir with
+// the program named program ("dablot" if empty), quoted for a shell.
+func ResumeCommand(program, dir string) string {
+	if program == "" {
+		program = "dablot"
+	}
+	return shellQuote(program) + " train --resume " + shellQuote(dir)
+}
+
+// shellQuote quotes s for a POSIX shell if it needs quoting.
+func shellQuote(s string) string {
+	safe := s != "" && strings.IndexFunc(s, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./:=,+@%", c))
+	}) < 0
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // Generation returns the number of generations completed.
 func (r *Run) Generation() int { return r.state.Generation }
 
@@ -324,7 +353,7 @@ func (r *Run) Train(ctx context.Context, stop <-chan struct{}) error {
 	for !r.done() {
 		select {
 		case <-stop:
-			r.printf("stopped after generation %d; continue with: dablot train --resume %s\n", r.state.Generation, r.Dir)
+			r.printf("stopped after generation %d; continue with: %s\n", r.state.Generation, r.ResumeCommand())
 			return nil
 		default:
 		}

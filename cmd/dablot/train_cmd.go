@@ -64,7 +64,7 @@ func runTrain(args []string, out io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	opts := train.RunOptions{Out: out, Progress: isTerminal(out), Threads: *threads}
+	opts := train.RunOptions{Out: out, Progress: isTerminal(out), Threads: *threads, Program: os.Args[0]}
 	var run *train.Run
 	var err error
 	switch {
@@ -135,7 +135,7 @@ func runTrain(args []string, out io.Writer) error {
 	}()
 	err = run.Train(ctx, stop)
 	if ctx.Err() != nil {
-		fmt.Fprintf(out, "stopped; continue with: dablot train --resume %s\n", run.Dir)
+		fmt.Fprintf(out, "stopped; continue with: %s\n", run.ResumeCommand())
 		return nil
 	}
 	return err
