@@ -1,7 +1,9 @@
 # dablot-zero — build, test, benchmark, train.
 GO      ?= go
 BIN     ?= bin/dablot
-VARIANT ?= keyland
+# VARIANT: the variant of make train (default dablot) and bench-playouts
+# (default keyland).
+VARIANT ?=
 PRESET  ?= overnight
 # Tests that the README promises; CI runs exactly `make test`.
 TESTFLAGS ?= -count=1 -timeout 15m
@@ -35,7 +37,7 @@ bench:
 	$(FAST) $(GO) test -run '^$$' -bench . -benchmem ./...
 
 bench-playouts: build
-	$(BIN) bench playouts --variant $(VARIANT) --threads 1 --seconds 10
+	$(BIN) bench playouts --variant $(or $(VARIANT),keyland) --threads 1 --seconds 10
 
 # Short fuzzing of every parser (each target FUZZTIME long).
 FUZZTIME ?= 30s
@@ -48,9 +50,12 @@ fuzz:
 	$(GO) test ./net/safetensors -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./train/samples -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 
-# HOURS=H replaces the preset's stop: with H hours of training in all.
+# Trains in runs/<variant>-<preset>: after Ctrl-C the same make train
+# continues that run. FRESH=1 starts a new one (the old run is moved aside to
+# runs/<variant>-<preset>-<time>, never deleted). HOURS=H replaces the
+# stop: with H hours of training in all.
 train: build
-	$(BIN) train --config configs/train/$(PRESET).yaml --variant $(VARIANT) $(if $(HOURS),--hours $(HOURS))
+	$(BIN) train --config configs/train/$(PRESET).yaml --variant $(or $(VARIANT),dablot)$(if $(HOURS), --hours $(HOURS))$(if $(filter 1 yes true,$(FRESH)), --fresh)
 
 # The promises of the training issue, measured on a keyland model (MODEL,
 # default the shipped one): after the hour, 200 simulations a move against

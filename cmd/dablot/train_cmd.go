@@ -9,36 +9,41 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
-	"time"
 
 	"golang.org/x/term"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/train"
 )
 
 func init() {
-	register(&command{"train", "self-play training: --config FILE [--variant V] [--run DIR] [--init MODEL] | --resume DIR; [--hours H] [--generations N]", runTrain})
+	register(&command{"train", "self-play training: --config FILE [--variant V] [--run DIR] [--init MODEL] [--fresh] | --resume DIR; [--hours H] [--generations N]", runTrain})
 }
 
-const trainUsage = `--config configs/train/PRESET.yaml [--variant V] [--run DIR] [--init MODEL.dbm] [--hours H] [--generations N]
+const trainUsage = `--config configs/train/PRESET.yaml [--variant V] [--run DIR] [--init MODEL.dbm] [--fresh] [--hours H] [--generations N]
        dablot train --resume DIR [--hours H] [--generations N]
 
-Starts a training run in DIR (default runs/<variant>-<preset>-<time>) or resumes one.
+Trains in DIR (default runs/<variant>-<preset>). If DIR already holds a run of the
+same preset, variant and --init model, it is continued where it stopped (so the same
+command, such as make train, picks up where Ctrl-C left it); a run of anything else
+is refused. --fresh starts a new run instead, after moving the one in DIR aside to
+DIR-<time of its last checkpoint> (nothing is deleted).
 Ctrl-C once: finish the generation under way, checkpoint, stop. Twice: stop at once
-(the last checkpoint stands). Resume with --resume DIR.
+(the last checkpoint stands). --resume DIR continues any run.
 
 --hours and --generations replace the preset's stop: condition (a bound not given is
-none). Hours count the whole training history, a model given to --init included. With
---resume they extend (or shorten) the run, a finished one too, and its config.yaml
-records the new condition.`
+none). Hours count the whole training history, a model given to --init included. A
+continued run keeps its own stop condition unless they are given: they extend (or
+shorten) it, a finished run too, and its config.yaml records the new condition.`
 
 func runTrain(args []string, out io.Writer) error {
 	fs := newFlags("train", trainUsage, out)
 	cfgPath := fs.String("config", "", "training preset (YAML)")
 	variant := fs.String("variant", "", "variant (default: the preset's)")
-	dir := fs.String("run", "", "run directory (default runs/<variant>-<preset>-<time>)")
+	dir := fs.String("run", "", "run directory (default runs/<variant>-<preset>); a run there of the same setup is continued")
 	init := fs.String("init", "", "warm-start from this model file")
+	fresh := fs.Bool("fresh", false, "start a new run: move a run already in the run directory aside")
 	resume := fs.String("resume", "", "continue the run in this directory")
 	threads := fs.Int("threads", 0, "threads of the network's forward pass (default: all cores)")
 	profile := fs.String("cpuprofile", "", "write a CPU profile to this file")
@@ -64,58 +69,8 @@ func runTrain(args []string, out io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	opts := train.RunOptions{Out: out, Progress: isTerminal(out), Threads: *threads, Program: os.Args[0]}
-	var run *train.Run
-	var err error
-	switch {
-	case *resume != "" && (*cfgPath != "" || *variant != "" || *init != "" || *dir != ""):
-		return usagef("--resume takes the run's own config; give no --config, --variant, --init or --run (--hours and --generations change its stop)")
-	case *resume != "":
-		run, err = train.ResumeRun(*resume, opts)
-	case *cfgPath == "":
-		return usagef("--config is required (such as --config configs/train/hour.yaml)")
-	default:
-		cfg, err := train.LoadConfig(*cfgPath)
-		if err != nil {
-			return err
-		}
-		if bound != nil {
-			cfg.Stop = *bound
-		}
-		spec := cfg.Variant
-		if *variant != "" {
-			spec = *variant
-		}
-		if spec == "" && *init != "" {
-			m, err := train.LoadModel(*init)
-			if err != nil {
-				return err
-			}
-			spec = m.Rules.Name
-		}
-		rules, err := configs.Variant(spec)
-		if err != nil {
-			return err
-		}
-		if *dir == "" {
-			*dir = filepath.Join("runs", fmt.Sprintf("%s-%s-%s", rules.Name, cfg.Name, time.Now().Format("20060102-150405")))
-		}
-		run, err = train.CreateRun(*dir, cfg, rules, *init, opts)
-		if err != nil {
-			return err
-		}
-	}
-	if err != nil {
-		return err
-	}
-	defer run.Close()
-	if bound != nil && *resume != "" {
-		if err := run.SetStop(*bound); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(out, "run %s: %s on %s, %d generations done; %s\n", run.Dir, run.Config.Name, run.Rules.Name, run.Generation(), run.Progress())
-
+	// Ctrl-C is caught from here on: before the first generation begins it
+	// stops the run there.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stop := make(chan struct{})
@@ -133,12 +88,126 @@ func runTrain(args []string, out io.Writer) error {
 			cancel()
 		}
 	}()
-	err = run.Train(ctx, stop)
+	opts := train.RunOptions{Out: out, Progress: isTerminal(out), Threads: *threads, Program: os.Args[0]}
+	var run *train.Run
+	switch {
+	case *resume != "" && (*cfgPath != "" || *variant != "" || *init != "" || *dir != "" || *fresh):
+		return usagef("--resume takes the run's own config; give no --config, --variant, --init, --run or --fresh (--hours and --generations change its stop)")
+	case *resume != "":
+		unlock, err := train.LockRun(*resume)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		if run, err = train.ResumeRun(*resume, opts); err != nil {
+			return err
+		}
+	case *cfgPath == "":
+		return usagef("--config is required (such as --config configs/train/hour.yaml)")
+	default:
+		cfg, err := train.LoadConfig(*cfgPath)
+		if err != nil {
+			return err
+		}
+		if bound != nil {
+			cfg.Stop = *bound
+			if err := cfg.Validate(); err != nil {
+				return err
+			}
+		}
+		spec := cfg.Variant
+		if *variant != "" {
+			spec = *variant
+		}
+		if spec == "" && *init != "" {
+			m, err := train.LoadModel(*init)
+			if err != nil {
+				return err
+			}
+			spec = m.Rules.Name
+		}
+		rules, err := configs.Variant(spec)
+		if err != nil {
+			return err
+		}
+		if *dir == "" {
+			*dir = filepath.Join("runs", rules.Name+"-"+cfg.Name)
+		}
+		var unlock func()
+		if run, unlock, err = openRun(*dir, cfg, rules, *init, *fresh, opts); err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	defer run.Close()
+	if bound != nil && run.Config.Stop != *bound {
+		if err := run.SetStop(*bound); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(out, "run %s: %s on %s, %d generations done; %s\n", run.Dir, run.Config.Name, run.Rules.Name, run.Generation(), run.Progress())
+
+	err := run.Train(ctx, stop)
 	if ctx.Err() != nil {
 		fmt.Fprintf(out, "stopped; continue with: %s\n", run.ResumeCommand())
 		return nil
 	}
 	return err
+}
+
+// openRun opens the run of `dablot train --config` in dir, locked for this
+// process: with fresh, a new one (a run already there is moved aside
+// first); else the run already there if it has the same setup (an error
+// if not), or a new one. A continued run keeps its stop condition.
+func openRun(dir string, cfg *train.Config, rules *game.Rules, init string, fresh bool, opts train.RunOptions) (*train.Run, func(), error) {
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fresh {
+		aside, err := train.SetAside(dir)
+		if err != nil {
+			unlock()
+			return nil, nil, err
+		}
+		if aside != "" {
+			fmt.Fprintf(opts.Out, "--fresh: the run that was in %s is now in %s\n", dir, aside)
+			unlock() // the lock went with the old directory: take the new one
+			if unlock, err = lockDir(dir); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	var run *train.Run
+	entries, _ := os.ReadDir(dir)
+	switch {
+	case fresh || len(entries) == 0:
+		run, err = train.CreateRun(dir, cfg, rules, init, opts)
+	case !train.HasRun(dir):
+		err = fmt.Errorf("%s holds files but no run (no %s): start anew with --fresh, which moves them aside, or choose another --run", dir, train.StateFile)
+	default:
+		if err = train.CheckSameRun(dir, cfg, rules, init); err != nil {
+			err = fmt.Errorf("%w\ncontinue that run with: %s, or start anew with --fresh (make train FRESH=1), which moves it aside",
+				err, train.ResumeCommand(os.Args[0], dir))
+			break
+		}
+		fmt.Fprintf(opts.Out, "continuing the run in %s (--fresh starts a new one)\n", dir)
+		run, err = train.ResumeRun(dir, opts)
+	}
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return run, unlock, nil
+}
+
+// lockDir makes the run directory dir if it does not exist and takes it
+// for this process (train.LockRun).
+func lockDir(dir string) (func(), error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return train.LockRun(dir)
 }
 
 // isTerminal reports whether out is a terminal (progress bars are drawn only

@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
@@ -26,56 +28,91 @@ func TestTrainChild(t *testing.T) {
 	os.Exit(runMain(strings.Split(args, "\x1f"), os.Stdout, os.Stderr))
 }
 
-// TestTrainSmoke is the smoke preset end to end, as CI runs it: a run is
-// started with --generations 2 instead of the preset's 3, stopped with
-// Ctrl-C after its first generation (it finishes the generation and
-// checkpoints), resumed to its end, extended by one generation with
-// --resume --generations 3, and then reported and exported. The loss must
-// fall over the run.
+// TestTrainSmoke is the smoke preset end to end, as CI runs it, started
+// as `make train PRESET=smoke` starts it (the command line make -n prints,
+// with --generations 2 instead of the preset's 3, in a directory of its
+// own): stopped with Ctrl-C after its first generation (it finishes the
+// generation and checkpoints), the same command again continues the same
+// run to its end; then the run is extended by one generation with --resume
+// --generations 3, reported and exported, and make train FRESH=1 moves it
+// aside for a new run. The loss must fall over the run.
 func TestTrainSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a few minutes of training")
 	}
-	dir := filepath.Join(t.TempDir(), "smoke")
+	root := t.TempDir()
+	configsDir, err := filepath.Abs("../../configs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(configsDir, filepath.Join(root, "configs")); err != nil {
+		t.Fatal(err)
+	}
+	args := makeTrain(t, "PRESET=smoke")
+	if want := "train --config configs/train/smoke.yaml --variant dablot"; strings.Join(args, " ") != want {
+		t.Fatalf("make train runs dablot %q, want dablot %s", args, want)
+	}
+	args = append(args, "--generations", "2")
+	const rel = "runs/dablot-smoke" // the run's directory, relative to root
+	dir := filepath.Join(root, rel)
+
 	var out bytes.Buffer
-	cmd := exec.Command(os.Args[0], "-test.run=^TestTrainChild$")
-	cmd.Env = append(os.Environ(), "DABLOT_CHILD_ARGS="+strings.Join([]string{"train", "--config", "../../configs/train/smoke.yaml", "--run", dir, "--generations", "2"}, "\x1f"))
-	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd := childCommand(root, args, &out)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Minute)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.After(10 * time.Minute)
 	for {
-		data, err := os.ReadFile(filepath.Join(dir, train.StateFile))
-		if err == nil && bytes.Contains(data, []byte(`"trainer"`)) {
-			break // the run exists: interrupt its first generation
+		if _, err := os.Stat(filepath.Join(dir, train.GamesDir, "gen-000001.pgn")); err == nil {
+			break // the first generation has played its games: interrupt it
 		}
-		if time.Now().After(deadline) {
+		select {
+		case err := <-exited:
+			t.Fatalf("dablot %q ended (%v) before generation 1 played its games in %s:\n%s", args, err, rel, out.String())
+		case <-deadline:
 			cmd.Process.Kill()
-			t.Fatalf("no run after 5 minutes:\n%s", out.String())
+			<-exited
+			t.Fatalf("no games of generation 1 in %s after 10 minutes:\n%s", rel, out.String())
+		case <-time.After(50 * time.Millisecond):
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Wait(); err != nil {
+	if err := <-exited; err != nil {
 		t.Fatalf("interrupted run: %v\n%s", err, out.String())
 	}
-	if !strings.Contains(out.String(), "stopped after generation 1") {
-		t.Fatalf("the interrupted run did not finish its generation and stop:\n%s", out.String())
+	// The hint names the program as it was invoked.
+	if want := "stopped after generation 1; continue with: " + os.Args[0] + " train --resume " + rel + "\n"; !strings.Contains(out.String(), want) {
+		t.Fatalf("the interrupted run did not finish its generation and stop with %q:\n%s", want, out.String())
 	}
 	t.Logf("first part:\n%s", out.String())
-
-	// Resume to the end, then extend the finished run.
-	got, err := runCmd(t, "train", "--resume", dir)
+	gen1, err := os.ReadFile(filepath.Join(dir, train.ModelDir, "gen-000001.dbm"))
 	if err != nil {
-		t.Fatalf("resume: %v\n%s", err, got)
+		t.Fatal(err)
 	}
-	if !strings.Contains(got, "1 generations done") || !strings.Contains(got, "run finished: 2 generations") {
-		t.Fatalf("resume output:\n%s", got)
+
+	// The same command again continues the same run to its end.
+	out.Reset()
+	if err := childCommand(root, args, &out).Run(); err != nil {
+		t.Fatalf("the same command again: %v\n%s", err, out.String())
 	}
-	got, err = runCmd(t, "train", "--resume", dir, "--generations", "3")
+	for _, want := range []string{"continuing the run in " + rel, "1 generations done", "run finished: 2 generations"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("the same command again did not continue the run (no %q):\n%s", want, out.String())
+		}
+	}
+	if again, err := os.ReadFile(filepath.Join(dir, train.ModelDir, "gen-000001.dbm")); err != nil || !bytes.Equal(again, gen1) {
+		t.Errorf("generation 1's model changed when the run was continued (%v)", err)
+	}
+	if runs, err := os.ReadDir(filepath.Join(root, "runs")); err != nil || len(runs) != 1 {
+		t.Errorf("runs/ holds %v (%v), want the one run", runs, err)
+	}
+
+	// Extend the finished run.
+	got, err := runCmd(t, "train", "--resume", dir, "--generations", "3")
 	if err != nil || !strings.Contains(got, "2 generations done") || !strings.Contains(got, "run finished: 3 generations") {
 		t.Fatalf("extending the run: %v\n%s", err, got)
 	}
@@ -102,8 +139,13 @@ func TestTrainSmoke(t *testing.T) {
 	if got, err := runCmd(t, "report", dir); err != nil || !strings.Contains(got, "rating.png") {
 		t.Errorf("report: %v\n%s", err, got)
 	}
+	// The export is the best network: the last one promoted.
+	if last.Best < 1 {
+		t.Fatalf("no generation was promoted: %+v", last)
+	}
 	model := filepath.Join(t.TempDir(), "smoke.dbm")
-	if got, err := runCmd(t, "export", dir, "--out", model); err != nil || !strings.Contains(got, "generation 3") {
+	best := gens[last.Best-1]
+	if got, err := runCmd(t, "export", dir, "--out", model); err != nil || !strings.Contains(got, fmt.Sprintf("generation %d,", last.Best)) {
 		t.Errorf("export: %v\n%s", err, got)
 	}
 	m, err := train.LoadModel(model)
@@ -114,9 +156,68 @@ func TestTrainSmoke(t *testing.T) {
 	if err := json.Unmarshal([]byte(m.Metadata[train.MetaRatings]), &table); err != nil || len(table) < 2 {
 		t.Errorf("exported ratings %q: %v", m.Metadata[train.MetaRatings], err)
 	}
-	if m.Training.Generation != 3 || m.Training.Games != 48 || m.Training.Hours <= 0 {
+	if m.Training.Generation != last.Best || m.Training.Games != best.Games || m.Training.Hours <= 0 {
 		t.Errorf("exported training summary %+v", m.Training)
 	}
+
+	// make train FRESH=1 moves the run aside and starts anew (here it ends at
+	// once: --hours is a moment).
+	fargs := makeTrain(t, "PRESET=smoke", "FRESH=1")
+	if !slices.Contains(fargs, "--fresh") {
+		t.Fatalf("make train FRESH=1 runs dablot %q, without --fresh", fargs)
+	}
+	out.Reset()
+	if err := childCommand(root, append(fargs, "--hours", "0.000001"), &out).Run(); err != nil {
+		t.Fatalf("FRESH=1: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "--fresh: the run that was in "+rel+" is now in "+rel+"-") ||
+		!strings.Contains(out.String(), "run finished: 0 generations") {
+		t.Fatalf("FRESH=1 output:\n%s", out.String())
+	}
+	runs, err := os.ReadDir(filepath.Join(root, "runs"))
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("runs/ after FRESH=1: %v, %v", runs, err)
+	}
+	aside := filepath.Join(root, "runs", runs[1].Name())
+	if gens, err := runlog.ReadGenerations(filepath.Join(aside, runlog.MetricsFile)); err != nil || len(gens) != 3 {
+		t.Errorf("the run set aside in %s has %d generations (%v), want its 3", aside, len(gens), err)
+	}
+}
+
+// makeTrain returns the arguments of dablot in the command line `make
+// train` runs with the given variables (as make -n prints it), checking
+// that it runs bin/dablot. Variables of the environment that the Makefile
+// reads are left out, so that it runs with its defaults.
+func makeTrain(t *testing.T, vars ...string) []string {
+	t.Helper()
+	cmd := exec.Command("make", append([]string{"-n", "-s", "--no-print-directory", "-C", "../..", "train"}, vars...)...)
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains([]string{"BIN", "VARIANT", "PRESET", "HOURS", "FRESH", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"}, name) {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n train: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "bin/dablot" && f[1] == "train" {
+			return f[1:]
+		}
+	}
+	t.Fatalf("make -n train printed no bin/dablot train command:\n%s", out)
+	return nil
+}
+
+// childCommand is dablot run with args in a process of its own, in the
+// directory dir, writing to out.
+func childCommand(dir string, args []string, out *bytes.Buffer) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestTrainChild$")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DABLOT_CHILD_ARGS="+strings.Join(args, "\x1f"))
+	cmd.Stdout, cmd.Stderr = out, out
+	return cmd
 }
 
 // runCmd runs dablot with args and returns its output (stdout and
@@ -154,5 +255,74 @@ func TestTrainErrors(t *testing.T) {
 		if err == nil || !strings.Contains(got+err.Error(), tc.want) {
 			t.Errorf("%v: got %v\n%s\nwant an error with %q", tc.args, err, got, tc.want)
 		}
+	}
+}
+
+// TestTrainContinueRefused: `dablot train --config` continues the run in
+// its directory only if it is the same setup; a run of other rules or
+// another preset, or a directory that holds files but no run, is refused
+// with how to go on, and nothing in it changes.
+func TestTrainContinueRefused(t *testing.T) {
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "run")
+	cfg, err := train.LoadConfig("../../configs/train/smoke.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := train.CreateRun(dir, cfg, configs.MustVariant("keyland"), "", train.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	preset, err := os.ReadFile("../../configs/train/smoke.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(tmp, "smoke.yaml")
+	if err := os.WriteFile(other, bytes.Replace(preset, []byte("games: 16"), []byte("games: 32"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notRun := filepath.Join(tmp, "notes")
+	os.Mkdir(notRun, 0o755)
+	os.WriteFile(filepath.Join(notRun, "todo.txt"), []byte("keep me"), 0o644)
+	// The files a continued or new run would write first.
+	watched := []string{filepath.Join(dir, train.StateFile), filepath.Join(dir, train.ConfigFile),
+		filepath.Join(dir, train.BestFile), filepath.Join(notRun, "todo.txt")}
+	contents := func() []string {
+		var all []string
+		for _, f := range watched {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, string(data))
+		}
+		return all
+	}
+	before := contents()
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--config", "../../configs/train/smoke.yaml", "--variant", "dablot", "--run", dir},
+			[]string{"holds a run of other rules: keyland", "continue that run with: " + os.Args[0] + " train --resume " + dir, "--fresh"}},
+		{[]string{"--config", other, "--variant", "keyland", "--run", dir},
+			[]string{"holds a run of another preset (selfplay.games: 16, 32 in the run's config.yaml"}},
+		{[]string{"--config", "../../configs/train/smoke.yaml", "--run", notRun},
+			[]string{"holds files but no run (no state.json): start anew with --fresh"}},
+		{[]string{"--resume", dir, "--fresh"}, []string{"give no --config, --variant, --init, --run or --fresh"}},
+	} {
+		got, err := runCmd(t, append([]string{"train"}, tc.args...)...)
+		for _, w := range tc.want {
+			if err == nil || !strings.Contains(got, w) {
+				t.Errorf("%v: %v\n%s\nwant an error with %q", tc.args, err, got, w)
+			}
+		}
+	}
+	if after := contents(); !slices.Equal(before, after) {
+		t.Error("a refused command changed files")
+	}
+	if entries, err := os.ReadDir(notRun); err != nil || len(entries) != 1 {
+		t.Errorf("%s now holds %v (%v)", notRun, entries, err)
 	}
 }
