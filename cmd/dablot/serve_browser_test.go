@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +17,8 @@ import (
 )
 
 // chromeBinary finds Chromium or Chrome. Without one the browser test is
-// skipped, except in CI (CI=true), where it fails.
+// skipped, with a line on the terminal (skipBrowser), except in CI
+// (CI=true), where it fails.
 func chromeBinary(t *testing.T) string {
 	t.Helper()
 	names := []string{"chromium", "chromium-browser", "google-chrome"}
@@ -25,12 +27,57 @@ func chromeBinary(t *testing.T) string {
 			return p
 		}
 	}
-	msg := fmt.Sprintf("no Chromium or Chrome binary in PATH (looked for %s): install Debian's chromium to run the browser test (see cmd/dablot/CI_NEEDS.txt)", strings.Join(names, ", "))
+	msg := fmt.Sprintf("no Chromium or Chrome binary in PATH (looked for %s): install Debian's chromium to run the browser test (.ci/run does)", strings.Join(names, ", "))
 	if os.Getenv("CI") == "true" {
 		t.Fatal(msg)
 	}
-	t.Skip(msg)
+	skipBrowser(t, msg)
 	return ""
+}
+
+// terminal is where skipBrowser writes: the terminal of the person running
+// the tests.
+var terminal = "/dev/tty"
+
+// skipBrowser skips t for want of a browser. go test shows nothing of a
+// package whose tests pass, skips included, unless -v: so that the person
+// knows the page was not tested, the reason is also written as one line to
+// the terminal, if there is one (with -v, the skip shows it already).
+func skipBrowser(t *testing.T, msg string) {
+	t.Helper()
+	if !testing.Verbose() {
+		if tty, err := os.OpenFile(terminal, os.O_WRONLY|os.O_APPEND, 0); err == nil {
+			fmt.Fprintf(tty, "cmd/dablot: %s skipped: %s\n", t.Name(), msg)
+			tty.Close()
+		}
+	}
+	t.Skip(msg)
+}
+
+// TestBrowserSkipLine: without a browser (outside CI) the skip is one line
+// on the terminal, not only in the hidden test output.
+func TestBrowserSkipLine(t *testing.T) {
+	terminal = filepath.Join(t.TempDir(), "tty")
+	defer func() { terminal = "/dev/tty" }()
+	if err := os.WriteFile(terminal, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("CI", "")
+	t.Run("no browser", func(t *testing.T) { chromeBinary(t) })
+	data, err := os.ReadFile(terminal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	switch {
+	case testing.Verbose():
+		if len(data) > 0 {
+			t.Errorf("with -v the skip shows itself, yet the terminal got %q", data)
+		}
+	case len(lines) != 1 || !strings.HasPrefix(lines[0], "cmd/dablot: TestBrowserSkipLine/no_browser skipped: no Chromium or Chrome binary in PATH"):
+		t.Errorf("the terminal got %q, want one line saying the browser test was skipped and why", data)
+	}
 }
 
 // TestBrowserPlay plays on the page in headless Chromium: a turn made by
