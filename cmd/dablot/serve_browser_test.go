@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -80,10 +81,12 @@ func TestBrowserSkipLine(t *testing.T) {
 	}
 }
 
-// TestBrowserPlay plays on the page in headless Chromium: a turn made by
-// clicks is answered by the model (the move list grows by two), an illegal
-// click is refused with a message and leaves the position as it was, and
-// the page logs no console errors or exceptions.
+// TestBrowserPlay plays on the page in headless Chromium: before its
+// script has loaded the page shows a placeholder of the board; a turn made
+// by clicks is answered by the model (the move list grows by two) and the
+// evaluation panel names the position it describes; an illegal click is
+// refused with a message and leaves the position as it was; and the page
+// logs no console errors or exceptions.
 func TestBrowserPlay(t *testing.T) {
 	bin := chromeBinary(t)
 	srv := newTestWebServer(t, "keyland", 8)
@@ -135,6 +138,40 @@ func TestBrowserPlay(t *testing.T) {
 	sq := func(name string) chromedp.CSS { return chromedp.CSS(`[data-sq="` + name + `"]`) }
 	const countMoves = `document.querySelectorAll("#moves li").length`
 
+	// Without its script (here: blocked) the page shows the board's place,
+	// at the board's size, saying it is loading.
+	block := func(urls ...string) error {
+		var patterns []*network.BlockPattern
+		for _, u := range urls {
+			patterns = append(patterns, &network.BlockPattern{URLPattern: u, Block: true})
+		}
+		_, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: patterns})
+		return err
+	}
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := block(srv.URL + "/app.js"); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx, chromedp.Navigate(srv.URL), chromedp.WaitVisible(chromedp.CSS("#board .placeholder")))
+	if err != nil {
+		t.Fatalf("the page without its script: %v", err)
+	}
+	placeholder, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+		const r = document.getElementById("board").getBoundingClientRect();
+		return [r.width, r.height, document.querySelectorAll("#board .placeholder").length, typeof S === "undefined" ? 0 : 1];
+	})()`))
+	if err != nil || len(placeholder) != 4 || placeholder[0] < 200 || placeholder[1] < 200 || placeholder[2] != 1 || placeholder[3] != 0 {
+		t.Fatalf("the board's place before the script: [width height placeholders script] %v, %v", placeholder, err)
+	}
+	if err := block(); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	problems = nil // the blocked script's load error
+	mu.Unlock()
+
 	// South plays i5-i7 by clicking the piece, then its landing point; the
 	// model answers, so the move list holds two turns.
 	err = chromedp.Do(ctx,
@@ -148,6 +185,15 @@ func TestBrowserPlay(t *testing.T) {
 	)
 	if err != nil {
 		t.Fatalf("playing i5-i7: %v (console: %s)", err, report())
+	}
+	// The evaluation is of the position the model answered.
+	texts, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.getElementById("evalpos").textContent, document.getElementById("message").textContent]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply := strings.TrimSuffix(strings.TrimPrefix(texts[1], "The model played "), ".")
+	if want := "Of the position after 1. i5-i7, North to move (the model replied 2. " + reply + ")"; texts[0] != want {
+		t.Errorf("evaluation panel: %q, want %q", texts[0], want)
 	}
 	fenBefore, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS("#fen")))
 	if err != nil {

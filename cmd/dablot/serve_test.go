@@ -246,7 +246,7 @@ func TestServeMethods(t *testing.T) {
 // TestServeStatic: the embedded page, with its security headers.
 func TestServeStatic(t *testing.T) {
 	srv := newTestWebServer(t, "frostviken", 8)
-	for path, want := range map[string]string{"/": "<svg id=\"board\"", "/app.js": "/api/engine", "/style.css": "#board"} {
+	for path, want := range map[string]string{"/": "<text class=\"placeholder\"", "/app.js": "/api/engine", "/style.css": "#board"} {
 		res, err := srv.Client().Get(srv.URL + path)
 		if err != nil {
 			t.Fatal(err)

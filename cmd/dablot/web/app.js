@@ -14,7 +14,7 @@ const S = {
   state: null,     // the current position (from the server)
   human: "south",  // south, north, both or none
   sel: null,       // the turn being made: the points clicked so far
-  analysis: null,  // the model's last analysis of a position
+  analysis: null,  // the model's last analysis: of the position at (where()), with its reply if it played
   busy: false,     // a request that changes the game is running
   gen: 0,          // bumped whenever the game changes under a running request
   abort: null,     // aborts the running engine request
@@ -168,6 +168,21 @@ function render() {
   renderAnalysis();
 }
 
+// where describes the current position for the evaluation panel: how many
+// turns were played (numbered as in the move list), the last, the side to
+// move.
+function where() {
+  const n = S.turns.length;
+  return { n, last: n ? S.turns[n - 1] : "", setup: S.setup, side: S.state.side };
+}
+
+// whereText is a position of where() in words: "after 12. c3-d4, South to
+// move" or "the start position, South to move".
+function whereText(at) {
+  const pos = at.n ? `after ${at.n}. ${at.last}` : at.setup ? "the position set up" : "the start position";
+  return `${pos}, ${cap(at.side)} to move`;
+}
+
 function renderAnalysis() {
   const a = S.analysis, bar = $("evalbar");
   const [w, d, l] = a ? a.south_wdl : [0, 0, 0];
@@ -176,11 +191,20 @@ function renderAnalysis() {
   bar.querySelector(".l").style.width = `${100 * l}%`;
   const top = $("top");
   top.replaceChildren();
+  const pos = $("evalpos");
   if (!a) {
+    pos.textContent = "";
     $("evaltext").textContent = "Not yet: play a turn or press Analyse.";
     $("pv").textContent = "";
     return;
   }
+  // The position analysed (and the model's reply, if it played), and
+  // whether the game has moved on since.
+  const now = where(), n = a.at.n + (a.reply ? 1 : 0);
+  const current = now.setup === a.at.setup && now.n === n && now.last === (a.reply || a.at.last);
+  pos.textContent = `Of the position ${whereText(a.at)}` + (a.reply ? ` (the model replied ${n}. ${a.reply})` : "") +
+    (current ? "" : "; the game has gone on since");
+  pos.className = current ? "" : "old";
   const pct = (x) => `${Math.round(100 * x)}%`;
   $("evaltext").textContent = `For South: win ${pct(w)}, draw ${pct(d)}, loss ${pct(l)} ` +
     `(${a.sims} simulations, ${a.ms} ms; ${cap(a.side)} to move, value ${a.value >= 0 ? "+" : ""}${a.value.toFixed(2)})` +
@@ -331,7 +355,7 @@ function sims() {
 // engineTurn lets the model play while it is its turn.
 async function engineTurn() {
   while (S.state && !S.state.status.over && !humanToMove()) {
-    const gen = S.gen, ctl = new AbortController();
+    const gen = S.gen, ctl = new AbortController(), at = where();
     S.busy = true;
     S.abort = ctl;
     say("The model is thinking…");
@@ -339,7 +363,7 @@ async function engineTurn() {
     try {
       const res = await api("/api/engine", game({ sims: sims(), play: true }), ctl.signal);
       if (gen !== S.gen) return;
-      S.analysis = res.analysis;
+      S.analysis = { ...res.analysis, at, reply: res.move };
       setState(res.state);
       say(`The model played ${res.move}.`);
     } catch (e) {
@@ -402,7 +426,7 @@ function undo() {
 
 async function analyse() {
   if (S.busy || S.state.status.over) return;
-  const gen = S.gen, ctl = new AbortController();
+  const gen = S.gen, ctl = new AbortController(), at = where();
   S.busy = true;
   S.abort = ctl;
   say("The model is analysing…");
@@ -410,7 +434,7 @@ async function analyse() {
   try {
     const res = await api("/api/engine", game({ sims: sims(), play: false }), ctl.signal);
     if (gen !== S.gen) return;
-    S.analysis = res.analysis;
+    S.analysis = { ...res.analysis, at };
     const best = res.analysis.top[0];
     say(`The model's choice: ${best.turn}.`);
   } catch (e) {
