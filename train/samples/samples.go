@@ -54,7 +54,14 @@ type Header struct {
 	Model       string `json:"model,omitempty"`  // the model file's checksum
 	Worker      string `json:"worker,omitempty"` // who wrote it
 	Games       int    `json:"games"`
+	// Run identifies the training run the shard belongs to (empty in
+	// shards written before runs had an identity).
+	Run string `json:"run,omitempty"`
 }
+
+// maxHeader bounds the JSON header of a shard (a real one is a few hundred
+// bytes).
+const maxHeader = 1 << 16
 
 const maxPolicy = 4 * game.MaxPoints
 
@@ -121,16 +128,11 @@ var ErrCorrupt = errors.New("corrupt shard")
 // Read loads a shard of variant r, checking its checksum, its variant and
 // every sample.
 func Read(path string, r *game.Rules) (Header, []Sample, error) {
-	f, err := os.Open(path)
+	zr, done, err := openShard(path)
 	if err != nil {
 		return Header{}, nil, err
 	}
-	defer f.Close()
-	zr, err := zstd.NewReader(f, zstd.WithDecoderMaxMemory(1<<30))
-	if err != nil {
-		return corrupt(path, "%v", err)
-	}
-	defer zr.Close()
+	defer done()
 	raw, err := io.ReadAll(zr)
 	if err != nil {
 		return corrupt(path, "decompressing: %v", err)
@@ -138,9 +140,65 @@ func Read(path string, r *game.Rules) (Header, []Sample, error) {
 	return decode(raw, path, r)
 }
 
+// openShard opens the shard at path for decompression; done releases it.
+func openShard(path string) (zr *zstd.Decoder, done func(), err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if zr, err = zstd.NewReader(f, zstd.WithDecoderMaxMemory(1<<30)); err != nil {
+		f.Close()
+		return nil, nil, corruptError(path, "%v", err)
+	}
+	return zr, func() { zr.Close(); f.Close() }, nil
+}
+
+// ReadHeader reads the header of the shard at path, which must hold
+// samples of variant r, without its samples: it decompresses no more than
+// the header, so it does not verify the shard's checksum (Read does).
+func ReadHeader(path string, r *game.Rules) (Header, error) {
+	zr, done, err := openShard(path)
+	if err != nil {
+		return Header{}, err
+	}
+	defer done()
+	pre := make([]byte, len(magic)+4)
+	if _, err := io.ReadFull(zr, pre); err != nil || string(pre[:len(magic)]) != magic {
+		return Header{}, corruptError(path, "not a sample shard (bad magic or too short)")
+	}
+	hl := binary.LittleEndian.Uint32(pre[len(magic):])
+	if hl > maxHeader {
+		return Header{}, corruptError(path, "header length %d, more than %d", hl, maxHeader)
+	}
+	hj := make([]byte, hl)
+	if _, err := io.ReadFull(zr, hj); err != nil {
+		return Header{}, corruptError(path, "header truncated: %v", err)
+	}
+	return decodeHeader(hj, path, r)
+}
+
+// decodeHeader parses the JSON header hj of the shard at path and checks
+// that it holds samples of variant r.
+func decodeHeader(hj []byte, path string, r *game.Rules) (Header, error) {
+	var h Header
+	if err := json.Unmarshal(hj, &h); err != nil {
+		return Header{}, corruptError(path, "header: %v", err)
+	}
+	if h.Variant != r.Name || h.Fingerprint != r.Fingerprint() {
+		return Header{}, fmt.Errorf("shard %s: samples of variant %s (rules %s), not %s (rules %s)",
+			path, h.Variant, h.Fingerprint, r.Name, r.Fingerprint())
+	}
+	return h, nil
+}
+
 // corrupt is the error result for a shard at path whose content is wrong.
 func corrupt(path, format string, args ...any) (Header, []Sample, error) {
-	return Header{}, nil, fmt.Errorf("shard %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
+	return Header{}, nil, corruptError(path, format, args...)
+}
+
+// corruptError is the error about a shard at path whose content is wrong.
+func corruptError(path, format string, args ...any) error {
+	return fmt.Errorf("shard %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
 }
 
 // decode parses the decompressed content raw of the shard at path.
@@ -158,15 +216,11 @@ func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 	if hl > len(rest) {
 		return corrupt(path, "header length %d past the end", hl)
 	}
-	var h Header
-	if err := json.Unmarshal(rest[:hl], &h); err != nil {
-		return corrupt(path, "header: %v", err)
+	h, err := decodeHeader(rest[:hl], path, r)
+	if err != nil {
+		return Header{}, nil, err
 	}
 	rest = rest[hl:]
-	if h.Variant != r.Name || h.Fingerprint != r.Fingerprint() {
-		return Header{}, nil, fmt.Errorf("shard %s: samples of variant %s (rules %s), not %s (rules %s)",
-			path, h.Variant, h.Fingerprint, r.Name, r.Fingerprint())
-	}
 	if h.Count < 0 || h.Count > len(rest)/game.PositionSize {
 		return corrupt(path, "count %d does not fit the data", h.Count)
 	}

@@ -91,3 +91,33 @@ func TestDamagedShards(t *testing.T) {
 		t.Error("write into a missing directory succeeded")
 	}
 }
+
+// TestReadHeader reads a shard's header alone: the same header Read gives,
+// the variant checked, a file that is not a shard refused.
+func TestReadHeader(t *testing.T) {
+	r := configs.MustVariant("keyland")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.shard")
+	if err := samples.Write(path, r, samples.Header{Generation: 3, Worker: "w1", Games: 2, Run: "RUN1"}, randomSamples(r, 200, 3)); err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := samples.Read(path, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := samples.ReadHeader(path, r)
+	if err != nil || got != want || got.Count != 200 || got.Run != "RUN1" {
+		t.Errorf("header %+v, %v; Read gives %+v", got, err, want)
+	}
+	if _, err := samples.ReadHeader(path, configs.MustVariant("keyland,max_plies=10")); err == nil || !strings.Contains(err.Error(), "not keyland") {
+		t.Errorf("other rules: %v", err)
+	}
+	bad := filepath.Join(dir, "bad.shard")
+	os.WriteFile(bad, []byte("not a shard at all"), 0o644)
+	if _, err := samples.ReadHeader(bad, r); !errors.Is(err, samples.ErrCorrupt) {
+		t.Errorf("garbage: %v, want ErrCorrupt", err)
+	}
+	if _, err := samples.ReadHeader(filepath.Join(dir, "none.shard"), r); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing shard: %v", err)
+	}
+}
