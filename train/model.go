@@ -35,6 +35,7 @@ const (
 // came from and how much training made them.
 type TrainingSummary struct {
 	Run         string  `json:"run,omitempty"`    // run directory name
+	RunID       string  `json:"run_id,omitempty"` // the run's identity, which names it wherever its directory moves
 	Preset      string  `json:"preset,omitempty"` // training preset
 	Seed        uint64  `json:"seed"`
 	Generation  int     `json:"generation"`

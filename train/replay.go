@@ -1,7 +1,10 @@
 package train
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -14,10 +17,11 @@ import (
 )
 
 // ShardRef names a shard the replay buffer has taken in, with its number of
-// samples.
+// samples and the SHA-256 of its file.
 type ShardRef struct {
-	Name  string `json:"name"`
-	Count int    `json:"count"`
+	Name   string `json:"name"`
+	Count  int    `json:"count"`
+	SHA256 string `json:"sha256,omitempty"` // hex; empty in checkpoints from before it was recorded
 }
 
 // Replay is the replay buffer: the newest samples of the shards in a
@@ -31,6 +35,10 @@ type Replay struct {
 	buf    []samples.Sample // the newest samples, oldest first
 	total  int64            // samples ever taken in
 	encode *Model
+	// Check, if set, vets the file name and header of every shard before
+	// it is taken in (a run checks that the shard is its own); its error
+	// is reported as the shard's.
+	Check func(name string, h samples.Header) error
 }
 
 // NewReplay returns an empty replay buffer over the shards in dir, keeping
@@ -40,8 +48,11 @@ func NewReplay(m *Model, dir string, limit int) *Replay {
 }
 
 // Restore takes in the shards of refs again, in order, as after a resume.
-// A shard that is missing or damaged is an error: a checkpoint names only
-// shards that were complete.
+// Every shard must be there as it was taken in: a file name in the
+// directory, with the header Check accepts, the number of samples and, when
+// the ref records one, the checksum of refs. The newest shards, those that
+// can still be in the buffer, are read whole; of the others only the header
+// is read. Restore changes no file.
 func (rp *Replay) Restore(refs []ShardRef) error {
 	// Only the newest shards can still be in the buffer: skip the rest.
 	keep, start := 0, len(refs)
@@ -50,17 +61,43 @@ func (rp *Replay) Restore(refs []ShardRef) error {
 		keep += refs[start].Count
 	}
 	for i, ref := range refs {
-		if i < start {
-			rp.taken = append(rp.taken, ref)
-			rp.seen[ref.Name] = true
-			rp.total += int64(ref.Count)
-			continue
+		if !localName(ref.Name) {
+			return fmt.Errorf("shard name %q is not the name of a file in %s", ref.Name, rp.dir)
 		}
-		if err := rp.take(ref.Name); err != nil {
+		var (
+			h   samples.Header
+			ss  []samples.Sample
+			err error
+		)
+		path := filepath.Join(rp.dir, ref.Name)
+		if i < start {
+			h, err = samples.ReadHeader(path, rp.rules)
+		} else {
+			h, ss, err = samples.Read(path, rp.rules)
+		}
+		if err != nil {
 			return err
 		}
+		if h.Count != ref.Count {
+			return fmt.Errorf("shard %s holds %d samples, the checkpoint took in %d (a shard of another generation or run in its place?)", path, h.Count, ref.Count)
+		}
+		sum, err := rp.vet(ref.Name, h)
+		if err != nil {
+			return err
+		}
+		if ref.SHA256 != "" && sum != ref.SHA256 {
+			return fmt.Errorf("shard %s is not the file the checkpoint took in: its SHA-256 is %s, the checkpoint records %s (the file was replaced or changed)", path, sum, ref.SHA256)
+		}
+		ref.SHA256 = sum
+		rp.add(ref, ss) // none from a shard too old to be in the buffer
 	}
 	return nil
+}
+
+// localName reports whether name is a plain file name: no directory, no
+// parent, not hidden.
+func localName(name string) bool {
+	return name != "" && filepath.Base(name) == name && filepath.IsLocal(name) && !strings.HasPrefix(name, ".")
 }
 
 // Scan takes in the shards of the directory that are new, and returns how
@@ -80,26 +117,54 @@ func (rp *Replay) Scan() (int, error) {
 	sort.Strings(names) // gen-000012-… sorts by generation
 	before := rp.total
 	for _, n := range names {
-		if err := rp.take(n); err != nil {
+		h, ss, err := samples.Read(filepath.Join(rp.dir, n), rp.rules)
+		if err != nil {
 			return int(rp.total - before), err
 		}
+		sum, err := rp.vet(n, h)
+		if err != nil {
+			return int(rp.total - before), err
+		}
+		rp.add(ShardRef{Name: n, Count: len(ss), SHA256: sum}, ss)
 	}
 	return int(rp.total - before), nil
 }
 
-func (rp *Replay) take(name string) error {
-	_, ss, err := samples.Read(filepath.Join(rp.dir, name), rp.rules)
-	if err != nil {
-		return err
+// vet applies Check to the shard name with header h and returns the
+// SHA-256 of its file.
+func (rp *Replay) vet(name string, h samples.Header) (string, error) {
+	path := filepath.Join(rp.dir, name)
+	if rp.Check != nil {
+		if err := rp.Check(name, h); err != nil {
+			return "", fmt.Errorf("shard %s: %w", path, err)
+		}
 	}
-	rp.taken = append(rp.taken, ShardRef{Name: name, Count: len(ss)})
-	rp.seen[name] = true
-	rp.total += int64(len(ss))
+	return fileSHA256(path)
+}
+
+// add takes in the shard ref, whose samples ss go into the buffer.
+func (rp *Replay) add(ref ShardRef, ss []samples.Sample) {
+	rp.taken = append(rp.taken, ref)
+	rp.seen[ref.Name] = true
+	rp.total += int64(ref.Count)
 	rp.buf = append(rp.buf, ss...)
 	if over := len(rp.buf) - rp.limit; over > 0 {
 		rp.buf = append(rp.buf[:0], rp.buf[over:]...)
 	}
-	return nil
+}
+
+// fileSHA256 returns the SHA-256 of the file at path, in hex.
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Shards returns every shard taken in, in order.

@@ -37,7 +37,6 @@ const (
 	CheckDir    = "checkpoints"  // trainer checkpoints (weights and optimiser state)
 	ShardExt    = ".samples.zst"
 	mainWorker  = "main"
-	stateFormat = 1
 )
 
 // runState is the checkpoint of a run: everything written before it is
@@ -46,8 +45,9 @@ type runState struct {
 	Format      int        `json:"format"`
 	Variant     string     `json:"variant"`
 	Fingerprint string     `json:"fingerprint"`
-	Generation  int        `json:"generation"` // generations completed
-	Best        int        `json:"best"`       // generation of best.dbm
+	Run         string     `json:"run,omitempty"` // the run's identity (newRunID); "" in runs from before it
+	Generation  int        `json:"generation"`    // generations completed
+	Best        int        `json:"best"`          // generation of best.dbm
 	Promotions  int        `json:"promotions"`
 	Rated       int        `json:"rated"` // last generation rated against the anchors (-1: none)
 	Games       int        `json:"games"`
@@ -61,6 +61,9 @@ type runState struct {
 	InitVariant string     `json:"init_variant,omitempty"` // set when InitFrom plays another variant
 	InitSHA256  string     `json:"init_sha256,omitempty"`  // the checksum of InitFrom's data
 	Finished    bool       `json:"finished"`               // the run reached its stop condition
+	// Checksum is the SHA-256 (hex) of the state's JSON encoding with
+	// Checksum empty: a damaged or hand-edited state.json is refused.
+	Checksum string `json:"checksum,omitempty"`
 }
 
 // RunOptions are what a run needs besides its config.
@@ -106,7 +109,7 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		return nil, fmt.Errorf("run directory %s already holds a run (resume it with --resume %s, or choose another --run)", dir, dir)
 	}
 	var first *Model
-	st := runState{Format: stateFormat, Variant: rules.Name, Fingerprint: rules.Fingerprint(), Rated: -1}
+	st := runState{Format: stateFormat, Variant: rules.Name, Fingerprint: rules.Fingerprint(), Run: newRunID(), Rated: -1}
 	if init != "" {
 		m, err := LoadModel(init)
 		if err != nil {
@@ -141,6 +144,7 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		}
 	}
 	first.Training.Run = filepath.Base(dir)
+	first.Training.RunID = st.Run
 	first.Training.Preset = cfg.Name
 	cfg.Variant = rules.Name
 	if err := durable.WriteFile(filepath.Join(dir, ConfigFile), cfg.YAML()); err != nil {
@@ -160,7 +164,7 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		return nil, err
 	}
 	r := &Run{Dir: dir, Config: cfg, Rules: rules, opts: opts, state: st, best: first, trainer: tr, since: time.Now()}
-	r.replay = NewReplay(first, filepath.Join(dir, ShardDir), cfg.Train.WindowMax)
+	r.replay = r.newReplay()
 	if err := r.checkpoint(); err != nil {
 		return nil, err
 	}
@@ -169,56 +173,96 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 
 // ResumeRun continues the run in dir from its last checkpoint: whatever
 // later generations had begun to write is removed, so the run goes on
-// exactly as if it had never stopped.
+// exactly as if it had never stopped. First the whole checkpoint is checked
+// (see openRun); a resume that fails there leaves every file as it was.
 func ResumeRun(dir string, opts RunOptions) (*Run, error) {
-	st, err := readState(dir)
+	r, err := openRun(dir, opts)
 	if err != nil {
 		return nil, fmt.Errorf("resume: %w", err)
 	}
-	cfg, err := LoadConfig(filepath.Join(dir, ConfigFile))
-	if err != nil {
-		return nil, fmt.Errorf("resume: %w", err)
-	}
-	yml, err := os.ReadFile(filepath.Join(dir, VariantFile))
-	if err != nil {
-		return nil, fmt.Errorf("resume: %w", err)
-	}
-	rules, err := game.ParseVariant(yml, nil)
-	if err != nil {
-		return nil, fmt.Errorf("resume: %s: %w", VariantFile, err)
-	}
-	if rules.Fingerprint() != st.Fingerprint {
-		return nil, fmt.Errorf("resume: the rules in %s (%s) are not the run's (%s)", VariantFile, rules.Fingerprint(), st.Fingerprint)
-	}
-	r := &Run{Dir: dir, Config: cfg, Rules: rules, opts: opts, state: st, since: time.Now()}
+	// Everything is checked: only now is anything removed or rewritten.
 	if err := r.discardAfterCheckpoint(); err != nil {
+		r.Close()
 		return nil, fmt.Errorf("resume: %w", err)
 	}
-	best, err := LoadModel(filepath.Join(dir, ModelDir, modelName(st.Best)))
-	if err != nil {
-		return nil, fmt.Errorf("resume: %w", err)
-	}
-	if err := best.CheckRules(rules); err != nil {
-		return nil, fmt.Errorf("resume: best model: %w", err)
-	}
-	r.best = best
 	// best.dbm may have been replaced by a generation after the checkpoint.
-	if err := best.Save(filepath.Join(dir, BestFile), nil); err != nil {
-		return nil, err
-	}
-	if st.Trainer == "" {
-		r.trainer, err = net.NewTrainer(best.Topology, best.Weights, cfg.TrainConfig())
-	} else {
-		r.trainer, _, err = net.LoadTrainer(filepath.Join(dir, CheckDir, st.Trainer), best.Topology, cfg.TrainConfig())
-	}
-	if err != nil {
-		return nil, fmt.Errorf("resume: %w", err)
-	}
-	r.replay = NewReplay(best, filepath.Join(dir, ShardDir), cfg.Train.WindowMax)
-	if err := r.replay.Restore(st.Shards); err != nil {
+	if err := r.best.Save(filepath.Join(dir, BestFile), nil); err != nil {
+		r.Close()
 		return nil, fmt.Errorf("resume: %w", err)
 	}
 	return r, nil
+}
+
+// openRun reads the run in dir and checks its checkpoint whole, changing no
+// file: state.json (its checksum and counters), the config and the rules,
+// the best network (its generation and run), the run's logs, the trainer
+// checkpoint (its generation, run, steps and samples) and every shard the
+// state names (its run, worker, generation, samples and checksum).
+func openRun(dir string, opts RunOptions) (*Run, error) {
+	st, err := readState(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.check(dir); err != nil {
+		return nil, err
+	}
+	cfg, err := LoadConfig(filepath.Join(dir, ConfigFile))
+	if err != nil {
+		return nil, err
+	}
+	yml, err := os.ReadFile(filepath.Join(dir, VariantFile))
+	if err != nil {
+		return nil, err
+	}
+	rules, err := game.ParseVariant(yml, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", VariantFile, err)
+	}
+	if rules.Fingerprint() != st.Fingerprint {
+		return nil, fmt.Errorf("the rules in %s (%s) are not the run's (%s)", VariantFile, rules.Fingerprint(), st.Fingerprint)
+	}
+	bestPath := filepath.Join(dir, ModelDir, modelName(st.Best))
+	best, err := LoadModel(bestPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := best.CheckRules(rules); err != nil {
+		return nil, fmt.Errorf("best model: %w", err)
+	}
+	if err := st.checkModel(bestPath, best, st.Best); err != nil {
+		return nil, err
+	}
+	// The logs are trimmed to the checkpoint after the checks: they must read.
+	if _, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile)); err != nil {
+		return nil, err
+	}
+	if _, err := runlog.ReadMatches(filepath.Join(dir, runlog.RatingsFile)); err != nil {
+		return nil, err
+	}
+	ckpt := filepath.Join(dir, CheckDir, st.Trainer)
+	tr, meta, err := net.LoadTrainer(ckpt, best.Topology, cfg.TrainConfig())
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{Dir: dir, Config: cfg, Rules: rules, opts: opts, state: st, best: best, trainer: tr, since: time.Now()}
+	if err := st.checkTrainer(ckpt, meta); err != nil {
+		r.Close()
+		return nil, err
+	}
+	r.replay = r.newReplay()
+	if err := r.replay.Restore(st.Shards); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// newReplay returns the run's replay buffer (empty), which takes in only
+// the run's own shards.
+func (r *Run) newReplay() *Replay {
+	rp := NewReplay(r.best, filepath.Join(r.Dir, ShardDir), r.Config.Train.WindowMax)
+	rp.Check = func(name string, h samples.Header) error { return r.state.checkShard(name, h) }
+	return rp
 }
 
 // discardAfterCheckpoint removes what generations after the checkpoint
@@ -436,7 +480,7 @@ func (r *Run) generation(ctx context.Context) error {
 	}
 	m.GenGames, m.GenSamples = len(games), len(all)
 	hdr := samples.Header{Variant: r.Rules.Name, Fingerprint: r.Rules.Fingerprint(), Generation: r.state.Best,
-		Model: r.best.Metadata[net.MetaChecksum], Worker: mainWorker, Games: len(games)}
+		Model: r.best.Metadata[net.MetaChecksum], Worker: mainWorker, Games: len(games), Run: r.state.Run}
 	if err := samples.Write(filepath.Join(r.Dir, ShardDir, shardName(g, mainWorker, 0)), r.Rules, hdr, all); err != nil {
 		return err
 	}
@@ -570,7 +614,7 @@ func (r *Run) summary(g int) TrainingSummary {
 // summary is the provenance of generation g's network of the run named run,
 // from the totals of st and the given training hours.
 func (st *runState) summary(cfg *Config, run string, g int, hours float64) TrainingSummary {
-	return TrainingSummary{Run: run, Preset: cfg.Name, Seed: cfg.Seed, Generation: g,
+	return TrainingSummary{Run: run, RunID: st.Run, Preset: cfg.Name, Seed: cfg.Seed, Generation: g,
 		Games: st.Games, Samples: st.Samples, TrainSteps: st.TrainSteps, Hours: hours,
 		InitFrom: st.InitFrom, InitVariant: st.InitVariant, InitSHA256: st.InitSHA256}
 }
@@ -589,8 +633,8 @@ func (r *Run) checkpoint() error {
 	r.state.Hours = r.hours()
 	r.since = time.Now()
 	r.state.Shards = r.replay.Shards()
-	name := fmt.Sprintf("trainer-%06d.ckpt", r.state.Generation)
-	if err := r.trainer.SaveCheckpoint(filepath.Join(r.Dir, CheckDir, name), map[string]string{"generation": strconv.Itoa(r.state.Generation)}); err != nil {
+	name := trainerName(r.state.Generation)
+	if err := r.trainer.SaveCheckpoint(filepath.Join(r.Dir, CheckDir, name), r.state.trainerMeta()); err != nil {
 		return err
 	}
 	prev := r.state.Trainer
@@ -604,9 +648,17 @@ func (r *Run) checkpoint() error {
 	return nil
 }
 
-// writeState writes the run's state file atomically.
+// writeState writes the run's state file atomically, in stateFormat with
+// its checksum.
 func (r *Run) writeState() error {
-	data, err := json.MarshalIndent(r.state, "", "  ")
+	st := r.state
+	st.Format = stateFormat
+	sum, err := st.checksum()
+	if err != nil {
+		return err
+	}
+	st.Checksum = sum
+	data, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		return err
 	}

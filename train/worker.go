@@ -97,7 +97,7 @@ func SelfPlayWorker(ctx context.Context, dir string, opts WorkerOptions) error {
 			all = append(all, g.Samples...)
 		}
 		name := shardName(gen, opts.Name, seq)
-		hdr := samples.Header{Generation: gen, Model: best.Metadata[net.MetaChecksum], Worker: opts.Name, Games: len(played)}
+		hdr := samples.Header{Generation: gen, Model: best.Metadata[net.MetaChecksum], Worker: opts.Name, Games: len(played), Run: st.Run}
 		if err := samples.Write(filepath.Join(dir, ShardDir, name), rules, hdr, all); err != nil {
 			return err
 		}
@@ -132,17 +132,33 @@ func nextShardSeq(dir, worker string) (int, error) {
 	return next, nil
 }
 
+// readState reads the state file of the run in dir and verifies its
+// checksum (a legacy state has none).
 func readState(dir string) (runState, error) {
 	var st runState
-	data, err := os.ReadFile(filepath.Join(dir, StateFile))
+	path := filepath.Join(dir, StateFile)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return st, fmt.Errorf("%s is not a run directory: %w", dir, err)
 	}
 	if err := json.Unmarshal(data, &st); err != nil {
-		return st, fmt.Errorf("%s: %v", filepath.Join(dir, StateFile), err)
+		return st, fmt.Errorf("%s: %v", path, err)
 	}
-	if st.Format != stateFormat {
-		return st, fmt.Errorf("%s has format %d, this program reads %d", StateFile, st.Format, stateFormat)
+	switch st.Format {
+	case stateFormat:
+		sum, err := st.checksum()
+		if err != nil {
+			return st, fmt.Errorf("%s: %v", path, err)
+		}
+		if st.Checksum != sum {
+			return st, fmt.Errorf("%s: checksum mismatch: the file was damaged or edited after the run wrote it (it records checksum %q, its content has %s)", path, st.Checksum, sum)
+		}
+	case legacyStateFormat:
+		if st.Checksum != "" || st.Run != "" {
+			return st, fmt.Errorf("%s: format %d has no checksum or run identity, yet the file has them: it was edited by hand", path, st.Format)
+		}
+	default:
+		return st, fmt.Errorf("%s has format %d, this program reads %d (and %d)", path, st.Format, stateFormat, legacyStateFormat)
 	}
 	return st, nil
 }
