@@ -300,6 +300,9 @@ func TestResumeRefusesBeforeItTouches(t *testing.T) {
 				}
 			})
 		}, "trainer-000001.ckpt: no such file"},
+		{"generation past the stop", func(t *testing.T, dir, _ string) {
+			editConfig(t, dir, func(cfg *Config) { cfg.Stop.Generations = 1 })
+		}, "past the run's stop (stop.generations = 1"},
 		{"trainer outside the run", func(t *testing.T, dir, _ string) {
 			signState(t, dir, func(st *runState) { st.Trainer = "../../" + trainerName(2) })
 		}, `trainer "../../trainer-000002.ckpt" is not the trainer checkpoint of generation 2`},
@@ -424,6 +427,33 @@ func TestResumeDiscardsAfterChecking(t *testing.T) {
 	}
 	if !external {
 		t.Errorf("the worker's shard is not among those taken in: %v", r.replay.Shards())
+	}
+	// The stop cannot go below the generations done.
+	if err := r.SetStop(StopConfig{Generations: 1}); err == nil || !strings.Contains(err.Error(), "stop.generations = 1 is below the 2 generations the run has done") {
+		t.Errorf("a stop below the run's generation: %v", err)
+	}
+	if err := r.SetStop(StopConfig{Generations: 2}); err != nil {
+		t.Errorf("a stop at the run's generation: %v", err)
+	}
+}
+
+// TestResumeFinishedPastItsStop: a run that finished and whose stop was
+// then shortened below its generations (as earlier versions allowed) is
+// genuinely finished there, and resumes as such.
+func TestResumeFinishedPastItsStop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains two generations of the smoke preset")
+	}
+	dir, _ := smokeRun(t)
+	signState(t, dir, func(st *runState) { st.Finished = true })
+	editConfig(t, dir, func(cfg *Config) { cfg.Stop.Generations = 1 })
+	r, err := ResumeRun(dir, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if !r.done() || r.Generation() != 2 {
+		t.Errorf("generation %d, done %v", r.Generation(), r.done())
 	}
 }
 

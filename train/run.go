@@ -194,10 +194,11 @@ func ResumeRun(dir string, opts RunOptions) (*Run, error) {
 }
 
 // openRun reads the run in dir and checks its checkpoint whole, changing no
-// file: state.json (its checksum and counters), the config and the rules,
-// the best network (its generation and run), the run's logs, the trainer
-// checkpoint (its generation, run, steps and samples) and every shard the
-// state names (its run, worker, generation, samples and checksum).
+// file: state.json (its checksum and counters, and that it is within the
+// run's stop), the config and the rules, the best network (its generation
+// and run), the run's logs, the trainer checkpoint (its generation, run,
+// steps and samples) and every shard the state names (its run, worker,
+// generation, samples and checksum).
 func openRun(dir string, opts RunOptions) (*Run, error) {
 	st, err := readState(dir)
 	if err != nil {
@@ -208,6 +209,9 @@ func openRun(dir string, opts RunOptions) (*Run, error) {
 	}
 	cfg, err := LoadConfig(filepath.Join(dir, ConfigFile))
 	if err != nil {
+		return nil, err
+	}
+	if err := st.checkStop(dir, cfg); err != nil {
 		return nil, err
 	}
 	yml, err := os.ReadFile(filepath.Join(dir, VariantFile))
@@ -376,6 +380,9 @@ func (r *Run) SetStop(s StopConfig) error {
 	cfg.Stop = s
 	if err := cfg.Validate(); err != nil {
 		return err
+	}
+	if g := r.state.Generation; s.Generations > 0 && s.Generations < g {
+		return fmt.Errorf("stop.generations = %d is below the %d generations the run has done (give %d or more; %d ends it where it stands)", s.Generations, g, g, g)
 	}
 	if err := durable.WriteFile(filepath.Join(r.Dir, ConfigFile), cfg.YAML()); err != nil {
 		return err

@@ -86,6 +86,18 @@ func (st *runState) check(dir string) error {
 	return nil
 }
 
+// checkStop refuses a state of the run in dir that has gone past the stop
+// of cfg: a run stops at its stop, so only a run that finished there may be
+// beyond it (one whose stop was later shortened, as earlier versions
+// allowed).
+func (st *runState) checkStop(dir string, cfg *Config) error {
+	if n := cfg.Stop.Generations; n > 0 && st.Generation > n && !st.Finished {
+		return fmt.Errorf("%s is at generation %d, past the run's stop (stop.generations = %d in %s), yet the run is not finished: one of the two files was changed",
+			filepath.Join(dir, StateFile), st.Generation, n, filepath.Join(dir, ConfigFile))
+	}
+	return nil
+}
+
 // trainerName is the file name, in CheckDir, of the trainer checkpoint of
 // generation g.
 func trainerName(g int) string { return fmt.Sprintf("trainer-%06d.ckpt", g) }

@@ -35,7 +35,8 @@ Ctrl-C once: finish the generation under way, checkpoint, stop. Twice: stop at o
 --hours and --generations replace the preset's stop: condition (a bound not given is
 none). Hours count the whole training history, a model given to --init included. A
 continued run keeps its own stop condition unless they are given: they extend (or
-shorten) it, a finished run too, and its config.yaml records the new condition.`
+shorten, not below the generations done) it, a finished run too, and its config.yaml
+records the new condition.`
 
 func runTrain(args []string, out io.Writer) error {
 	fs := newFlags("train", trainUsage, out)
