@@ -373,6 +373,11 @@ func TestResumeRefusesBeforeItTouches(t *testing.T) {
 			}
 			replaceFile(t, filepath.Join(dir, ModelDir, modelName(other)), filepath.Join(dir, ModelDir, modelName(st.Best)))
 		}, "is the network of generation"},
+
+		// The players the config names.
+		{"anchor model missing", func(t *testing.T, dir, _ string) {
+			editConfig(t, dir, func(cfg *Config) { cfg.Rating.Anchors = append(cfg.Rating.Anchors, "gumbel:model=nosuch.dbm") })
+		}, `config.yaml: rating.anchors: player "gumbel:model=nosuch.dbm": model=nosuch.dbm: model nosuch.dbm: open nosuch.dbm: no such file`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, ckpt1 := smokeRun(t)
@@ -524,5 +529,39 @@ func TestResumeLegacyState(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, StateFile), []byte(strings.Replace(string(data), `"format": 2`, `"format": 1`, 1)), 0o644)
 	if _, err := readState(dir); err == nil || !strings.Contains(err.Error(), "edited by hand") {
 		t.Errorf("a format 1 state with a checksum: %v", err)
+	}
+}
+
+// TestCreateRunChecksPlayers: a run whose anchors or opponents name a
+// model that does not load is refused when it starts, and leaves no
+// directory.
+func TestCreateRunChecksPlayers(t *testing.T) {
+	for _, tc := range []struct {
+		edit func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Rating.Anchors = []string{"random", "gumbel:model=nosuch.dbm"} }, `rating.anchors: player "gumbel:model=nosuch.dbm": model=nosuch.dbm: model nosuch.dbm: open nosuch.dbm: no such file`},
+		{func(c *Config) {
+			c.SelfPlay.OpponentFraction, c.SelfPlay.Opponents = 0.5, []string{"mcts:model=nosuch.dbm,sims=4"}
+		}, `selfplay.opponents: player "mcts:model=nosuch.dbm,sims=4": model=nosuch.dbm: model nosuch.dbm: open nosuch.dbm: no such file`},
+	} {
+		cfg, err := LoadConfig("../configs/train/smoke.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc.edit(cfg)
+		dir := filepath.Join(t.TempDir(), "run")
+		r, err := CreateRun(dir, cfg, configs.MustVariant(cfg.Variant), "", RunOptions{})
+		if err == nil {
+			r.Close()
+			t.Errorf("a run with %v was created", cfg.Rating.Anchors)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("error %q, want one with %q", err, tc.want)
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("the refused run left its directory (%v)", err)
+		}
 	}
 }

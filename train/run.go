@@ -108,6 +108,9 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return nil, fmt.Errorf("run directory %s already holds a run (resume it with --resume %s, or choose another --run)", dir, dir)
 	}
+	if err := checkPlayers(cfg, rules); err != nil {
+		return nil, err
+	}
 	var first *Model
 	st := runState{Format: stateFormat, Variant: rules.Name, Fingerprint: rules.Fingerprint(), Run: newRunID(), Rated: -1}
 	if init != "" {
@@ -195,10 +198,10 @@ func ResumeRun(dir string, opts RunOptions) (*Run, error) {
 
 // openRun reads the run in dir and checks its checkpoint whole, changing no
 // file: state.json (its checksum and counters, and that it is within the
-// run's stop), the config and the rules, the best network (its generation
-// and run), the run's logs, the trainer checkpoint (its generation, run,
-// steps and samples) and every shard the state names (its run, worker,
-// generation, samples and checksum).
+// run's stop), the config and the rules, the players the config names, the
+// best network (its generation and run), the run's logs, the trainer
+// checkpoint (its generation, run, steps and samples) and every shard the
+// state names (its run, worker, generation, samples and checksum).
 func openRun(dir string, opts RunOptions) (*Run, error) {
 	st, err := readState(dir)
 	if err != nil {
@@ -207,7 +210,8 @@ func openRun(dir string, opts RunOptions) (*Run, error) {
 	if err := st.check(dir); err != nil {
 		return nil, err
 	}
-	cfg, err := LoadConfig(filepath.Join(dir, ConfigFile))
+	cfgPath := filepath.Join(dir, ConfigFile)
+	cfg, err := LoadConfig(cfgPath)
 	if err != nil {
 		return nil, err
 	}
@@ -224,6 +228,9 @@ func openRun(dir string, opts RunOptions) (*Run, error) {
 	}
 	if rules.Fingerprint() != st.Fingerprint {
 		return nil, fmt.Errorf("the rules in %s (%s) are not the run's (%s)", VariantFile, rules.Fingerprint(), st.Fingerprint)
+	}
+	if err := checkPlayers(cfg, rules); err != nil {
+		return nil, fmt.Errorf("%s: %w", cfgPath, err)
 	}
 	bestPath := filepath.Join(dir, ModelDir, modelName(st.Best))
 	best, err := LoadModel(bestPath)

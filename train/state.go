@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
@@ -174,6 +176,26 @@ func (st *runState) checkShard(name string, h samples.Header) error {
 		return fmt.Errorf("written by worker %q, not by %q as its name says: it was renamed", h.Worker, worker)
 	case worker == mainWorker && h.Generation >= gen, worker != mainWorker && h.Generation != gen:
 		return fmt.Errorf("holds games of generation %d's network, which its name rules out: it was renamed", h.Generation)
+	}
+	return nil
+}
+
+// checkPlayers makes every player of the rating anchors and self-play
+// opponents of cfg once, so that a spec whose model file is missing or
+// plays other rules is an error when a run starts or resumes, not a
+// generation later.
+func checkPlayers(cfg *Config, rules *game.Rules) error {
+	for _, set := range []struct {
+		setting string
+		specs   []string
+	}{{"rating.anchors", cfg.Rating.Anchors}, {"selfplay.opponents", cfg.SelfPlay.Opponents}} {
+		for _, spec := range set.specs {
+			f, err := mcts.ParseFactory(spec, SpecOptions(rules, 1))
+			if err != nil {
+				return fmt.Errorf("%s: %w", set.setting, err)
+			}
+			f.Close()
+		}
 	}
 	return nil
 }
