@@ -1,8 +1,6 @@
 package train
 
 import (
-	"crypto/sha256"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -11,24 +9,6 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 )
-
-// snapshot maps every file under dir to a hash of its content.
-func snapshot(t *testing.T, dir string) map[string][32]byte {
-	t.Helper()
-	files := map[string][32]byte{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		files[strings.TrimPrefix(path, dir)] = sha256.Sum256(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
 
 // TestCheckSameRun: the run in a directory is continued by the same
 // preset, variant and initial model, whatever the stop condition; anything
