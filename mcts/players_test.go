@@ -287,3 +287,70 @@ func TestGumbelSpecPlaysItsBest(t *testing.T) {
 		t.Errorf("gscale=1: the seed never changed the turn in %d positions", len(positions))
 	}
 }
+
+// cloningEvaluator is a material evaluator that counts its evaluations,
+// its clones and whether it was closed.
+type cloningEvaluator struct {
+	MaterialEvaluator
+	evals  int
+	clones *[]*cloningEvaluator
+	closed bool
+}
+
+func (c *cloningEvaluator) Evaluate(batch []Request) error {
+	c.evals++
+	return c.MaterialEvaluator.Evaluate(batch)
+}
+
+func (c *cloningEvaluator) Clone() Evaluator {
+	k := &cloningEvaluator{clones: c.clones}
+	*c.clones = append(*c.clones, k)
+	return k
+}
+
+func (c *cloningEvaluator) Close() { c.closed = true }
+
+// TestOwnEvaluators: with SpecOptions.OwnEvaluators every player of a
+// model spec searches with a clone of its own, not the loaded evaluator
+// behind a shared batcher; without it none is cloned. Either way the
+// factory closes the loaded evaluator.
+func TestOwnEvaluators(t *testing.T) {
+	for _, own := range []bool{false, true} {
+		var clones []*cloningEvaluator
+		loaded := &cloningEvaluator{clones: &clones}
+		f, err := ParseFactory("gumbel:model=m.dbm,sims=8", SpecOptions{OwnEvaluators: own,
+			LoadModel: func(string) (Evaluator, error) { return loaded, nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := range uint64(2) {
+			pl, err := f.New(seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := configs.MustVariant("dablot").Start()
+			if _, err := PlayTurn(context.Background(), pl, &p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.Close()
+		wantClones := 0
+		if own {
+			wantClones = 2
+		}
+		if len(clones) != wantClones {
+			t.Errorf("own %v: %d clones, want %d", own, len(clones), wantClones)
+		}
+		for i, c := range clones {
+			if c.evals == 0 {
+				t.Errorf("own %v: player %d did not search with its clone", own, i)
+			}
+		}
+		if (loaded.evals == 0) != own {
+			t.Errorf("own %v: the loaded evaluator evaluated %d batches", own, loaded.evals)
+		}
+		if !loaded.closed {
+			t.Errorf("own %v: the loaded evaluator was not closed", own)
+		}
+	}
+}

@@ -83,6 +83,11 @@ type SpecOptions struct {
 	// share it in batches; it need not be safe for concurrent use. Nil: a
 	// spec with model= fails with ErrModelUnsupported.
 	LoadModel func(path string) (Evaluator, error)
+	// OwnEvaluators gives every player an evaluator of its own instead:
+	// the Clone method's copy of the one LoadModel returns (an evaluator
+	// without Clone is shared as above). Each search then evaluates on its
+	// own goroutine, so a match of N games at once uses N cores.
+	OwnEvaluators bool
 }
 
 // specReader reads a spec's values, remembering the first error.
@@ -294,13 +299,16 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		if err != nil {
 			return nil, fmt.Errorf("player %q: model=%s: %w", sp.Text, model, err)
 		}
+		if c, ok := ev.(interface{ Clone() Evaluator }); ok && opts.OwnEvaluators {
+			newEval = func(uint64) Evaluator { return c.Clone() }
+			closeFn = func() { closeEvaluator(ev) }
+			break
+		}
 		batcher := NewBatcher(ev, 0, 0)
 		shared = batcher
 		closeFn = func() {
 			batcher.Close()
-			if c, ok := ev.(interface{ Close() }); ok {
-				c.Close()
-			}
+			closeEvaluator(ev)
 		}
 	case evalKind == "rollout":
 		newEval = func(seed uint64) Evaluator {
@@ -338,6 +346,13 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	})
 	f.close = closeFn
 	return f, nil
+}
+
+// closeEvaluator closes ev if it has a Close method.
+func closeEvaluator(ev Evaluator) {
+	if c, ok := ev.(interface{ Close() }); ok {
+		c.Close()
+	}
 }
 
 // CheckSpec parses s and checks every value as NewSpecFactory does, without

@@ -273,3 +273,46 @@ func TestModelTrainedBy(t *testing.T) {
 		}
 	}
 }
+
+// TestNetEvaluatorClone: a clone evaluates exactly as the evaluator it
+// was made from, on one thread, and OwnSpecOptions plays a match with a
+// clone per player.
+func TestNetEvaluatorClone(t *testing.T) {
+	m := newTestModel(t, "frostviken", 4)
+	ps := randomPositions(m.Rules, 12, 3)
+	want := evalAll(t, m, ps)
+	ev := m.NewEvaluator(4, 2)
+	defer ev.Close()
+	c, ok := ev.Clone().(*NetEvaluator)
+	if !ok || c.threads != 1 || c.maxBatch != 4 || c.ws == ev.ws {
+		t.Fatalf("clone %T: threads %d, batch %d, shared workspace %v", c, c.threads, c.maxBatch, c.ws == ev.ws)
+	}
+	got := make([]mcts.Request, len(ps))
+	for i, p := range ps {
+		got[i] = mcts.Request{Pos: p, Legal: p.Decisions(nil)}
+		got[i].Priors = make([]float32, len(got[i].Legal))
+	}
+	if err := c.Evaluate(got); err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if math.Abs(float64(got[i].Value-want[i].Value)) > 1e-5 || !slices.EqualFunc(got[i].Priors, want[i].Priors,
+			func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-5 }) {
+			t.Errorf("position %d: clone %v %v, original %v %v", i, got[i].Value, got[i].Priors, want[i].Value, want[i].Priors)
+		}
+	}
+
+	path := filepath.Join(t.TempDir(), "f.dbm")
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	a, err := mcts.ParseFactory("gumbel:model="+path+",sims=8,m=4", OwnSpecOptions(m.Rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	res, err := RunArena(context.Background(), ArenaConfig{Rules: m.Rules, A: a, B: factory(t, "random"), Games: 2, Threads: 2, Seed: 1})
+	if err != nil || res.WDL.Games() != 2 {
+		t.Fatalf("match: %v, %v", res, err)
+	}
+}

@@ -39,6 +39,11 @@ func (m *Model) NewEvaluator(maxBatch, threads int) *NetEvaluator {
 		input: make([]float32, maxBatch*m.Encoder.InputSize())}
 }
 
+// Clone returns a new evaluator of the same model and batch size with
+// buffers of its own and one thread: a search that owns it evaluates on its
+// own goroutine (mcts.SpecOptions.OwnEvaluators).
+func (e *NetEvaluator) Clone() mcts.Evaluator { return e.m.NewEvaluator(e.maxBatch, 1) }
+
 // Close stops the evaluator's worker goroutines.
 func (e *NetEvaluator) Close() { e.ws.Close() }
 
@@ -132,6 +137,16 @@ func SpecOptions(r *game.Rules, threads int) mcts.SpecOptions {
 		}
 		return m.NewEvaluator(256, threads), nil
 	}}
+}
+
+// OwnSpecOptions is SpecOptions for matches of one search per core: each
+// player gets a single-threaded evaluator of its own (NetEvaluator.Clone),
+// so a match of N games at once uses N cores, one per game, and a player
+// with a network thinks on one core like a classical search.
+func OwnSpecOptions(r *game.Rules) mcts.SpecOptions {
+	o := SpecOptions(r, 1)
+	o.OwnEvaluators = true
+	return o
 }
 
 // CheckRules returns an error unless the model was trained on rules r.
