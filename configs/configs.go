@@ -1,6 +1,7 @@
 // Package configs holds the project's data files, the rule variants
-// (variants/*.yaml) and the training presets (train/*.yaml), embedded in the
-// binary so that it works from any directory.
+// (variants/*.yaml), the training presets (train/*.yaml) and the opening
+// books of the ladder (books/*.txt), embedded in the binary so that it
+// works from any directory.
 package configs
 
 import (
@@ -21,26 +22,38 @@ import (
 var variantFS embed.FS
 
 // VariantNames returns the names of the built-in variants, sorted.
-func VariantNames() []string {
-	entries, _ := fs.ReadDir(variantFS, "variants")
+func VariantNames() []string { return embeddedNames(variantFS, "variants", ".yaml") }
+
+// VariantYAML returns the YAML text of a built-in variant.
+func VariantYAML(name string) ([]byte, error) {
+	data, ok := embeddedFile(variantFS, "variants", name, ".yaml")
+	if !ok {
+		return nil, fmt.Errorf("unknown variant %q (built-in variants: %s)", name, strings.Join(VariantNames(), ", "))
+	}
+	return data, nil
+}
+
+// embeddedNames returns the names of the files dir/NAME+ext of fsys, sorted.
+func embeddedNames(fsys embed.FS, dir, ext string) []string {
+	entries, _ := fs.ReadDir(fsys, dir)
 	var names []string
 	for _, e := range entries {
-		names = append(names, strings.TrimSuffix(e.Name(), ".yaml"))
+		if n, ok := strings.CutSuffix(e.Name(), ext); ok {
+			names = append(names, n)
+		}
 	}
 	slices.Sort(names)
 	return names
 }
 
-// VariantYAML returns the YAML text of a built-in variant.
-func VariantYAML(name string) ([]byte, error) {
+// embeddedFile returns the file dir/name+ext of fsys; ok is false when
+// there is none (or name is a path).
+func embeddedFile(fsys embed.FS, dir, name, ext string) (data []byte, ok bool) {
 	if strings.ContainsAny(name, "/\\") {
-		return nil, fmt.Errorf("unknown variant %q", name)
+		return nil, false
 	}
-	data, err := variantFS.ReadFile(path.Join("variants", name+".yaml"))
-	if err != nil {
-		return nil, fmt.Errorf("unknown variant %q (built-in variants: %s)", name, strings.Join(VariantNames(), ", "))
-	}
-	return data, nil
+	data, err := fsys.ReadFile(path.Join(dir, name+ext))
+	return data, err == nil
 }
 
 var (
