@@ -31,6 +31,11 @@ type ArenaConfig struct {
 	// Seed makes the match reproducible: game i's players and opening are
 	// seeded from Seed and i only, whatever the threads.
 	Seed uint64
+	// Openings, if set, are the start positions of the games in place of
+	// Start: games 2k and 2k+1 start from Openings[k mod len(Openings)],
+	// with the sides swapped, so each opening is played once by A as South
+	// and once as North (an opening book; see configs.Book).
+	Openings []game.Position
 	// OpeningTurns random turns are played before the players take over;
 	// games 2k and 2k+1 share the same opening, with the sides swapped.
 	OpeningTurns int
@@ -115,6 +120,21 @@ func (r *ArenaResult) Draws() DrawSummary {
 	return d
 }
 
+// Ends counts A's wins and losses by end condition (game.Reason.Key);
+// Draws describes the draws.
+func (r *ArenaResult) Ends() (won, lost map[string]int) {
+	won, lost = map[string]int{}, map[string]int{}
+	for _, g := range r.Games {
+		switch g.ScoreA {
+		case 1:
+			won[g.Status.Reason.Key()]++
+		case 0:
+			lost[g.Status.Reason.Key()]++
+		}
+	}
+	return won, lost
+}
+
 // FormatEnds writes counts of games by end condition (game.Reason.Key) as
 // "key n, key n", sorted by key: "max-plies 3, no-capture 1".
 func FormatEnds(counts map[string]int) string {
@@ -139,6 +159,8 @@ func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
 		return nil, fmt.Errorf("arena: %d opening turns: want 0 or more", cfg.OpeningTurns)
 	case cfg.Endgame != nil && cfg.Start != nil:
 		return nil, errors.New("arena: endgames and a start position exclude each other")
+	case len(cfg.Openings) > 0 && (cfg.Start != nil || cfg.Endgame != nil):
+		return nil, errors.New("arena: openings exclude a start position and endgames")
 	case cfg.Endgame != nil && cfg.Endgame.Soldiers < 0:
 		return nil, fmt.Errorf("arena: %d endgame soldiers: want 0 or more", cfg.Endgame.Soldiers)
 	}
@@ -154,6 +176,11 @@ func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
 	var buf [2 * game.MaxPoints]game.Decision
 	if len(start.Decisions(buf[:0])) == 0 {
 		return nil, errors.New("arena: the start position is already over")
+	}
+	for k := range cfg.Openings {
+		if len(cfg.Openings[k].Decisions(buf[:0])) == 0 {
+			return nil, fmt.Errorf("arena: opening %d (%s) is already over", k+1, cfg.Openings[k].FEN())
+		}
 	}
 	threads := min(max(cfg.Threads, 1), cfg.Games)
 	began := time.Now()
@@ -264,6 +291,9 @@ func playArenaGame(ctx context.Context, cfg *ArenaConfig, start game.Position, i
 			return nil, fmt.Errorf("game %d: no random endgame of %s found", i+1, cfg.Rules.Name)
 		}
 	}
+	if n := len(cfg.Openings); n > 0 {
+		start = cfg.Openings[i/2%n]
+	}
 	g := &ArenaGame{Index: i, AIsSouth: i%2 == 0}
 	south, north := a, b
 	southName, northName := cfg.A.Name, cfg.B.Name
@@ -274,6 +304,9 @@ func playArenaGame(ctx context.Context, cfg *ArenaConfig, start game.Position, i
 	rec := game.NewRecord(cfg.Rules, &start)
 	rec.South, rec.North = southName, northName
 	rec.Tags = map[string]string{"Game": strconv.Itoa(i + 1), "Seed": strconv.FormatUint(cfg.Seed, 10)}
+	if n := len(cfg.Openings); n > 0 {
+		rec.Tags["Book"] = strconv.Itoa(i/2%n + 1)
+	}
 	p := start
 	if cfg.OpeningTurns > 0 {
 		rec.Tags["Opening"] = strconv.Itoa(cfg.OpeningTurns)

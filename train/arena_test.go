@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -217,5 +218,63 @@ func TestArenaEndgames(t *testing.T) {
 	if _, err := RunArena(context.Background(), ArenaConfig{Rules: r, Start: &start, A: factory(t, "random"), B: factory(t, "random"),
 		Games: 2, Endgame: new(DefaultEndgame(0))}); err == nil || !strings.Contains(err.Error(), "exclude") {
 		t.Errorf("endgames with a start position: error %v", err)
+	}
+}
+
+// TestArenaOpenings: games 2k and 2k+1 start from opening k (cycling
+// through the book), A playing it once with each colour; the records say
+// which opening; an opening that is over, or openings with a start
+// position, are refused; and the ends of the games are counted by reason.
+func TestArenaOpenings(t *testing.T) {
+	r := configs.MustVariant("frostviken")
+	book, err := MakeBook(context.Background(), r, BookConfig{Openings: 2, Turns: 4, Depth: 1, Margin: 100, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := book.Positions()
+	res, err := RunArena(context.Background(), ArenaConfig{Rules: r, Openings: ops, A: factory(t, "alphabeta:depth=1"),
+		B: factory(t, "greedy"), Games: 6, Threads: 2, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range res.Games {
+		want := ops[i/2%len(ops)]
+		if g.Record.Setup != want.FEN() || g.Record.Tags["Book"] != fmt.Sprint(i/2%len(ops)+1) {
+			t.Errorf("game %d starts from %q (book %s), want opening %d %q", i, g.Record.Setup, g.Record.Tags["Book"], i/2%len(ops)+1, want.FEN())
+		}
+		if g.AIsSouth != (i%2 == 0) {
+			t.Errorf("game %d: A is South: %v", i, g.AIsSouth)
+		}
+		if _, err := g.Record.Replay(r); err != nil {
+			t.Errorf("game %d does not replay: %v", i, err)
+		}
+	}
+	won, lost := res.Ends()
+	var nw, nl int
+	for _, n := range won {
+		nw += n
+	}
+	for _, n := range lost {
+		nl += n
+	}
+	if nw != res.WDL.W || nl != res.WDL.L {
+		t.Errorf("ends %v / %v for W/D/L %v", won, lost, res.WDL)
+	}
+
+	over, err := game.ParseFEN(r, "5/4/5/4/5/4/5/4/SS3 s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := r.Start()
+	for _, tc := range []struct {
+		cfg  ArenaConfig
+		want string
+	}{
+		{ArenaConfig{Rules: r, Openings: []game.Position{ops[0], over}, A: factory(t, "random"), B: factory(t, "random"), Games: 2}, "opening 2"},
+		{ArenaConfig{Rules: r, Openings: ops, Start: &start, A: factory(t, "random"), B: factory(t, "random"), Games: 2}, "exclude"},
+	} {
+		if _, err := RunArena(context.Background(), tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("error %v, want %q", err, tc.want)
+		}
 	}
 }

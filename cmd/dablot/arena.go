@@ -99,52 +99,100 @@ func runArena(args []string, out io.Writer) error {
 		a.Name, b.Name = a.Name+" (A)", b.Name+" (B)"
 	}
 
-	var sink *os.File
-	if *outFile != "" {
-		if sink, err = os.Create(*outFile); err != nil {
-			return err
-		}
-		defer sink.Close()
+	sink, err := openSink(*outFile)
+	if err != nil {
+		return err
 	}
-	jsonl := strings.HasSuffix(*outFile, ".jsonl")
-
-	bar := train.NewProgress(out, *games, "games")
-	logGames := !isTerminal(out) // no bar: a line per game instead
+	defer sink.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	var writeErr error
 	cfg := train.ArenaConfig{
 		Rules: r, Start: &start, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed,
 		OpeningTurns: *opening, SPRT: test,
-		OnGame: func(g *train.ArenaGame, sofar train.WDL) {
-			if sink != nil && writeErr == nil {
-				writeErr = writeRecord(sink, g.Record, jsonl)
-			}
-			bar.Describe(fmt.Sprintf("A +%d =%d -%d", sofar.W, sofar.D, sofar.L))
-			bar.Add(1)
-			if logGames {
-				fmt.Fprintln(out, gameLine(g, *games, sofar))
-			}
-		},
 	}
 	if *endgames >= 0 {
 		cfg.Start, cfg.Endgame = nil, new(train.DefaultEndgame(*endgames))
 		fmt.Fprintf(out, "random endgames: each pair of games starts from its own (at most %d soldiers a side)\n", *endgames)
 	}
 	fmt.Fprintf(out, "arena: %s, A = %s, B = %s, %d games, %d threads, seed %d\n", r.Name, a.Name, b.Name, *games, *threads, *seed)
+	if _, err := playMatch(ctx, out, cfg, sink); err != nil {
+		return err
+	}
+	if err := sink.Close(); err != nil {
+		return err
+	}
+	if *outFile != "" {
+		fmt.Fprintf(out, "records written to %s\n", *outFile)
+	}
+	return nil
+}
+
+// playMatch plays a match as the arena shows it: a progress bar on a
+// terminal, else a line per game; each game's record goes to sink; the
+// result is printed by printArena, even when the match stopped early.
+func playMatch(ctx context.Context, out io.Writer, cfg train.ArenaConfig, sink *recordSink) (*train.ArenaResult, error) {
+	bar := train.NewProgress(out, cfg.Games, "games")
+	logGames := !isTerminal(out) // no bar: a line per game instead
+	cfg.OnGame = func(g *train.ArenaGame, sofar train.WDL) {
+		sink.write(g.Record)
+		bar.Describe(fmt.Sprintf("A +%d =%d -%d", sofar.W, sofar.D, sofar.L))
+		bar.Add(1)
+		if logGames {
+			fmt.Fprintln(out, gameLine(g, cfg.Games, sofar))
+		}
+	}
 	res, err := train.RunArena(ctx, cfg)
 	bar.Finish()
 	if res != nil && len(res.Games) > 0 {
-		printArena(out, res, test)
+		printArena(out, res, cfg.SPRT)
+	}
+	return res, err
+}
+
+// recordSink writes game records to a file (PGN-like, or JSON lines when
+// its name ends in .jsonl), keeping the first error. A nil sink or one
+// without a file writes nothing.
+type recordSink struct {
+	f      *os.File
+	path   string
+	jsonl  bool
+	err    error
+	closed bool
+}
+
+// openSink creates the records file path ("" for none).
+func openSink(path string) (*recordSink, error) {
+	s := &recordSink{path: path, jsonl: strings.HasSuffix(path, ".jsonl")}
+	if path == "" {
+		return s, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	s.f = f
+	return s, nil
+}
+
+func (s *recordSink) write(rec *game.Record) {
+	if s == nil || s.f == nil || s.err != nil {
+		return
+	}
+	s.err = writeRecord(s.f, rec, s.jsonl)
+}
+
+// Close closes the file and returns the first error of writing it.
+func (s *recordSink) Close() error {
+	if s == nil || s.f == nil || s.closed {
+		return nil
+	}
+	s.closed = true
+	err := s.f.Close()
+	if s.err != nil {
+		err = s.err
 	}
 	if err != nil {
-		return err
-	}
-	if writeErr != nil {
-		return fmt.Errorf("writing %s: %w", *outFile, writeErr)
-	}
-	if sink != nil {
-		fmt.Fprintf(out, "records written to %s\n", *outFile)
+		return fmt.Errorf("writing %s: %w", s.path, err)
 	}
 	return nil
 }
@@ -219,6 +267,13 @@ func printArena(out io.Writer, res *train.ArenaResult, test *train.SPRT) {
 		res.AsSouth.W, res.AsSouth.D, res.AsSouth.L, res.AsNorth.W, res.AsNorth.D, res.AsNorth.L)
 	fmt.Fprintf(out, "score   %.1f%%  95%% CI [%.1f%%, %.1f%%]\n", 100*w.Score(), 100*lo, 100*hi)
 	fmt.Fprintf(out, "Elo     %s  95%% CI [%s, %s]   LOS %.1f%%\n", train.FormatElo(elo), train.FormatElo(elo0), train.FormatElo(elo1), 100*w.LOS())
+	won, lost := res.Ends()
+	if w.W > 0 {
+		fmt.Fprintf(out, "A won   %d (%s)\n", w.W, train.FormatEnds(won))
+	}
+	if w.L > 0 {
+		fmt.Fprintf(out, "A lost  %d (%s)\n", w.L, train.FormatEnds(lost))
+	}
 	if d := res.Draws(); d.Games > 0 {
 		fmt.Fprintf(out, "draws   %d (%s): A ahead on pieces in %d, level in %d, behind in %d; pieces left %.1f to %.1f on average\n",
 			d.Games, train.FormatEnds(d.Reasons), d.AAhead, d.Level, d.BAhead, d.PiecesA, d.PiecesB)
