@@ -103,16 +103,25 @@ func Append(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("runlog: %s: %w", path, err)
 	}
-	line = append(line, '\n')
+	return AppendLine(path, line, json.Valid)
+}
+
+// AppendLine writes line and a newline at the end of the file path in one
+// write, creating the file if need be, and syncs it to disk, so that a
+// crash loses at most this line and never an earlier one. If the file ends
+// in a torn line (one without its newline, as a kill leaves), AppendLine
+// first completes it when complete says it is whole and otherwise cuts it
+// off. Only one process may append to a file at a time.
+func AppendLine(path string, line []byte, complete func(line []byte) bool) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
-	if err := mendTail(f); err != nil {
+	if err := mendTail(f, complete); err != nil {
 		f.Close()
 		return fmt.Errorf("runlog: %s: %w", path, err)
 	}
-	if _, err := f.Write(line); err != nil {
+	if _, err := f.Write(append(line[:len(line):len(line)], '\n')); err != nil {
 		f.Close()
 		return err
 	}
@@ -124,8 +133,9 @@ func Append(path string, v any) error {
 }
 
 // mendTail makes the file f (opened for appending) end in a newline: a
-// last line without one is finished if it is valid JSON and removed if not.
-func mendTail(f *os.File) error {
+// last line without one is finished if complete says it is whole and
+// removed if not.
+func mendTail(f *os.File, complete func([]byte) bool) error {
 	st, err := f.Stat()
 	if err != nil || st.Size() == 0 {
 		return err
@@ -155,7 +165,7 @@ func mendTail(f *os.File) error {
 	switch {
 	case len(tail) == 0:
 		return nil
-	case json.Valid(tail):
+	case complete(tail):
 		_, err := f.Write([]byte{'\n'})
 		return err
 	}

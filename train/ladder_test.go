@@ -1,0 +1,159 @@
+package train
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func testRow(w, d, l int) LadderRow {
+	return LadderRow{Time: time.Date(2026, 11, 24, 10, 30, 0, 0, time.UTC), Code: "v0.0.0 abc123", Model: "models/dablot.dbm",
+		ModelSHA256: "eaf43a52", Variant: "dablot", Player: "gumbel:model=models/dablot.dbm,ms=100", Opponent: "alphabeta:ms=100",
+		MS: 100, WDL: WDL{w, d, l}, AsSouth: WDL{w, d, 0}, AsNorth: WDL{0, 0, l}, Book: "configs/books/dablot.txt",
+		Threads: 2, Seed: 7, Wall: 1234 * time.Second}
+}
+
+func columnIndex(t *testing.T, name string) int {
+	t.Helper()
+	for i, c := range LadderColumns {
+		if c == name {
+			return i
+		}
+	}
+	t.Fatalf("no column %s", name)
+	return -1
+}
+
+// TestLadderRow: a row formats as one tab-separated field per column and
+// reads back; the derived columns are those of the counts.
+func TestLadderRow(t *testing.T) {
+	for _, row := range []LadderRow{testRow(3, 14, 3), testRow(0, 0, 20), testRow(5, 0, 0)} {
+		line := row.Format()
+		f := strings.Split(line, "\t")
+		if len(f) != len(LadderColumns) || strings.Contains(line, "\n") {
+			t.Fatalf("%q: %d fields", line, len(f))
+		}
+		lo, hi := row.WDL.ScoreCI(0.95)
+		elo, elo0, elo1 := row.WDL.Elo(0.95)
+		for col, want := range map[string]string{
+			"games": fmt.Sprint(row.WDL.Games()), "wins": fmt.Sprint(row.WDL.W), "ms_per_move": "100", "wall_s": "1234",
+			"score": fmt.Sprintf("%.4f", row.WDL.Score()), "score_lo95": fmt.Sprintf("%.4f", lo), "score_hi95": fmt.Sprintf("%.4f", hi),
+			"elo": FormatElo(elo), "elo_lo95": FormatElo(elo0), "elo_hi95": FormatElo(elo1),
+			"date_utc": "2026-11-24T10:30:00Z", "south_wdl": formatWDL(row.AsSouth), "model_sha256": "eaf43a52",
+		} {
+			if got := f[columnIndex(t, col)]; got != want {
+				t.Errorf("%s = %q, want %q", col, got, want)
+			}
+		}
+		back, err := ParseLadderRow(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back != row {
+			t.Errorf("read back as %+v, want %+v", back, row)
+		}
+	}
+	// Tabs in a text field cannot split the row.
+	row := testRow(1, 0, 0)
+	row.Player = "gumbel:model=a\tb.dbm"
+	if f := strings.Split(row.Format(), "\t"); len(f) != len(LadderColumns) {
+		t.Errorf("a tab in a spec gave %d fields", len(f))
+	}
+	// A bad line names the column.
+	line := testRow(1, 2, 3).Format()
+	for _, tc := range []struct{ from, to, want string }{
+		{"\t6\t1\t2\t3\t", "\t7\t1\t2\t3\t", "column games"},
+		{"\t0.3333\t", "\t0.5\t", "column score"},
+		{"\t1/2/0\t", "\t1-2-0\t", "column south_wdl"},
+		{"2026-11-24T10:30:00Z", "yesterday", "column date_utc"},
+		{"\t100\t", "\tfast\t", "column ms_per_move"},
+	} {
+		bad := strings.Replace(line, tc.from, tc.to, 1)
+		if bad == line {
+			t.Fatalf("%q not in %q", tc.from, line)
+		}
+		if _, err := ParseLadderRow(bad); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", bad, err, tc.want)
+		}
+	}
+	if _, err := ParseLadderRow("a\tb"); err == nil || !strings.Contains(err.Error(), "2 fields") {
+		t.Errorf("short line: %v", err)
+	}
+}
+
+// TestLadderFile: the first row creates the file with its header, later
+// rows are appended after it, a torn last line is mended or cut off, and
+// a file of something else is refused without being touched.
+func TestLadderFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ladder.tsv")
+	if err := CheckLadderFile(path); err != nil {
+		t.Fatal(err)
+	}
+	r1, r2, r3 := testRow(1, 2, 3), testRow(4, 5, 6), testRow(7, 8, 9)
+	for _, r := range []*LadderRow{&r1, &r2} {
+		if err := AppendLadderRow(path, *r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, _ := os.ReadFile(path)
+	if want := LadderHeader() + "\n" + r1.Format() + "\n" + r2.Format() + "\n"; string(data) != want {
+		t.Fatalf("file:\n%s\nwant:\n%s", data, want)
+	}
+	// A crash in the middle of a row: the torn row is cut off, the earlier
+	// ones stay, and reading ignores a torn last line.
+	torn := r3.Format()[:40]
+	os.WriteFile(path, append(data, torn...), 0o644)
+	if rows, err := ReadLadder(path); err != nil || len(rows) != 2 {
+		t.Fatalf("with a torn line: %d rows, %v", len(rows), err)
+	}
+	if err := AppendLadderRow(path, r3); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := ReadLadder(path)
+	if err != nil || len(rows) != 3 || rows[0] != r1 || rows[1] != r2 || rows[2] != r3 {
+		t.Fatalf("rows %+v, %v", rows, err)
+	}
+	// A whole row without its newline is kept.
+	data, _ = os.ReadFile(path)
+	os.WriteFile(path, data[:len(data)-1], 0o644)
+	if err := AppendLadderRow(path, r1); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := ReadLadder(path); err != nil || len(rows) != 4 {
+		t.Fatalf("after a row without its newline: %d rows, %v", len(rows), err)
+	}
+	// A bad row in the middle is an error naming the line.
+	os.WriteFile(path, []byte(LadderHeader()+"\n"+r1.Format()+"\nnonsense\n"+r2.Format()+"\n"), 0o644)
+	if _, err := ReadLadder(path); err == nil || !strings.Contains(err.Error(), "ladder.tsv:3:") {
+		t.Errorf("bad middle row: %v", err)
+	}
+
+	// Someone else's file.
+	other := filepath.Join(dir, "notes.tsv")
+	os.WriteFile(other, []byte("name\tvalue\nx\t1\n"), 0o644)
+	for _, err := range []error{CheckLadderFile(other), AppendLadderRow(other, r1)} {
+		if err == nil || !strings.Contains(err.Error(), "not the ladder's header") {
+			t.Errorf("foreign file: %v", err)
+		}
+	}
+	if data, _ := os.ReadFile(other); string(data) != "name\tvalue\nx\t1\n" {
+		t.Errorf("the foreign file was changed: %q", data)
+	}
+	// A file in a directory that does not exist.
+	if err := CheckLadderFile(filepath.Join(dir, "nosuch", "l.tsv")); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("missing directory: %v", err)
+	}
+	// An empty file gets the header.
+	empty := filepath.Join(dir, "empty.tsv")
+	os.WriteFile(empty, nil, 0o644)
+	if err := AppendLadderRow(empty, r1); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := ReadLadder(empty); err != nil || len(rows) != 1 {
+		t.Errorf("empty file: %d rows, %v", len(rows), err)
+	}
+}
