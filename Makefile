@@ -12,7 +12,7 @@ TESTFLAGS ?= -count=1 -timeout 15m
 # tested; binaries and benchmarks use the fast one.
 FAST    ?= GOEXPERIMENT=simd
 
-.PHONY: build test vet fmt-check bench bench-playouts train bars-hour bar-8h fuzz clean
+.PHONY: build test vet fmt-check bench bench-playouts train strength bars-hour bar-8h fuzz clean
 
 # -buildvcs=auto stamps the git commit into the binary (and so into every
 # model file it writes), even where GOFLAGS turns stamping off.
@@ -56,6 +56,15 @@ fuzz:
 # stop: with H hours of training in all.
 train: build
 	$(BIN) train --config configs/train/$(PRESET).yaml --variant $(or $(VARIANT),dablot)$(if $(HOURS), --hours $(HOURS))$(if $(filter 1 yes true,$(FRESH)), --fresh)
+
+# Strength at equal time (dablot ladder): MODEL against alphabeta:ms=MS, and
+# with VS=FILE against a second model, MS milliseconds a decision each, from
+# the variant's opening book; prints the match and appends a row per match
+# to docs/ladder.tsv. 100 games at 100 ms take about 20 minutes on 2 cores.
+MS    ?= 100
+GAMES ?= 100
+strength: build
+	$(BIN) ladder $(MODEL) --ms $(MS) --games $(GAMES) $(if $(VS),--vs $(VS))
 
 # The promises of the training issue, measured on a keyland model (MODEL,
 # default the shipped one): after the hour, 200 simulations a move against

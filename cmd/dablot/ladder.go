@@ -1,0 +1,255 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/train"
+)
+
+func init() {
+	register(&command{"ladder", "strength at equal time: MODEL against alphabeta:ms=T (and --vs MODEL2) from an opening book", runLadder})
+}
+
+var ladderUsage = `MODEL [--ms 100] [--games 100] [--vs MODEL2] [--player gumbel|mcts[:KEY=V,...]] [--book FILE] [--results FILE] [--threads N] [--seed S] [--out FILE]
+
+Plays MODEL (as gumbel:model=MODEL,ms=T) against alphabeta:ms=T, the same time T
+per decision for both, and with --vs also against MODEL2 at the same T. The games
+start from the variant's opening book (configs/books/VARIANT.txt; "dablot book"
+makes one), each opening twice with the colours swapped; a variant without a book
+gets generated openings. --threads games run at once, each player searching on
+one core. Prints W/D/L (as South and as North), the score with its 95% interval,
+the Elo difference and how the games ended, and appends a row per match to the
+results file (tab-separated; its first line names the columns).
+
+--player sets the search: gumbel or mcts, with extra settings after a colon
+(mcts:mat=1, gumbel:q=1); the ladder adds model= and ms=. With eval=material and
+no MODEL it measures a search without a network (then --variant is needed).`
+
+// ladderDefaultResults is where the ladder appends its rows by default.
+const ladderDefaultResults = "docs/ladder.tsv"
+
+func runLadder(args []string, out io.Writer) error {
+	fs := newFlags("ladder", ladderUsage, out)
+	ms := fs.Int("ms", 100, "time per decision of both players, in milliseconds (1000 for the one-second ladder)")
+	games := fs.Int("games", 100, "games per match, an even number (each opening twice, colours swapped)")
+	vs := fs.String("vs", "", "a second model to play at the same time per move (a second match)")
+	player := fs.String("player", "gumbel", "the model's search: gumbel or mcts, with settings after a colon")
+	variant := fs.String("variant", "", "the variant, for a player without a model (eval=); a model decides its own")
+	bookFile := fs.String("book", "", "an opening book file (one FEN a line) in place of the variant's")
+	results := fs.String("results", ladderDefaultResults, `append a row per match to this file ("" for none)`)
+	threads := fs.Int("threads", runtime.NumCPU(), "games played at once, one core each")
+	seed := fs.Uint64("seed", 1, "random seed of the players (and of generated openings)")
+	outFile := fs.String("out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) > 1:
+		return usagef("one MODEL, not %d (%s); a second model goes after --vs", len(pos), strings.Join(pos, " "))
+	case *ms < 1 || *ms > 600_000:
+		return usagef("--ms %d: want 1 to 600000 milliseconds", *ms)
+	case *games < 2 || *games > 1_000_000 || *games%2 != 0:
+		return usagef("--games %d: want an even number from 2 to 1000000 (each opening is played twice, colours swapped)", *games)
+	case *threads < 1 || *threads > 256:
+		return usagef("--threads %d: want 1 to 256", *threads)
+	}
+	model := ""
+	if len(pos) == 1 {
+		model = pos[0]
+	}
+	if *vs != "" && model == "" {
+		return usagef("--vs compares two models: give MODEL too")
+	}
+	spec, err := ladderSpec(*player, model, *ms)
+	if err != nil {
+		return err
+	}
+	r, sha, err := ladderRules(model, *variant)
+	if err != nil {
+		return err
+	}
+	if *results != "" {
+		if err := train.CheckLadderFile(*results); err != nil {
+			return usagef("--results: %v", err)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	openings, bookName, err := ladderOpenings(ctx, out, r, *bookFile, *games, *seed)
+	if err != nil {
+		return err
+	}
+
+	opts := train.OwnSpecOptions(r)
+	a, err := mcts.ParseFactory(spec, opts)
+	if err != nil {
+		return usagef("--player: %v", err)
+	}
+	defer a.Close()
+	// Every player is made before the first game, so that a bad --vs is
+	// found at once.
+	specs := []string{fmt.Sprintf("alphabeta:ms=%d", *ms)}
+	if *vs != "" {
+		vsSpec, err := ladderSpec(*player, *vs, *ms)
+		if err != nil {
+			return err
+		}
+		specs = append(specs, vsSpec)
+	}
+	var opponents []*mcts.Factory
+	for _, s := range specs {
+		b, err := mcts.ParseFactory(s, opts)
+		if err != nil {
+			return usagef("--vs: %v", err)
+		}
+		defer b.Close()
+		if b.Name == a.Name {
+			b.Name += " (B)"
+		}
+		opponents = append(opponents, b)
+	}
+	sink, err := openSink(*outFile)
+	if err != nil {
+		return err
+	}
+	defer sink.Close()
+	for i, b := range opponents {
+		fmt.Fprintf(out, "ladder: %s, A = %s, B = %s, %d games from %s, %d at once (one core each), seed %d\n",
+			r.Name, a.Name, b.Name, *games, bookName, *threads, *seed)
+		res, err := playMatch(ctx, out, train.ArenaConfig{Rules: r, Openings: openings, A: a, B: b,
+			Games: *games, Threads: *threads, Seed: *seed}, sink)
+		if err != nil {
+			return err
+		}
+		row := train.LadderRow{Time: time.Now(), Code: train.CodeVersion(), Model: model, ModelSHA256: sha,
+			Variant: r.Name, Player: spec, Opponent: specs[i], MS: *ms, WDL: res.WDL, AsSouth: res.AsSouth,
+			AsNorth: res.AsNorth, Book: bookName, Threads: *threads, Seed: *seed, Wall: res.Elapsed}
+		if *results == "" {
+			continue
+		}
+		if err := train.AppendLadderRow(*results, row); err != nil {
+			fmt.Fprintf(out, "the row, not appended:\n%s\n%s\n", train.LadderHeader(), row.Format())
+			return err
+		}
+		fmt.Fprintf(out, "row appended to %s\n", *results)
+	}
+	if err := sink.Close(); err != nil {
+		return err
+	}
+	if *outFile != "" {
+		fmt.Fprintf(out, "records written to %s\n", *outFile)
+	}
+	return nil
+}
+
+// ladderSpec returns the spec of the ladder's player: the kind and
+// settings of --player, with model= (unless empty) and ms= added.
+func ladderSpec(player, model string, ms int) (string, error) {
+	sp, err := mcts.ParseSpec(player)
+	if err != nil {
+		return "", usagef("--player: %v", err)
+	}
+	if sp.Kind != "gumbel" && sp.Kind != "mcts" {
+		return "", usagef("--player %q: want gumbel or mcts, with settings after a colon such as mcts:mat=1", player)
+	}
+	for _, k := range []string{"model", "ms", "sims", "nodes"} {
+		if _, ok := sp.Params[k]; ok {
+			return "", usagef("--player %q: %s= is the ladder's to set (the model is the argument, the time --ms)", player, k)
+		}
+	}
+	_, hasEval := sp.Params["eval"]
+	switch {
+	case model == "" && !hasEval:
+		return "", usagef("a MODEL is required (or a player without one, such as --player mcts:eval=material --variant V)")
+	case model != "" && hasEval:
+		return "", usagef("--player %q: eval= plays without a model, but MODEL %s is given", player, model)
+	}
+	spec := sp.Kind + ":"
+	if model != "" {
+		spec += "model=" + model + ","
+	}
+	spec += "ms=" + strconv.Itoa(ms)
+	if _, settings, _ := strings.Cut(sp.Text, ":"); settings != "" {
+		spec += "," + settings
+	}
+	return spec, nil
+}
+
+// ladderRules returns the variant of the match, the model's (or, without
+// a model, --variant's), and the model's checksum ("" without one).
+func ladderRules(model, variant string) (*game.Rules, string, error) {
+	if model == "" {
+		r, _, err := position(variant, "")
+		return r, "", err
+	}
+	m, err := train.LoadModel(model)
+	if err != nil {
+		return nil, "", err
+	}
+	if variant != "" {
+		r, err := configs.Variant(variant)
+		if err != nil {
+			return nil, "", err
+		}
+		if err := m.CheckRules(r); err != nil {
+			return nil, "", usagef("--variant %s: model %s: %v", variant, model, err)
+		}
+	}
+	return m.Rules, m.Metadata[net.MetaChecksum], nil
+}
+
+// ladderOpenings returns the openings of a match of the given number of
+// games and names their source: the book file, else the variant's built-in
+// book, else games/2 openings made by train.MakeBook (with a note).
+func ladderOpenings(ctx context.Context, out io.Writer, r *game.Rules, file string, games int, seed uint64) ([]game.Position, string, error) {
+	var openings []game.Position
+	name := file
+	switch {
+	case file != "":
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, "", fmt.Errorf("--book: %w", err)
+		}
+		if openings, err = configs.ParseBook(r, file, data); err != nil {
+			return nil, "", fmt.Errorf("--book: %w", err)
+		}
+	default:
+		var ok bool
+		var err error
+		if openings, ok, err = configs.Book(r); err != nil {
+			return nil, "", err
+		}
+		name = configs.BookPath(r.Name)
+		if ok {
+			break
+		}
+		cfg := train.DefaultBookConfig(games/2, seed)
+		fmt.Fprintf(out, "note: %s has no opening book; generating %d level openings (dablot book --variant %s --openings %d --seed %d writes them)\n",
+			r.Name, cfg.Openings, r.Name, cfg.Openings, seed)
+		book, err := train.MakeBook(ctx, r, cfg)
+		if err != nil {
+			return nil, "", err
+		}
+		openings, name = book.Positions(), fmt.Sprintf("generated:%d", len(book.Openings))
+	}
+	switch n := len(openings); {
+	case games < 2*n:
+		fmt.Fprintf(out, "openings: the first %d of the %d in %s, each twice (colours swapped)\n", games/2, n, name)
+	case games > 2*n:
+		fmt.Fprintf(out, "openings: the %d in %s, each played by both colours %.1f times\n", n, name, float64(games)/float64(2*n))
+	}
+	return openings, name, nil
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/train"
+)
+
+// TestLadder plays a tiny ladder (5 ms a move, 4 games a match) of a
+// model against alphabeta:ms=5 and against a second model: the summary of
+// each match is printed, and each appends a row to the results file that
+// reads back with the printed W/D/L.
+func TestLadder(t *testing.T) {
+	dir := t.TempDir()
+	model := testModel(t, "frostviken")
+	data, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model2 := filepath.Join(dir, "other.dbm")
+	if err := os.WriteFile(model2, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(dir, "ladder.tsv")
+	records := filepath.Join(dir, "games.jsonl")
+	out, err := runCmd(t, "ladder", model, "--ms", "5", "--games", "4", "--threads", "2", "--vs", model2,
+		"--results", results, "--out", records)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"openings: the first 2 of the 50 in configs/books/frostviken.txt",
+		"B = alphabeta:ms=5,", "B = gumbel:model=" + model2 + ",ms=5,", "A W/D/L", "as south", "score", "95% CI", "Elo",
+		"row appended to " + results, "records written to " + records} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// How the games ended: every game is a win, a loss or a draw, each
+	// counted by its reason.
+	ends := regexp.MustCompile(`(?m)^(?:A won  |A lost |draws  ) (\d+) \(`).FindAllStringSubmatch(out, -1)
+	total := 0
+	for _, e := range ends {
+		var n int
+		fmt.Sscan(e[1], &n)
+		total += n
+	}
+	if total != 8 {
+		t.Errorf("the ends count %d games, want 8:\n%s", total, out)
+	}
+	wdls := regexp.MustCompile(`(?m)^A W/D/L (\d+)/(\d+)/(\d+)`).FindAllStringSubmatch(out, -1)
+	rows, err := train.ReadLadder(results)
+	if err != nil || len(rows) != 2 || len(wdls) != 2 {
+		t.Fatalf("%d rows (%v), %d W/D/L lines", len(rows), err, len(wdls))
+	}
+	m, err := train.LoadModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, row := range rows {
+		if got := fmt.Sprintf("%d/%d/%d", row.WDL.W, row.WDL.D, row.WDL.L); got != strings.Join(wdls[i][1:], "/") {
+			t.Errorf("row %d: W/D/L %s, printed %s", i, got, wdls[i][0])
+		}
+		wantOpp := []string{"alphabeta:ms=5", "gumbel:model=" + model2 + ",ms=5"}[i]
+		if row.Model != model || row.ModelSHA256 != m.Metadata[net.MetaChecksum] || row.ModelSHA256 == "" ||
+			row.Variant != "frostviken" || row.Player != "gumbel:model="+model+",ms=5" || row.Opponent != wantOpp ||
+			row.MS != 5 || row.WDL.Games() != 4 || row.AsSouth.Games() != 2 || row.AsNorth.Games() != 2 ||
+			row.Book != "configs/books/frostviken.txt" || row.Threads != 2 || row.Seed != 1 || row.Code != train.CodeVersion() {
+			t.Errorf("row %d: %+v", i, row)
+		}
+	}
+	// A second ladder appends below the first.
+	if out, err := runCmd(t, "ladder", model, "--ms", "5", "--games", "2", "--results", results, "--seed", "3"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rows, err := train.ReadLadder(results); err != nil || len(rows) != 3 || rows[2].Seed != 3 || rows[2].WDL.Games() != 2 {
+		t.Errorf("after a second ladder: %d rows, %v", len(rows), err)
+	}
+}
+
+// TestLadderWithoutModelOrBook: a search without a network is measured
+// with --variant, and a variant without a book gets generated openings,
+// with a note; --results "" appends nothing.
+func TestLadderWithoutModelOrBook(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	out, err := runCmd(t, "ladder", "--player", "mcts:eval=material", "--variant", "daablot", "--ms", "5", "--games", "2", "--results", "")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"note: daablot has no opening book; generating 1 level openings", "A = mcts:ms=5,eval=material",
+		"games from generated:1", "A W/D/L"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "row appended") {
+		t.Errorf("a row was appended with --results \"\":\n%s", out)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("files written: %v", entries)
+	}
+}
+
+// TestLadderErrors: bad flags are usage errors that name the problem,
+// found before any game is played, and leave the results file as it was.
+func TestLadderErrors(t *testing.T) {
+	dir := t.TempDir()
+	model := testModel(t, "frostviken")
+	dablot := testModel(t, "dablot")
+	foreign := filepath.Join(dir, "notes.tsv")
+	os.WriteFile(foreign, []byte("name\tvalue\n"), 0o644)
+	badBook := filepath.Join(dir, "bad.txt")
+	os.WriteFile(badBook, []byte("# a book\n\nsssss/ssss/pssss/ksss/5/SSSK/SSSSP/SSSS/SSSSS q\n"), 0o644)
+	otherBoard := filepath.Join(dir, "dablot.txt")
+	os.WriteFile(otherBoard, []byte("ssssss/sssss/ssssss/sssss/ssssss/p4/k4K/4P/SSSSSS/SSSSS/SSSSSS/SSSSS/SSSSSS s\n"), 0o644)
+	results := filepath.Join(dir, "ladder.tsv")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{}, 2, "a MODEL is required"},
+		{[]string{model, model}, 2, "one MODEL, not 2"},
+		{[]string{model, "--games", "5"}, 2, "--games 5: want an even number"},
+		{[]string{model, "--games", "0"}, 2, "--games 0"},
+		{[]string{model, "--ms", "0"}, 2, "--ms 0: want 1 to 600000"},
+		{[]string{model, "--threads", "0"}, 2, "--threads 0"},
+		{[]string{model, "--player", "uct"}, 2, `--player "uct": want gumbel or mcts`},
+		{[]string{model, "--player", "gumbel:ms=5"}, 2, "ms= is the ladder's to set"},
+		{[]string{model, "--player", "gumbel:sims=5"}, 2, "sims= is the ladder's to set"},
+		{[]string{model, "--player", "gumbel:nosuch=1"}, 2, `unknown key "nosuch"`},
+		{[]string{model, "--player", "gumbel:m=0"}, 2, "m=0"},
+		{[]string{model, "--player", "mcts:eval=material"}, 2, "eval= plays without a model"},
+		{[]string{"--player", "mcts:eval=material"}, 2, "--variant is required"},
+		{[]string{"--player", "mcts:eval=material", "--variant", "frostviken", "--vs", model}, 2, "--vs compares two models"},
+		{[]string{filepath.Join(dir, "nosuch.dbm")}, 1, "nosuch.dbm"},
+		{[]string{model, "--vs", dablot}, 2, "plays dablot, not frostviken"},
+		{[]string{model, "--variant", "keyland"}, 2, "the model plays frostviken, not keyland"},
+		{[]string{model, "--results", foreign}, 2, "not the ladder's header"},
+		{[]string{model, "--results", filepath.Join(dir, "nosuch", "l.tsv")}, 2, "does not exist"},
+		{[]string{model, "--book", badBook}, 1, "bad.txt:3: FEN"},
+		{[]string{model, "--book", otherBoard}, 1, "dablot.txt:1: FEN"},
+		{[]string{model, "--book", filepath.Join(dir, "nosuch.txt")}, 1, "nosuch.txt"},
+	} {
+		args := append([]string{"ladder"}, tc.args...)
+		if !slices.Contains(tc.args, "--results") {
+			args = append(args, "--results", results)
+		}
+		code, stdout, stderr := run(args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Contains(stdout, "game 1/") {
+			t.Errorf("%v: exit %d, stderr %q, want %d and %q\n%s", tc.args, code, stderr, tc.code, tc.want, stdout)
+		}
+	}
+	if data, _ := os.ReadFile(foreign); string(data) != "name\tvalue\n" {
+		t.Errorf("the foreign results file was changed: %q", data)
+	}
+	if _, err := os.Stat(results); err == nil {
+		t.Error("a failed ladder wrote the results file")
+	}
+}
