@@ -18,7 +18,10 @@ type BookConfig struct {
 	// Openings is the number of openings wanted.
 	Openings int
 	// Turns is the number of random complete turns played from the
-	// variant's start position to reach an opening.
+	// variant's start position to reach an opening: Turns for the first
+	// opening, Turns+1 for the second, and so on alternately, so that half
+	// the openings have each side to move (and a match's results as South
+	// and as North are not the results of moving first and second).
 	Turns int
 	// Depth is the depth, in turns, of the alpha-beta search (with
 	// quiescence) that checks an opening's balance.
@@ -84,7 +87,8 @@ func (b *Book) Positions() []game.Position {
 }
 
 // MakeBook draws the openings of a book: attempt k = 0, 1, … plays
-// cfg.Turns random complete turns (each decision uniformly random, as the
+// cfg.Turns random complete turns (cfg.Turns+1 while an odd number of
+// openings is kept) (each decision uniformly random, as the
 // arena's --open does) from the variant's start, seeded from cfg.Seed and
 // k, and keeps the position when it is level (BookConfig.Check) and no
 // opening kept before is the same position up to symmetry (OpeningKey).
@@ -109,7 +113,7 @@ func MakeBook(ctx context.Context, r *game.Rules, cfg BookConfig) (*Book, error)
 			return nil, err
 		}
 		b.Tries++
-		p, turns, ok, err := randomOpening(ctx, r, cfg.Turns, mcts.Mix(cfg.Seed, uint64(k)))
+		p, turns, ok, err := randomOpening(ctx, r, cfg.Turns+len(b.Openings)%2, mcts.Mix(cfg.Seed, uint64(k)))
 		if err != nil {
 			return nil, err
 		}
@@ -243,12 +247,13 @@ func (b *Book) Write(w io.Writer, command string) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "# Opening book of %s for the equal-time ladder (dablot ladder): %d openings.\n", b.Rules.Name, len(b.Openings))
 	fmt.Fprintf(&sb, "# Made by: %s\n", command)
-	fmt.Fprintf(&sb, "# Each opening is the position after %d random turns from the start (the turns\n", c.Turns)
-	fmt.Fprintf(&sb, "# follow it), kept when both sides have the same pieces of every rank, an\n")
-	fmt.Fprintf(&sb, "# alpha-beta search of depth %d scores it within ±%d for the side to move (a\n", c.Depth, c.Margin)
-	fmt.Fprintf(&sb, "# soldier is 100), and no opening before it is the same position, its mirror\n")
-	fmt.Fprintf(&sb, "# image or its colours swapped; %d of %d random openings were kept. The ladder\n", len(b.Openings), b.Tries)
-	fmt.Fprintf(&sb, "# plays each opening twice, colours swapped. One FEN a line; # starts a comment.\n")
+	fmt.Fprintf(&sb, "# Each opening is the position after %d or, alternately, %d random turns from the\n", c.Turns, c.Turns+1)
+	fmt.Fprintf(&sb, "# start (so half have each side to move; the turns follow it), kept when both\n")
+	fmt.Fprintf(&sb, "# sides have the same pieces of every rank, an alpha-beta search of depth %d\n", c.Depth)
+	fmt.Fprintf(&sb, "# scores it within ±%d for the side to move (a soldier is 100), and no opening\n", c.Margin)
+	fmt.Fprintf(&sb, "# before it is the same position, its mirror image or its colours swapped;\n")
+	fmt.Fprintf(&sb, "# %d of %d random openings were kept. The ladder plays each opening twice,\n", len(b.Openings), b.Tries)
+	fmt.Fprintf(&sb, "# colours swapped. One FEN a line; # starts a comment.\n")
 	for i := range b.Openings {
 		o := &b.Openings[i]
 		fmt.Fprintf(&sb, "%s # %+d: %s\n", o.Position.FEN(), o.Score, strings.Join(o.Turns, " "))

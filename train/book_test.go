@@ -27,8 +27,16 @@ func checkBook(t *testing.T, r *game.Rules, cfg BookConfig, ops []BookOpening) {
 		if p.FEN() != o.Position.FEN() {
 			t.Errorf("opening %d: its turns reach %s, not %s", i, p.FEN(), o.Position.FEN())
 		}
-		if len(o.Turns) != cfg.Turns {
-			t.Errorf("opening %d: %d turns, want %d", i, len(o.Turns), cfg.Turns)
+		if len(o.Turns) != cfg.Turns+i%2 {
+			t.Errorf("opening %d: %d turns, want %d", i, len(o.Turns), cfg.Turns+i%2)
+		}
+		start := r.Start()
+		want := start.SideToMove()
+		if (cfg.Turns+i%2)%2 == 1 {
+			want = want.Other()
+		}
+		if p.SideToMove() != want {
+			t.Errorf("opening %d: %v to move, want %v (openings alternate the side to move)", i, p.SideToMove(), want)
 		}
 		if len(p.Decisions(nil)) == 0 || p.Status().Over() {
 			t.Errorf("opening %d is over: %s", i, p.FEN())
@@ -112,9 +120,10 @@ func TestMakeBookRejects(t *testing.T) {
 	if b.Tries <= len(b.Openings) {
 		t.Errorf("%d tries for %d openings: nothing was rejected", b.Tries, len(b.Openings))
 	}
-	// There is only one position after 0 turns: no book of two.
-	_, err = MakeBook(context.Background(), r, BookConfig{Openings: 2, Turns: 0, Depth: 1, Margin: 50, Seed: 1})
-	if err == nil || !strings.Contains(err.Error(), "only 1 of 2 openings") || !strings.Contains(err.Error(), "fewer turns or a larger margin") {
+	// There is only one position after 0 turns, and openings alternate
+	// between 0 and 1 turns: no book of three.
+	_, err = MakeBook(context.Background(), r, BookConfig{Openings: 3, Turns: 0, Depth: 1, Margin: 50, Seed: 1})
+	if err == nil || !strings.Contains(err.Error(), "only 2 of 3 openings") || !strings.Contains(err.Error(), "fewer turns or a larger margin") {
 		t.Errorf("error %v", err)
 	}
 }
