@@ -10,7 +10,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 )
 
-// The variants VARIANTS.md requires.
+// The variants docs/rules.md requires.
 var required = []string{"keyland", "dablot", "cyningstan", "cyningstan-modern", "winther", "winther-promotion",
 	"winther-all-must-capture", "frostviken", "daablot", "daablot-king", "daablot-17", "daablot-16"}
 

@@ -11,9 +11,9 @@ import (
 	"github.com/dablot-zero/dablot/game"
 )
 
-// The fixtures in testdata/reference are copies of ../shared/reference: legal
-// turns and perft counts from independent implementations (Ludii for
-// keyland; two agreeing checkers for dablot and winther).
+// The fixtures in testdata/reference (see its README.md) are legal turns and
+// perft counts from independent implementations (Ludii for keyland; two
+// agreeing checkers for dablot and winther).
 
 type refPosition struct {
 	FEN   string   `json:"fen"`

@@ -82,7 +82,7 @@ type SelfPlayConfig struct {
 	// RandomTurns random turns open every game, for variety.
 	RandomTurns int `yaml:"random_turns"`
 	// Adjudication shapes the value target of games drawn by the
-	// no-capture or length limit (VARIANTS.md §6, the pipeline's own
+	// no-capture or length limit (docs/rules.md §6, the pipeline's own
 	// limits): instead of 0 it is Adjudication·tanh(b/AdjudicationScale),
 	// where b is the material balance at the end (soldier 1, prince 3,
 	// king 5) for the side to move of the sample. Early networks draw

@@ -1,0 +1,332 @@
+package configs_test
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/dablot-zero/dablot/configs"
+)
+
+// The module root, seen from this package's directory.
+const repoRoot = ".."
+
+// TestNothingLinksOutsideRepository checks that a clone is complete: no file
+// of the repository refers to the folder "shared" that stands beside the
+// project where it is developed (a clone has no such folder), and every
+// relative link of a Markdown file names a file inside the repository that
+// exists, and a heading of it if the link has an anchor.
+func TestNothingLinksOutsideRepository(t *testing.T) {
+	files, err := repoFiles(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no files found in the repository")
+	}
+	forbidden := []byte("../" + "shared") // split so that this file passes its own test
+	headings := map[string]map[string]bool{}
+	for _, name := range files {
+		text, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(name)))
+		if err != nil {
+			if os.IsNotExist(err) { // tracked but deleted in the work tree
+				continue
+			}
+			t.Fatal(err)
+		}
+		for i, line := range bytes.Split(text, []byte("\n")) {
+			if bytes.Contains(line, forbidden) {
+				t.Errorf("%s:%d refers to %s, which is outside the repository: %s", name, i+1, forbidden, bytes.TrimSpace(line))
+			}
+		}
+		if strings.HasSuffix(name, ".md") {
+			for _, l := range markdownLinks(string(text)) {
+				if err := checkLink(repoRoot, name, l.target, headings); err != nil {
+					t.Errorf("%s:%d: link %q: %v", name, l.line, l.target, err)
+				}
+			}
+		}
+	}
+}
+
+// repoFiles lists the repository's files, slash-separated and relative to
+// root: the files git tracks, or where git or its metadata is absent (an
+// unpacked archive), those walkFiles finds.
+func repoFiles(root string) ([]string, error) {
+	if files, err := gitFiles(root); err == nil {
+		return files, nil
+	}
+	return walkFiles(root)
+}
+
+// gitFiles lists the files git tracks under root.
+func gitFiles(root string) ([]string, error) {
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z").Output()
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, f := range strings.Split(string(out), "\x00") {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	return files, nil
+}
+
+// walkFiles lists every file under root but those of .git/ and of the build
+// and run outputs, bin/ and runs/.
+func walkFiles(root string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if d.Name() == ".git" || rel == "bin" || rel == "runs" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		files = append(files, rel)
+		return nil
+	})
+	return files, err
+}
+
+type mdLink struct {
+	line   int
+	target string
+}
+
+var (
+	linkRE       = regexp.MustCompile(`\]\(([^)\s]+)(?:\s+"[^"]*")?\)`)
+	codeSpanRE   = regexp.MustCompile("`[^`]*`")
+	headingRE    = regexp.MustCompile(`^#{1,6}\s+(.*?)\s*#*\s*$`)
+	schemeLinkRE = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`)
+)
+
+// markdownLinks returns the inline links and images of a Markdown text,
+// outside fenced code blocks and code spans.
+func markdownLinks(text string) []mdLink {
+	var links []mdLink
+	for i, line := range proseLines(text) {
+		for _, m := range linkRE.FindAllStringSubmatch(codeSpanRE.ReplaceAllString(line, ""), -1) {
+			links = append(links, mdLink{i + 1, m[1]})
+		}
+	}
+	return links
+}
+
+// proseLines returns the lines of a Markdown text with those of fenced code
+// blocks (fences included) blanked, so that indices stay line numbers - 1.
+func proseLines(text string) []string {
+	lines := strings.Split(text, "\n")
+	inFence := false
+	for i, line := range lines {
+		fence := strings.HasPrefix(strings.TrimSpace(line), "```")
+		if fence || inFence {
+			lines[i] = ""
+		}
+		if fence {
+			inFence = !inFence
+		}
+	}
+	return lines
+}
+
+// checkLink checks one link of the Markdown file from (relative to the
+// repository root, root): web and mail links pass; a relative one must stay in the
+// repository, name a file or directory that exists and, with an anchor into
+// a Markdown file, one of its headings. headings caches the anchors of the
+// files read.
+func checkLink(root, from, target string, headings map[string]map[string]bool) error {
+	if schemeLinkRE.MatchString(target) {
+		return nil
+	}
+	file, anchor, _ := strings.Cut(target, "#")
+	dest := from
+	if file != "" {
+		if strings.HasPrefix(file, "/") {
+			return fmt.Errorf("an absolute path")
+		}
+		dest = path.Join(path.Dir(from), file)
+		if dest == ".." || strings.HasPrefix(dest, "../") {
+			return fmt.Errorf("outside the repository")
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(dest))); err != nil {
+			return fmt.Errorf("no such file %s", dest)
+		}
+	}
+	if anchor == "" || !strings.HasSuffix(dest, ".md") {
+		return nil
+	}
+	anchors, ok := headings[dest]
+	if !ok {
+		text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(dest)))
+		if err != nil {
+			return err
+		}
+		anchors = headingAnchors(string(text))
+		headings[dest] = anchors
+	}
+	if !anchors[anchor] {
+		return fmt.Errorf("%s has no heading with the anchor #%s", dest, anchor)
+	}
+	return nil
+}
+
+// headingAnchors returns the anchors GitHub gives the headings of a Markdown
+// text: the heading in lower case, without punctuation, spaces as hyphens,
+// and -1, -2, … after repeats.
+func headingAnchors(text string) map[string]bool {
+	anchors := map[string]bool{}
+	seen := map[string]int{}
+	for _, line := range proseLines(text) {
+		m := headingRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		var b strings.Builder
+		for _, r := range strings.ToLower(m[1]) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		slug := b.String()
+		if n := seen[slug]; n > 0 {
+			anchors[fmt.Sprintf("%s-%d", slug, n)] = true
+		} else {
+			anchors[slug] = true
+		}
+		seen[slug]++
+	}
+	return anchors
+}
+
+// TestWalkFiles checks the listing used where git is absent: it holds every
+// file git tracks (where git is present) and nothing of .git/.
+func TestWalkFiles(t *testing.T) {
+	walked, err := walkFiles(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, f := range walked {
+		if strings.HasPrefix(f, ".git/") {
+			t.Errorf("walkFiles lists %s", f)
+		}
+		have[f] = true
+	}
+	want := []string{"README.md", "configs/links_test.go"}
+	if tracked, err := gitFiles(repoRoot); err == nil {
+		want = tracked
+	}
+	for _, f := range want {
+		if _, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(f))); err == nil && !have[f] {
+			t.Errorf("walkFiles misses %s", f)
+		}
+	}
+}
+
+func TestCheckLink(t *testing.T) {
+	docs := map[string]string{ // Markdown texts, as a temporary repository
+		"README.md":      "# Title\n\n## The `hour` preset\n\n## Notes\n\n## Notes\n\n```\n# not a heading\n```\n",
+		"docs/rules.md":  "# Rules\n\n## 4.1 `keyland`: Keyland 1921\n",
+		"docs/img/a.png": "",
+	}
+	root := t.TempDir()
+	for name, text := range docs {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		from, target string
+		bad          string // a part of the error, or "" for none
+	}{
+		{"README.md", "https://example.com/x", ""},
+		{"README.md", "docs/rules.md", ""},
+		{"README.md", "docs/", ""},
+		{"docs/rules.md", "img/a.png", ""},
+		{"docs/rules.md", "../README.md#the-hour-preset", ""},
+		{"docs/rules.md", "../README.md#notes-1", ""},
+		{"README.md", "#notes", ""},
+		{"README.md", "docs/rules.md#41-keyland-keyland-1921", ""},
+		{"docs/rules.md", "../../elsewhere/rules.md", "outside the repository"},
+		{"README.md", "../x.md", "outside the repository"},
+		{"README.md", "/etc/passwd", "absolute path"},
+		{"README.md", "docs/nosuch.md", "no such file"},
+		{"README.md", "#notes-2", "no heading"},
+		{"README.md", "#not-a-heading", "no heading"},
+		{"docs/rules.md", "../README.md#training", "no heading"},
+	}
+	for _, tt := range tests {
+		err := checkLink(root, tt.from, tt.target, map[string]map[string]bool{})
+		switch {
+		case tt.bad == "" && err != nil:
+			t.Errorf("%s → %s: %v", tt.from, tt.target, err)
+		case tt.bad != "" && (err == nil || !strings.Contains(err.Error(), tt.bad)):
+			t.Errorf("%s → %s: error %v, want one saying %q", tt.from, tt.target, err, tt.bad)
+		}
+	}
+}
+
+// TestVariantsCiteRules checks the description and source of every built-in
+// variant: each keeps its whole line (a " #" in a plain YAML value starts a
+// comment, which once cut cyningstan's to "Walker's leaflet"), and the source
+// names a section of docs/rules.md that exists.
+func TestVariantsCiteRules(t *testing.T) {
+	rules, err := os.ReadFile(filepath.Join(repoRoot, "docs", "rules.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^#{2,3} (\d+(?:\.\d+)?)\.? `).FindAllStringSubmatch(string(rules), -1) {
+		sections[m[1]] = true
+	}
+	cite := regexp.MustCompile(`docs/rules\.md §(\d+(?:\.\d+)?)`)
+	for _, name := range configs.VariantNames() {
+		r := configs.MustVariant(name)
+		text, err := configs.VariantYAML(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, field := range []struct{ key, value string }{{"description", r.Description}, {"source", r.Source}} {
+			m := regexp.MustCompile(`(?m)^` + field.key + `: *(.*)$`).FindStringSubmatch(string(text))
+			if m == nil {
+				t.Errorf("%s: no %s line", name, field.key)
+				continue
+			}
+			if line := strings.Trim(m[1], `"`); line != field.value {
+				t.Errorf("%s: %s reads as %q, the line says %q", name, field.key, field.value, line)
+			}
+		}
+		m := cite.FindStringSubmatch(r.Source)
+		if m == nil {
+			t.Errorf("%s: source %q names no section of docs/rules.md", name, r.Source)
+		} else if !sections[m[1]] {
+			t.Errorf("%s: source %q names §%s, which docs/rules.md lacks", name, r.Source, m[1])
+		}
+	}
+}
