@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -161,7 +162,8 @@ func TestTrainSmoke(t *testing.T) {
 	}
 
 	// make train FRESH=1 moves the run aside and starts anew (here it ends at
-	// once: --hours is a moment).
+	// once: --hours is a moment, though a fast machine may reach the first
+	// check of it within the moment and train one generation).
 	fargs := makeTrain(t, "PRESET=smoke", "FRESH=1")
 	if !slices.Contains(fargs, "--fresh") {
 		t.Fatalf("make train FRESH=1 runs dablot %q, without --fresh", fargs)
@@ -171,7 +173,7 @@ func TestTrainSmoke(t *testing.T) {
 		t.Fatalf("FRESH=1: %v\n%s", err, out.String())
 	}
 	if !strings.Contains(out.String(), "--fresh: the run that was in "+rel+" is now in "+rel+"-") ||
-		!strings.Contains(out.String(), "run finished: 0 generations") {
+		!regexp.MustCompile(`run finished: [01] generations`).MatchString(out.String()) {
 		t.Fatalf("FRESH=1 output:\n%s", out.String())
 	}
 	runs, err := os.ReadDir(filepath.Join(root, "runs"))
