@@ -56,15 +56,25 @@ func BenchmarkUCT(b *testing.B) {
 	}
 }
 
-// BenchmarkSearch runs 800 PUCT simulations with the cheap evaluators, to
-// measure the tree's own overhead.
+// BenchmarkSearch runs 800 PUCT or Gumbel simulations with the cheap
+// evaluators, to measure the tree's own overhead.
 func BenchmarkSearch(b *testing.B) {
-	for name, ev := range map[string]Evaluator{"material": &MaterialEvaluator{}, "rollout": &RolloutEvaluator{Seed: 1}} {
-		b.Run(name, func(b *testing.B) {
+	for _, tc := range []struct {
+		name   string
+		ev     Evaluator
+		gumbel bool
+	}{
+		{"material", &MaterialEvaluator{}, false},
+		{"rollout", &RolloutEvaluator{Seed: 1}, false},
+		{"gumbel-material", &MaterialEvaluator{}, true},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
 			p := configs.MustVariant("keyland").Start()
+			cfg := DefaultConfig()
+			cfg.Gumbel = tc.gumbel
 			sims := 0
 			for b.Loop() {
-				s, err := NewSearch(ev, DefaultConfig())
+				s, err := NewSearch(tc.ev, cfg)
 				if err != nil {
 					b.Fatal(err)
 				}
