@@ -18,7 +18,7 @@ type AlphaBetaConfig struct {
 	Depth int
 	Time  time.Duration
 	// TTBits is log2 of the number of transposition-table entries (16 bytes
-	// each); 0 means no table.
+	// each), at most MaxTTBits; 0 means no table.
 	TTBits int
 	// Quiescence extends the leaves with capture sequences (all decisions
 	// inside a chain; captures only at the start of a turn, where the side to
@@ -36,6 +36,10 @@ type AlphaBetaConfig struct {
 	Hunt int
 }
 
+// MaxTTBits bounds AlphaBetaConfig.TTBits: a table of 2^24 entries takes
+// 256 MB, and every alpha-beta player (two a game in an arena) has its own.
+const MaxTTBits = 24
+
 // DefaultAlphaBetaConfig returns depth 4 with a 2^20-entry table, quiescence,
 // material 100/300/500, mobility 2 and hunt 3.
 func DefaultAlphaBetaConfig() AlphaBetaConfig {
@@ -49,8 +53,8 @@ func (c *AlphaBetaConfig) Validate() error {
 		return errors.New("mcts: alpha-beta needs a depth or a time")
 	case c.Depth < 0 || c.Depth > maxDepth:
 		return fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d", c.Depth, maxDepth)
-	case c.TTBits < 0 || c.TTBits > 28:
-		return fmt.Errorf("mcts: alpha-beta table bits %d: want 0 to 28", c.TTBits)
+	case c.TTBits < 0 || c.TTBits > MaxTTBits:
+		return fmt.Errorf("mcts: alpha-beta table bits %d: want 0 to %d (mcts.MaxTTBits)", c.TTBits, MaxTTBits)
 	}
 	return nil
 }

@@ -161,6 +161,14 @@ func TestSpecs(t *testing.T) {
 		{"mcts:eval=rollout,sims=8,policy=net,value=net", ""},
 		{"gumbel:eval=rollout,sims=8,policy=flat", "policy=flat"},
 		{"mcts:eval=rollout,sims=8,value=nn", "value=nn"},
+		// Settings that size memory are bounded by what a tree or table holds.
+		{"mcts:eval=material,sims=1000001", "sims=1000001: want a whole number from 0 to 1000000"},
+		{"gumbel:eval=material,sims=1073741824", "sims=1073741824: want a whole number from 0 to 1000000"},
+		{"gumbel:eval=material,nodes=2000001", "nodes=2000001: want a whole number from 0 to 2000000"},
+		{"uct:playouts=1073741824", "playouts=1073741824: want a whole number from 1 to 1000000"},
+		{"alphabeta:depth=2,tt=25", "tt=25: want a whole number from 0 to 24"},
+		{"alphabeta:depth=65", "depth=65: want a whole number from 1 to 64"},
+		{"uct:ms=3600001", "ms=3600001: want a whole number from 0 to 3600000"},
 	} {
 		// CheckSpec agrees with building the player, but for model files,
 		// which it does not open.

@@ -13,31 +13,61 @@ import (
 // g + logits + σ(q̂)); deterministic improved-policy selection below the
 // root; and softmax(logits + σ(completed q)) as the policy target.
 
-// consideredVisits returns, for each simulation of a budget of n spread over
-// m root decisions by sequential halving, the visit count that the decision
-// to visit must have (mctx's get_sequence_of_considered_visits).
-func consideredVisits(m, n int) []int {
-	seq := make([]int, 0, n)
+// halving is the schedule of sequential halving for a budget of n
+// simulations spread over m root decisions: for each simulation, the visit
+// count that the decision to visit must have (mctx's
+// get_sequence_of_considered_visits). The schedule runs in phases; each
+// phase visits its considered decisions once per round, for some rounds,
+// and all of them have the same visit count in a round. It is held as its
+// phases, a few dozen at most, so that a budget costs no memory per
+// simulation: a search allocates what it runs, not what it might.
+type halving struct {
+	n      int
+	phases []halvingPhase
+	cur    int // the phase of the last lookup, where the next one starts
+}
+
+// halvingPhase is one phase of a halving schedule.
+type halvingPhase struct {
+	start      int // the index of the phase's first simulation
+	considered int // decisions visited once in each round
+	visits     int // their visit count in the phase's first round
+}
+
+// plan sets h to the schedule of n simulations over m decisions, reusing
+// its storage.
+func (h *halving) plan(m, n int) {
+	h.n, h.cur = n, 0
+	h.phases = h.phases[:0]
+	if n <= 0 {
+		return
+	}
 	if m <= 1 {
-		for i := range n {
-			seq = append(seq, i)
-		}
-		return seq
+		h.phases = append(h.phases, halvingPhase{considered: 1})
+		return
 	}
 	log2m := int(math.Ceil(math.Log2(float64(m))))
-	visits := make([]int, m)
-	considered := m
-	for len(seq) < n {
-		extra := max(1, n/(log2m*considered))
-		for range extra {
-			seq = append(seq, visits[:considered]...)
-			for i := range considered {
-				visits[i]++
-			}
-		}
+	start, visits, considered := 0, 0, m
+	for start < n {
+		rounds := max(1, n/(log2m*considered))
+		h.phases = append(h.phases, halvingPhase{start: start, considered: considered, visits: visits})
+		start += rounds * considered
+		visits += rounds
 		considered = max(2, considered/2)
 	}
-	return seq[:n]
+}
+
+// at returns the visit count wanted of the decision visited by simulation
+// i, which must be in [0, h.n).
+func (h *halving) at(i int) int {
+	if h.cur >= len(h.phases) || i < h.phases[h.cur].start {
+		h.cur = 0
+	}
+	for h.cur+1 < len(h.phases) && i >= h.phases[h.cur+1].start {
+		h.cur++
+	}
+	ph := &h.phases[h.cur]
+	return ph.visits + (i-ph.start)/ph.considered
 }
 
 // gumbelStart draws the root's Gumbel noise and plans sequential halving
@@ -73,7 +103,7 @@ func (s *Search) gumbelStart(lim Limits) {
 		s.gumbelPass()
 		return
 	}
-	s.gTable = consideredVisits(min(s.cfg.GumbelM, k), lim.Sims)
+	s.gPlan.plan(min(s.cfg.GumbelM, k), lim.Sims)
 	s.gumbelSnapshot()
 }
 
@@ -90,7 +120,7 @@ func (s *Search) gumbelPass() {
 		budget = max(1, min(budget, s.gSims-(s.rootVisits()-s.gStart)))
 	}
 	s.gBudget = budget
-	s.gTable = consideredVisits(m, budget)
+	s.gPlan.plan(m, budget)
 	s.gumbelSnapshot()
 }
 
@@ -143,13 +173,13 @@ func (s *Search) gumbelRootSelect() int {
 	r := s.root
 	sigma := s.completedSigma(r)
 	idx := s.scheduleVisits()
-	if s.gAnytime && idx >= len(s.gTable) {
+	if s.gAnytime && idx >= s.gPlan.n {
 		s.gumbelPass()
 		idx = 0
 	}
 	want := -1
-	if idx >= 0 && idx < len(s.gTable) {
-		want = s.gTable[idx]
+	if idx >= 0 && idx < s.gPlan.n {
+		want = s.gPlan.at(idx)
 	}
 	best, fallback := -1, -1
 	bestScore, fallbackScore := math.Inf(-1), math.Inf(-1)

@@ -218,8 +218,8 @@ type SearchPlayer struct {
 // NewSearchPlayer returns a player that searches with ev under cfg, each
 // decision within lim.
 func NewSearchPlayer(ev Evaluator, cfg Config, lim Limits) (*SearchPlayer, error) {
-	if lim.Sims <= 0 && lim.Nodes <= 0 && lim.Time <= 0 {
-		return nil, ErrNoLimit
+	if err := lim.validate(); err != nil {
+		return nil, err
 	}
 	s, err := NewSearch(ev, cfg)
 	if err != nil {

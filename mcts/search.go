@@ -148,8 +148,23 @@ func (c *Config) TemperatureAt(ply int) float64 {
 	return c.FinalTemperature
 }
 
+// Bounds of one search, so that its tree fits in memory: a simulation adds
+// about one node to the tree, some 600 bytes with its slices.
+const (
+	// MaxSims is the most simulations one run may ask for (Limits.Sims, the
+	// sims= of a player spec, a preset's simulations); UCT's playouts, one
+	// node each, have the same bound. A tree of that many nodes takes about
+	// 0.6 GB.
+	MaxSims = 1_000_000
+	// MaxNodes bounds a tree: Limits.Nodes may ask for no more, and a run
+	// bounded by time stops once its tree, with what it kept from earlier
+	// runs, holds this many nodes (about 1.2 GB).
+	MaxNodes = 2 * MaxSims
+)
+
 // Limits bounds one run of a search; a zero field is no bound, and at least
-// one of Sims, Nodes and Time must be set.
+// one of Sims, Nodes and Time must be set. Sims and Nodes may not exceed
+// MaxSims and MaxNodes, and the tree never grows past MaxNodes.
 type Limits struct {
 	Sims  int           // simulations in this run
 	Nodes int           // nodes in the tree
@@ -163,6 +178,29 @@ type Limits struct {
 	// for its value (an analysis); without it such a root is returned at
 	// once, with the network's value and no simulations (a player's move).
 	Forced bool
+}
+
+// validate reports a limit out of range: no limit at all (ErrNoLimit), or
+// more simulations or nodes than a tree may hold.
+func (lim *Limits) validate() error {
+	switch {
+	case lim.Sims <= 0 && lim.Nodes <= 0 && lim.Time <= 0:
+		return ErrNoLimit
+	case lim.Sims > MaxSims:
+		return fmt.Errorf("mcts: %d simulations: want at most %d (mcts.MaxSims), so that the tree fits in memory", lim.Sims, MaxSims)
+	case lim.Nodes > MaxNodes:
+		return fmt.Errorf("mcts: %d nodes: want at most %d (mcts.MaxNodes), so that the tree fits in memory", lim.Nodes, MaxNodes)
+	}
+	return nil
+}
+
+// nodeCap is the most nodes the tree may hold in a run: lim.Nodes, or
+// MaxNodes if lim sets none.
+func (lim *Limits) nodeCap() int {
+	if lim.Nodes > 0 {
+		return lim.Nodes
+	}
+	return MaxNodes
 }
 
 // stopped reports whether lim.Stop is closed.
@@ -241,12 +279,12 @@ type Search struct {
 	// Gumbel state of the current run.
 	gLogits  []float64
 	gNoise   []float64
-	gTable   []int // the halving schedule: visits wanted, by visit index
-	gSeen    []int // each root decision's visits before the schedule
-	gAnytime bool  // halve in passes of doubling budgets (no fixed budget)
-	gBudget  int   // the current pass's budget (anytime)
-	gSims    int   // the run's simulation limit (0: none)
-	gStart   int   // root visits before the run
+	gPlan    halving // the halving schedule: visits wanted, by visit index
+	gSeen    []int   // each root decision's visits before the schedule
+	gAnytime bool    // halve in passes of doubling budgets (no fixed budget)
+	gBudget  int     // the current pass's budget (anytime)
+	gSims    int     // the run's simulation limit (0: none)
+	gStart   int     // root visits before the run
 	scratchA []float64
 	scratchB []float64
 
@@ -437,8 +475,8 @@ func (s *Search) Run(ctx context.Context, lim Limits) (*Result, error) {
 	if s.root == nil {
 		return nil, errors.New("mcts: Run before SetPosition")
 	}
-	if lim.Sims <= 0 && lim.Nodes <= 0 && lim.Time <= 0 {
-		return nil, ErrNoLimit
+	if err := lim.validate(); err != nil {
+		return nil, err
 	}
 	root := s.root
 	if root.state == terminal {
@@ -457,12 +495,12 @@ func (s *Search) Run(ctx context.Context, lim Limits) (*Result, error) {
 	} else if s.rootPrior == nil && s.cfg.NoiseEpsilon > 0 {
 		s.addNoise()
 	}
-	sims := 0
+	sims, nodeCap := 0, lim.nodeCap()
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if lim.Sims > 0 && sims >= lim.Sims || lim.Nodes > 0 && s.nodes >= lim.Nodes ||
+		if lim.Sims > 0 && sims >= lim.Sims || s.nodes >= nodeCap ||
 			lim.Time > 0 && sims > 0 && time.Since(start) >= lim.Time || lim.stopped() ||
 			s.cfg.Solver && root.solved {
 			break
@@ -471,9 +509,7 @@ func (s *Search) Run(ctx context.Context, lim Limits) (*Result, error) {
 		if lim.Sims > 0 {
 			want = min(want, lim.Sims-sims)
 		}
-		if lim.Nodes > 0 {
-			want = min(want, max(lim.Nodes-s.nodes, 1))
-		}
+		want = min(want, max(nodeCap-s.nodes, 1))
 		n, err := s.step(want)
 		if err != nil {
 			return nil, err

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -230,22 +232,135 @@ func argmax(x []float32) int {
 	return best
 }
 
-func TestConsideredVisits(t *testing.T) {
-	for _, tc := range []struct{ m, n int }{{1, 5}, {2, 8}, {4, 16}, {16, 16}, {16, 200}, {3, 7}} {
-		seq := consideredVisits(tc.m, tc.n)
-		if len(seq) != tc.n {
-			t.Fatalf("m %d n %d: %d entries", tc.m, tc.n, len(seq))
+// referenceConsideredVisits is mctx's get_sequence_of_considered_visits as
+// written there, one entry per simulation: the halving schedule must give
+// the same sequence.
+func referenceConsideredVisits(m, n int) []int {
+	seq := make([]int, 0, n)
+	if m <= 1 {
+		for i := range n {
+			seq = append(seq, i)
 		}
-		for i := range min(tc.m, tc.n) {
-			if seq[i] != 0 && tc.m > 1 {
-				t.Errorf("m %d n %d: entry %d is %d, want 0 (each considered decision once first)", tc.m, tc.n, i, seq[i])
+		return seq
+	}
+	log2m := int(math.Ceil(math.Log2(float64(m))))
+	visits := make([]int, m)
+	considered := m
+	for len(seq) < n {
+		extra := max(1, n/(log2m*considered))
+		for range extra {
+			seq = append(seq, visits[:considered]...)
+			for i := range considered {
+				visits[i]++
+			}
+		}
+		considered = max(2, considered/2)
+	}
+	return seq[:n]
+}
+
+// scheduleOf lists the halving schedule of n simulations over m decisions.
+func scheduleOf(m, n int) []int {
+	var h halving
+	h.plan(m, n)
+	seq := make([]int, n)
+	for i := range seq {
+		seq[i] = h.at(i)
+	}
+	return seq
+}
+
+func TestHalvingSchedule(t *testing.T) {
+	ms := []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 100, 1024}
+	ns := []int{0, 1, 2, 3, 5, 7, 8, 15, 16, 17, 31, 32, 63, 64, 65, 100, 200, 255, 256, 257, 800, 1000, 4097, 20000}
+	for _, m := range ms {
+		for _, n := range ns {
+			want := referenceConsideredVisits(m, n)
+			if got := scheduleOf(m, n); !slices.Equal(got, want) {
+				t.Fatalf("m %d n %d: schedule %v, want %v", m, n, got, want)
+			}
+			// Lookups in any order (a pass restarts, collisions step back).
+			var h halving
+			h.plan(m, n)
+			for i := n - 1; i >= 0; i -= 3 {
+				if got := h.at(i); got != want[i] {
+					t.Fatalf("m %d n %d: at(%d) = %d after later lookups, want %d", m, n, i, got, want[i])
+				}
 			}
 		}
 	}
 	// mctx's own example: 4 actions, 16 simulations.
 	want := []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5}
-	if got := consideredVisits(4, 16); !slices.Equal(got, want) {
-		t.Errorf("consideredVisits(4, 16) = %v, want %v", got, want)
+	if got := scheduleOf(4, 16); !slices.Equal(got, want) {
+		t.Errorf("schedule of 4 decisions, 16 simulations = %v, want %v", got, want)
+	}
+	// The plan of the largest budget holds its phases, not its simulations.
+	var h halving
+	h.plan(16, MaxSims)
+	if len(h.phases) > 64 {
+		t.Errorf("the plan of %d simulations over 16 decisions has %d phases", MaxSims, len(h.phases))
+	}
+	if got, want := h.at(MaxSims-1), referenceConsideredVisits(16, MaxSims)[MaxSims-1]; got != want {
+		t.Errorf("the last of %d simulations wants %d visits, reference %d", MaxSims, got, want)
+	}
+}
+
+// TestGumbelBudgetMemory: a Gumbel run that may take MaxSims simulations
+// but stops after its first batch allocates what it ran, not a schedule
+// entry per simulation of its budget (which took 8 MB, and a budget of
+// 10^12 simulations ended the process out of memory).
+func TestGumbelBudgetMemory(t *testing.T) {
+	p := configs.MustVariant("keyland").Start()
+	cfg := DefaultConfig()
+	cfg.Gumbel = true
+	s := newSearch(t, &MaterialEvaluator{}, cfg, p)
+	stop := make(chan struct{})
+	close(stop)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := s.Run(context.Background(), Limits{Sims: MaxSims, Stop: stop})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("a run of %d simulations stopped at once allocated %d bytes", res.Simulations, got)
+	}
+}
+
+func TestLimitsBounded(t *testing.T) {
+	p := configs.MustVariant("keyland").Start()
+	for _, tc := range []struct {
+		lim  Limits
+		want string
+	}{
+		{Limits{}, "no limit"},
+		{Limits{Sims: MaxSims + 1}, fmt.Sprintf("%d simulations: want at most %d", MaxSims+1, MaxSims)},
+		{Limits{Sims: 1_000_000_000_000}, fmt.Sprintf("want at most %d", MaxSims)},
+		{Limits{Nodes: MaxNodes + 1}, fmt.Sprintf("%d nodes: want at most %d", MaxNodes+1, MaxNodes)},
+		{Limits{Time: time.Second, Nodes: 1 << 30}, "nodes: want at most"},
+	} {
+		s := newSearch(t, &MaterialEvaluator{}, DefaultConfig(), p)
+		if _, err := s.Run(context.Background(), tc.lim); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Run(%+v): %v, want an error containing %q", tc.lim, err, tc.want)
+		}
+		if _, err := NewSearchPlayer(&MaterialEvaluator{}, DefaultConfig(), tc.lim); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("NewSearchPlayer(%+v): %v, want an error containing %q", tc.lim, err, tc.want)
+		}
+	}
+	// A run bounded by time alone, or by simulations alone, may grow its
+	// tree to MaxNodes and no further.
+	for _, lim := range []Limits{{Time: time.Hour}, {Sims: MaxSims}, {Nodes: 10, Time: time.Hour}} {
+		want := MaxNodes
+		if lim.Nodes > 0 {
+			want = lim.Nodes
+		}
+		if got := lim.nodeCap(); got != want {
+			t.Errorf("%+v: the tree may hold %d nodes, want %d", lim, got, want)
+		}
+	}
+	if _, err := NewUCTPlayer(UCTConfig{Playouts: MaxSims + 1}); err == nil || !strings.Contains(err.Error(), fmt.Sprint(MaxSims)) {
+		t.Errorf("UCT with %d playouts: %v, want an error naming %d", MaxSims+1, err, MaxSims)
 	}
 }
 

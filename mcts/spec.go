@@ -179,7 +179,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
 //
-// ms limits are per decision.
+// ms limits are per decision. sims and playouts go up to MaxSims, nodes to
+// MaxNodes and tt to MaxTTBits, so that a player's memory stays bounded.
 func NewSpecFactory(sp Spec, opts SpecOptions) (*Factory, error) {
 	r := &specReader{sp: sp}
 	name := sp.Text
@@ -190,7 +191,7 @@ func NewSpecFactory(sp Spec, opts SpecOptions) (*Factory, error) {
 		return NewFactory(name, func(seed uint64) (Player, error) { return NewGreedyPlayer(seed), nil }), nil
 	case "uct":
 		cfg := UCTConfig{Time: r.ms("ms"), C: r.float("c", 1.41, 0, 100), MaxRollout: r.int("rollout", 0, 0, 1<<30)}
-		cfg.Playouts = r.int("playouts", 1000, 1, 1<<30)
+		cfg.Playouts = r.int("playouts", 1000, 1, MaxSims)
 		if _, ok := sp.Params["playouts"]; !ok && cfg.Time > 0 {
 			cfg.Playouts = 0
 		}
@@ -213,7 +214,7 @@ func NewSpecFactory(sp Spec, opts SpecOptions) (*Factory, error) {
 			def = 0
 		}
 		cfg.Depth = r.int("depth", def, 1, maxDepth)
-		cfg.TTBits = r.int("tt", cfg.TTBits, 0, 28)
+		cfg.TTBits = r.int("tt", cfg.TTBits, 0, MaxTTBits)
 		cfg.Quiescence = r.bool("q", cfg.Quiescence)
 		cfg.Mobility = r.int("mobility", cfg.Mobility, -1000, 1000)
 		cfg.Hunt = r.int("hunt", cfg.Hunt, -1000, 1000)
@@ -234,14 +235,14 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	gumbel := sp.Kind == "gumbel"
 	cfg := DefaultConfig()
 	cfg.Gumbel = gumbel
-	lim := Limits{Time: r.ms("ms"), Nodes: r.int("nodes", 0, 0, 1<<30)}
+	lim := Limits{Time: r.ms("ms"), Nodes: r.int("nodes", 0, 0, MaxNodes)}
 	defSims := 200
 	if lim.Time > 0 || lim.Nodes > 0 {
 		defSims = 0
 	} else if gumbel {
 		defSims = 16
 	}
-	lim.Sims = r.int("sims", defSims, 0, 1<<30)
+	lim.Sims = r.int("sims", defSims, 0, MaxSims)
 	if lim == (Limits{}) {
 		r.fail("sims", sp.Params["sims"], "at least 1 without ms or nodes")
 	}

@@ -13,8 +13,10 @@ import (
 
 // UCTConfig sets up a UCTPlayer.
 type UCTConfig struct {
-	// Playouts is the number of playouts per decision; Time (if > 0) bounds
-	// the search of one decision too. At least one must be set.
+	// Playouts is the number of playouts per decision, at most MaxSims;
+	// Time (if > 0) bounds the search of one decision too. At least one
+	// must be set. Each playout adds a node to the tree, so a search
+	// bounded by time alone stops at MaxNodes playouts.
 	Playouts int
 	Time     time.Duration
 	// C is the UCB1 exploration constant for results scaled to [0, 1]
@@ -47,6 +49,8 @@ func NewUCTPlayer(cfg UCTConfig) (*UCTPlayer, error) {
 	switch {
 	case cfg.Playouts <= 0 && cfg.Time <= 0:
 		return nil, errors.New("mcts: UCT needs a number of playouts or a time")
+	case cfg.Playouts > MaxSims:
+		return nil, fmt.Errorf("mcts: UCT playouts %d: want at most %d (mcts.MaxSims), so that the tree fits in memory", cfg.Playouts, MaxSims)
 	case cfg.C < 0 || math.IsNaN(cfg.C) || math.IsInf(cfg.C, 0):
 		return nil, fmt.Errorf("mcts: UCT constant %g: want a number ≥ 0", cfg.C)
 	case cfg.MaxRollout < 0:
@@ -91,7 +95,7 @@ func (u *UCTPlayer) Decide(ctx context.Context, p *game.Position) (game.Decision
 		return root.untried[0], nil
 	}
 	path := make([]*uctNode, 0, 64)
-	for i := 0; u.cfg.Playouts <= 0 || i < u.cfg.Playouts; i++ {
+	for i := 0; (u.cfg.Playouts <= 0 || i < u.cfg.Playouts) && i < MaxNodes; i++ {
 		if i&63 == 0 {
 			if err := ctx.Err(); err != nil {
 				return 0, err
