@@ -271,7 +271,7 @@ func (c *Config) Validate() error {
 		{s.Games >= 1, "selfplay.games", "at least 1", s.Games},
 		{s.Workers >= 1 && s.Workers <= 4096, "selfplay.workers", "1 to 4096", s.Workers},
 		{s.Search == "gumbel" || s.Search == "puct", "selfplay.search", "gumbel or puct", s.Search},
-		{s.FullSims >= 1, "selfplay.full_sims", "at least 1", s.FullSims},
+		{s.FullSims >= 1 && s.FullSims <= mcts.MaxSims, "selfplay.full_sims", simsRange, s.FullSims},
 		{s.FastSims >= 1 && s.FastSims <= s.FullSims, "selfplay.fast_sims", "1 to full_sims", s.FastSims},
 		{s.FullFraction > 0 && s.FullFraction <= 1, "selfplay.full_fraction", "more than 0, at most 1", s.FullFraction},
 		{s.Search != "gumbel" || s.GumbelM >= 2, "selfplay.gumbel_m", "at least 2", s.GumbelM},
@@ -309,15 +309,30 @@ func (c *Config) Validate() error {
 		{e.Threshold >= 0 && e.Threshold <= 1, "evaluation.threshold", "0 to 1", e.Threshold},
 		{e.Mode != "sprt" || finite(e.Elo0), "evaluation.elo0", "a finite number", e.Elo0},
 		{e.Mode != "sprt" || e.Elo1 > e.Elo0 && finite(e.Elo1), "evaluation.elo1", "a finite number more than elo0", e.Elo1},
-		{e.Mode == "always" || e.Sims >= 1, "evaluation.sims", "at least 1", e.Sims},
+		{(e.Mode == "always" || e.Sims >= 1) && e.Sims <= mcts.MaxSims, "evaluation.sims", simsRange, e.Sims},
 		{e.RandomTurns >= 0, "evaluation.random_turns", "0 or more", e.RandomTurns},
 		{r.Every >= 0, "rating.every", "0 or more", r.Every},
 		{r.Every == 0 || r.Games >= 1, "rating.games", "at least 1", r.Games},
-		{r.Every == 0 || r.Sims >= 1, "rating.sims", "at least 1", r.Sims},
+		{(r.Every == 0 || r.Sims >= 1) && r.Sims <= mcts.MaxSims, "rating.sims", simsRange, r.Sims},
 		{r.RandomTurns >= 0, "rating.random_turns", "0 or more", r.RandomTurns},
 		{c.Stop.Generations >= 0, "stop.generations", "0 or more", c.Stop.Generations},
 		{c.Stop.Hours >= 0 && finite(c.Stop.Hours), "stop.hours", "a finite number, 0 or more", c.Stop.Hours},
 		{c.Stop.Generations > 0 || c.Stop.Hours > 0, "stop", "generations or hours", "neither"},
+	}
+	// The searches of the games played at once (selfplay.workers of them,
+	// two a game in evaluation matches) hold their trees together.
+	for _, t := range []struct {
+		field string
+		trees int
+		sims  int
+	}{
+		{"selfplay.workers × selfplay.full_sims", s.Workers, s.FullSims},
+		{"2 × selfplay.workers × evaluation.sims", 2 * s.Workers, e.Sims},
+		{"selfplay.workers × rating.sims", s.Workers, r.Sims},
+	} {
+		n := int64(t.trees) * int64(t.sims)
+		checks = append(checks, check{n <= MaxTreeSims, t.field,
+			fmt.Sprintf("at most %d (the search trees held at once, about 600 bytes a simulation)", MaxTreeSims), n})
 	}
 	for _, k := range checks {
 		if !k.ok {
@@ -336,6 +351,13 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// MaxTreeSims bounds the simulations of the searches a run keeps at once:
+// selfplay.workers times the simulations of each (about 2.4 GB of trees).
+const MaxTreeSims = 4 * mcts.MaxSims
+
+// simsRange is the range of a preset's simulations per decision.
+var simsRange = fmt.Sprintf("1 to %d", mcts.MaxSims)
 
 // finite reports whether x is neither infinite nor NaN.
 func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }

@@ -97,6 +97,11 @@ func TestConfigErrors(t *testing.T) {
 		{"hours: 0", "hours: .inf", "stop.hours"},
 		{"mode: games", "mode: sprt", "evaluation.elo1"},
 		{"adjudication_scale: 4", "adjudication_scale: .inf", "selfplay.adjudication_scale"},
+		// Simulations are bounded by what the search trees can hold.
+		{"full_sims: 8", "full_sims: 1000000000000", "selfplay.full_sims = 1000000000000: want 1 to 1000000"},
+		{"elo1: 0\n    sims: 4", "elo1: 0\n    sims: 1000000000000", "evaluation.sims = 1000000000000: want 1 to 1000000"},
+		{"games: 2\n    sims: 4", "games: 2\n    sims: 1073741824", "rating.sims = 1073741824: want 1 to 1000000"},
+		{"elo1: 0\n    sims: 4", "elo1: 0\n    sims: 700000", "2 × selfplay.workers × evaluation.sims = 4200000: want at most 4000000"},
 	} {
 		if !strings.Contains(good, tc.from) {
 			t.Fatalf("%q not in the config:\n%s", tc.from, good)
@@ -104,6 +109,20 @@ func TestConfigErrors(t *testing.T) {
 		_, err := ParseConfig([]byte(strings.Replace(good, tc.from, tc.to, 1)))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s → %s: got %v, want an error naming %q", tc.from, tc.to, err, tc.want)
+		}
+	}
+	// The searches of the games played at once hold their trees together.
+	for _, tc := range []struct {
+		set  func(c *Config)
+		want string
+	}{
+		{func(c *Config) { c.SelfPlay.Workers, c.SelfPlay.FullSims = 8, 600_000 }, "selfplay.workers × selfplay.full_sims = 4800000: want at most 4000000"},
+		{func(c *Config) { c.SelfPlay.Workers, c.Rating.Sims = 5, 1_000_000 }, "selfplay.workers × rating.sims = 5000000: want at most 4000000"},
+	} {
+		c := testConfig(t, 1)
+		tc.set(c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("got %v, want an error naming %q", err, tc.want)
 		}
 	}
 	sprt := strings.Replace(strings.Replace(good, "mode: games", "mode: sprt", 1), "elo1: 0", "elo1: 50", 1)

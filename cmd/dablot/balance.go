@@ -171,14 +171,14 @@ func (f *balanceFlags) options() (balance.Options, error) {
 		return o, usagef("--threads %d: want 1 to 256", f.threads)
 	case f.workers < 1 || f.workers > 4096:
 		return o, usagef("--workers %d: want 1 to 4096", f.workers)
-	case f.mainSims < 0:
-		return o, usagef("--main-sims %d: want at least 1", f.mainSims)
+	case f.mainSims < 0 || f.mainSims > mcts.MaxSims:
+		return o, usagef("--main-sims %d: want 1 to %d", f.mainSims, mcts.MaxSims)
 	}
 	var sims []int
 	for _, s := range strings.Split(f.sims, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 || n > 1_000_000 {
-			return o, usagef("--sims %q: want simulations per decision (1 to 1000000), comma-separated, such as 50,200,800", f.sims)
+		if err != nil || n < 1 || n > mcts.MaxSims {
+			return o, usagef("--sims %q: want simulations per decision (1 to %d), comma-separated, such as 50,200,800", f.sims, mcts.MaxSims)
 		}
 		sims = append(sims, n)
 	}

@@ -156,6 +156,8 @@ func TestBalanceErrors(t *testing.T) {
 		{[]string{"--variants", "frostviken", "--games", "0"}, 2, []string{"--games 0"}},
 		{[]string{"--variants", "frostviken", "--sims", "50,x"}, 2, []string{"--sims \"50,x\""}},
 		{[]string{"--variants", "frostviken", "--sims", "0"}, 2, []string{"--sims"}},
+		{[]string{"--variants", "frostviken", "--sims", "50,1000000000000"}, 2, []string{"--sims \"50,1000000000000\"", "1 to 1000000"}},
+		{[]string{"--variants", "frostviken", "--main-sims", "1000000000000"}, 2, []string{"--main-sims 1000000000000: want 1 to 1000000"}},
 		{[]string{"--variants", "frostviken", "--search", "alphabeta"}, 2, []string{"--search"}},
 		{[]string{"--variants", "frostviken", "--anchor", "nosuch:depth=1"}, 2, []string{"--anchor"}},
 		{[]string{"--variants", "frostviken", "--anchor", "alphabeta:depth=abc"}, 2, []string{"--anchor", "depth=abc"}},

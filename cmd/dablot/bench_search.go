@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/train"
 )
@@ -59,8 +60,8 @@ func runBenchSearch(args []string, out io.Writer) error {
 	switch {
 	case *search != "gumbel" && *search != "puct":
 		return usagef("--search %q: want gumbel or puct", *search)
-	case *sims < 1 || *sims > 1_000_000:
-		return usagef("--sims %d: want 1 to 1000000", *sims)
+	case *sims < 1 || *sims > mcts.MaxSims:
+		return usagef("--sims %d: want 1 to %d", *sims, mcts.MaxSims)
 	case *workers < 1 || *workers > 4096:
 		return usagef("--workers %d: want 1 to 4096", *workers)
 	case *leaf < 1 || *leaf > 256:

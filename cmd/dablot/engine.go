@@ -81,7 +81,7 @@ type engine struct {
 // newEngine starts a session at the variant's start position.
 func newEngine(a *analyst, out io.Writer) *engine {
 	e := &engine{a: a, out: bufio.NewWriter(out), pos: a.Rules().Start(), pvTurns: 8,
-		maxSims: maxSearchSims, maxTime: maxSearchMoveTime}
+		maxSims: mcts.MaxSims, maxTime: maxSearchMoveTime}
 	e.commands = map[string]func(context.Context, []string) error{
 		"uci":      e.cmdUCI,
 		"isready":  e.noArgs(func() { e.reply("readyok") }),

@@ -46,14 +46,12 @@ func runKingHunt(args []string, out io.Writer) error {
 	switch {
 	case *ms < 1 && *depth < 1:
 		return usagef("--ms %d --depth %d: want a time or a depth", *ms, *depth)
+	case int64(*ms) > maxSearchMoveTime.Milliseconds():
+		return usagef("--ms %d: want 1 to %d", *ms, maxSearchMoveTime.Milliseconds())
 	case *king < 6 || *king > 1000:
 		return usagef("--king %d: want 6 to 1000 soldiers (above the rest of the material that matters)", *king)
 	case *threads < 1 || *threads > 256:
 		return usagef("--threads %d: want 1 to 256", *threads)
-	}
-	recs, r, err := rr.read()
-	if err != nil {
-		return err
 	}
 	cfg := mcts.DefaultAlphaBetaConfig()
 	cfg.Weights[game.King] = *king * cfg.Weights[game.Soldier]
@@ -62,6 +60,13 @@ func runKingHunt(args []string, out io.Writer) error {
 	if *depth == 0 {
 		cfg.Time = time.Duration(*ms) * time.Millisecond
 		reach = fmt.Sprintf("%d ms", *ms)
+	}
+	if err := cfg.Validate(); err != nil {
+		return usagef("--depth %d: %v", *depth, err)
+	}
+	recs, r, err := rr.read()
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(out, "kinghunt: %s, %d games, turns %d to %d every %d, alpha-beta %s a position, king = %d soldiers\n",
 		r.Name, len(recs), *rr.from, *rr.to-1, *rr.every, reach, *king)

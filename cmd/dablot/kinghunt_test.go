@@ -43,6 +43,8 @@ func TestKingHunt(t *testing.T) {
 		{[]string{"--records", games, "--king", "3"}, "--king 3"},
 		{[]string{"--records", games, "--every", "0"}, "--every 0"},
 		{[]string{"--records", games, "--ms", "0"}, "want a time or a depth"},
+		{[]string{"--records", games, "--ms", "1000000000000", "--from", "5000", "--to", "5001"}, "--ms 1000000000000: want 1 to 3600000"},
+		{[]string{"--records", games, "--depth", "1000"}, "--depth 1000: mcts: alpha-beta depth 1000: want 1 to 64"},
 		{[]string{"--records", games, "--from", "5000", "--to", "5001"}, "no positions between turns 5000 and 5001"},
 		{[]string{"--records", filepath.Join(t.TempDir(), "none.pgn")}, "none.pgn"},
 	} {

@@ -22,9 +22,9 @@ import (
 	"github.com/dablot-zero/dablot/train"
 )
 
-// Bounds of the search settings a user may ask for.
+// Bounds of the search settings a user may ask for; simulations go up to
+// mcts.MaxSims.
 const (
-	maxSearchSims     = 1_000_000
 	maxSearchMoveTime = time.Hour
 	maxSearchThreads  = 64
 )
@@ -74,8 +74,8 @@ func parseMillis(v string) (time.Duration, error) {
 // validate checks the settings as given on the command line.
 func (s *searchSettings) validate() error {
 	switch {
-	case s.Sims < 0 || s.Sims > maxSearchSims:
-		return usagef("--sims %d: want 0 to %d", s.Sims, maxSearchSims)
+	case s.Sims < 0 || s.Sims > mcts.MaxSims:
+		return usagef("--sims %d: want 0 to %d", s.Sims, mcts.MaxSims)
 	case s.Sims == 0 && s.MoveTime == 0:
 		return usagef("--sims 0 needs --movetime: the search needs a limit")
 	case s.Gumbel && s.Sims == 0:

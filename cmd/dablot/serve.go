@@ -59,8 +59,8 @@ func runServe(args []string, out io.Writer) error {
 	switch {
 	case *model == "":
 		return usagef("--model FILE is required")
-	case *maxSims < 1 || *maxSims > maxSearchSims:
-		return usagef("--max-sims %d: want 1 to %d", *maxSims, maxSearchSims)
+	case *maxSims < 1 || *maxSims > mcts.MaxSims:
+		return usagef("--max-sims %d: want 1 to %d", *maxSims, mcts.MaxSims)
 	case ss.Sims > *maxSims:
 		return usagef("--sims %d is more than --max-sims %d", ss.Sims, *maxSims)
 	case ss.Sims == 0:

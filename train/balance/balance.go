@@ -105,8 +105,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("balance: %d games: want at least 1", o.Games)
 	case len(o.Sims) == 0 && o.MainSims == 0:
 		return errors.New("balance: no strength: want at least one number of simulations")
-	case o.MainSims < 0:
-		return fmt.Errorf("balance: main strength %d simulations: want at least 1", o.MainSims)
+	case o.MainSims < 0 || o.MainSims > mcts.MaxSims:
+		return fmt.Errorf("balance: main strength %d simulations: want 1 to %d", o.MainSims, mcts.MaxSims)
 	case o.OpeningTurns < 0:
 		return fmt.Errorf("balance: %d opening turns: want 0 or more", o.OpeningTurns)
 	case !(o.OpeningTemperature >= 0) || math.IsInf(o.OpeningTemperature, 0):
@@ -119,8 +119,8 @@ func (o *Options) Validate() error {
 		return errors.New("balance: anchor games but no anchor player")
 	}
 	for _, s := range o.Sims {
-		if s < 1 {
-			return fmt.Errorf("balance: %d simulations: want at least 1", s)
+		if s < 1 || s > mcts.MaxSims {
+			return fmt.Errorf("balance: %d simulations: want 1 to %d", s, mcts.MaxSims)
 		}
 	}
 	if o.Search != nil {
