@@ -9,13 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net/durable"
 )
 
 //go:embed variants/*.yaml
@@ -98,7 +98,7 @@ func loadVariant(spec string) (*game.Rules, error) {
 	var data []byte
 	var err error
 	if strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml") || strings.ContainsRune(base, '/') {
-		if data, err = os.ReadFile(base); err != nil {
+		if data, err = durable.ReadFile(base, "variant file", game.MaxVariantBytes); err != nil {
 			return nil, fmt.Errorf("variant file: %w", err)
 		}
 	} else if data, err = VariantYAML(base); err != nil {

@@ -18,3 +18,10 @@ func (p *Position) DecisionsByCount() []Decision {
 	}
 	return out
 }
+
+// ReadRecordsWithin and ReadPGNWithin are ReadRecords and ReadPGN with a
+// smaller bound than MaxRecordsBytes, so tests need not make 256 MB.
+var (
+	ReadRecordsWithin = readRecords
+	ReadPGNWithin     = readPGN
+)

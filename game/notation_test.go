@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -197,6 +198,42 @@ func TestReadRecordsErrors(t *testing.T) {
 	}
 }
 
+// endless is a reader that never ends, as /dev/zero (blanks here, so that
+// the text parses for as long as it is read).
+type endless struct{ n int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = '\n'
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestReadRecordsBounded: a text of records that never ends is refused
+// once it passes the bound, instead of filling the memory.
+func TestReadRecordsBounded(t *testing.T) {
+	const limit = 1 << 20
+	for name, read := range map[string]func(io.Reader, int64) ([]*game.Record, error){
+		"ReadRecords": game.ReadRecordsWithin, "ReadPGN": game.ReadPGNWithin} {
+		src := &endless{}
+		_, err := read(src, limit)
+		if err == nil || !strings.Contains(err.Error(), "more than 1048576 bytes") {
+			t.Errorf("%s of an endless text: %v, want an error naming the bound", name, err)
+		}
+		if src.n > 2*limit {
+			t.Errorf("%s read %d bytes of an endless text with a bound of %d", name, src.n, limit)
+		}
+		// Within the bound, the same text is read.
+		if recs, err := read(io.LimitReader(&endless{}, limit), limit); err != nil || len(recs) != 0 {
+			t.Errorf("%s of %d blank bytes: %d records, %v", name, limit, len(recs), err)
+		}
+	}
+	if game.MaxRecordsBytes < 64<<20 {
+		t.Errorf("MaxRecordsBytes %d: too small for a long run's records", game.MaxRecordsBytes)
+	}
+}
+
 func TestVariantErrors(t *testing.T) {
 	good, err := configs.VariantYAML("keyland")
 	if err != nil {
@@ -228,15 +265,26 @@ func TestVariantErrors(t *testing.T) {
 			t.Errorf("%s → %s: error %v, want one naming %s", tc.from, tc.to, err, tc.field)
 		}
 	}
+	long := func(n int) string { return strings.Repeat("x", n) }
 	for _, tc := range []struct{ text, err string }{
 		{"", "empty"},
 		{"name: x\ncolour: red\n", "colour"},
 		{"base: nosuch\n", "unknown variant"},
 		{"name: [\n", "yaml"},
+		// Repeated keys are errors, not the last one winning.
+		{string(good) + "no_return: true\n", `mapping key "no_return" already defined`},
+		{strings.Replace(string(good), "board: {columns: 6, rows: 7}", "board: {columns: 6, rows: 7, rows: 9}", 1), `mapping key "rows" already defined`},
+		// Texts are bounded: a 50 MB string is refused before it is parsed.
+		{"base: keyland\nname: x\ndescription: " + long(50<<20) + "\n", "the file has 52428836 bytes, more than the 65536 a variant file may have"},
+		{"base: keyland\nname: x\ndescription: " + long(5000) + "\n", "description: 5000 bytes: want at most 4096"},
+		{"base: keyland\nname: x\nsource: " + long(4097) + "\n", "source: 4097 bytes: want at most 4096"},
+		{"base: keyland\nname: " + long(300) + "\n", "name: 300 bytes: want at most 256"},
+		{"base: keyland\nname: x\nassumed: [" + strings.Repeat("a, ", 32) + "a]\n", "assumed: 36 entries: want at most 32"},
+		{"base: keyland\nname: x\nassumed: [a, " + long(4097) + "]\n", "assumed[4]: 4097 bytes: want at most 4096"},
 	} {
 		_, err := game.ParseVariant([]byte(tc.text), configs.VariantYAML)
 		if err == nil || !strings.Contains(err.Error(), tc.err) {
-			t.Errorf("%q: error %v, want one saying %q", tc.text, err, tc.err)
+			t.Errorf("%.80q (%d bytes): error %.200v, want one saying %q", tc.text, len(tc.text), err, tc.err)
 		}
 	}
 }

@@ -136,10 +136,45 @@ var (
 	resultSet = []string{"1-0", "0-1", "1/2-1/2", "*"}
 )
 
-// ReadPGN reads every record of a PGN-like text. Turns are checked for
-// notation here, and for legality by Replay.
-func ReadPGN(r io.Reader) ([]*Record, error) {
-	sc := bufio.NewScanner(r)
+// MaxRecordsBytes bounds a text of game records that ReadPGN and
+// ReadRecords read: some 100,000 games.
+const MaxRecordsBytes = 256 << 20
+
+// boundedReader reads from r and fails once more than limit bytes come.
+type boundedReader struct {
+	r           io.Reader
+	limit, left int64
+}
+
+func bounded(r io.Reader, limit int64) *boundedReader {
+	return &boundedReader{r: r, limit: limit, left: limit}
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, b.tooMany()
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.r.Read(p)
+	if b.left -= int64(n); b.left < 0 {
+		return n, b.tooMany()
+	}
+	return n, err
+}
+
+func (b *boundedReader) tooMany() error {
+	return fmt.Errorf("game records: more than %d bytes, the most a text of records may have", b.limit)
+}
+
+// ReadPGN reads every record of a PGN-like text of at most
+// MaxRecordsBytes. Turns are checked for notation here, and for legality by
+// Replay.
+func ReadPGN(r io.Reader) ([]*Record, error) { return readPGN(r, MaxRecordsBytes) }
+
+func readPGN(r io.Reader, limit int64) ([]*Record, error) {
+	sc := bufio.NewScanner(bounded(r, limit))
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	var out []*Record
 	var cur *Record
@@ -239,9 +274,12 @@ func (rec *Record) setTag(k, v string) error {
 
 // ReadRecords reads game records written either as JSON lines (one Record
 // object per line, as arena --out FILE.jsonl writes them) or as PGN-like
-// text, telling them apart by the first character that is not white space.
-func ReadRecords(r io.Reader) ([]*Record, error) {
-	data, err := io.ReadAll(r)
+// text, telling them apart by the first character that is not white space;
+// at most MaxRecordsBytes of them.
+func ReadRecords(r io.Reader) ([]*Record, error) { return readRecords(r, MaxRecordsBytes) }
+
+func readRecords(r io.Reader, limit int64) ([]*Record, error) {
+	data, err := io.ReadAll(bounded(r, limit))
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +288,7 @@ func ReadRecords(r io.Reader) ([]*Record, error) {
 		return nil, nil
 	}
 	if text[0] != '{' {
-		return ReadPGN(bytes.NewReader(text))
+		return readPGN(bytes.NewReader(text), limit)
 	}
 	var out []*Record
 	for i, line := range bytes.Split(data, []byte("\n")) {

@@ -196,8 +196,21 @@ type BaseLookup func(name string) ([]byte, error)
 
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.,=+-]*$`)
 
-// ParseVariant reads a variant from YAML. Unknown keys, missing fields and
-// values out of range are errors that name the field. A file may start from
+// Bounds of a variant file. A file, each base it builds on, and the
+// complete rules written back as one (Rules.YAML, as model files and run
+// directories store them) may take at most MaxVariantBytes; the name at
+// most 256 bytes; the description, the source and each of at most 32
+// assumptions at most 4096.
+const (
+	MaxVariantBytes = 64 << 10
+	maxNameBytes    = 256
+	maxTextBytes    = 4096
+	maxAssumed      = 32
+)
+
+// ParseVariant reads a variant from YAML. Unknown keys, repeated keys,
+// missing fields, values out of range and texts longer than their bounds
+// (MaxVariantBytes) are errors that name the field. A file may start from
 // another variant with "base: NAME", found through lookup (which may be nil
 // when no file uses base), and give only the fields that differ.
 func ParseVariant(data []byte, lookup BaseLookup) (*Rules, error) {
@@ -209,6 +222,9 @@ func ParseVariant(data []byte, lookup BaseLookup) (*Rules, error) {
 }
 
 func decodeVariant(data []byte, f *variantFile, lookup BaseLookup, depth int) error {
+	if len(data) > MaxVariantBytes {
+		return fmt.Errorf("variant: the file has %d bytes, more than the %d a variant file may have", len(data), MaxVariantBytes)
+	}
 	var head struct {
 		Base string `yaml:"base"`
 	}
@@ -322,8 +338,15 @@ func (f *variantFile) rules() (*Rules, error) {
 		return &FieldError{Variant: n, Field: field, Reason: fmt.Sprintf(format, args...)}
 	}
 	missing := func(field string) error { return fail(field, "missing") }
+	if len(name) > maxNameBytes {
+		name = name[:32] + "…"
+		return nil, fail("name", "%d bytes: want at most %d", len(f.Name), maxNameBytes)
+	}
 	if name == "" {
 		return nil, missing("name")
+	}
+	if err := f.checkTexts(fail); err != nil {
+		return nil, err
 	}
 	if !nameRE.MatchString(name) {
 		return nil, fail("name", "%q: use lower-case letters, digits, '-' and '_'", name)
@@ -464,7 +487,27 @@ func (f *variantFile) rules() (*Rules, error) {
 		return nil, fail("setup", "the game is already over in the start position (%s)", start.Status())
 	}
 	r.start = start
+	if n := len(r.YAML()); n > MaxVariantBytes {
+		return nil, fail("assumed", "the rules take %d bytes as a variant file, more than the %d a variant file may have", n, MaxVariantBytes)
+	}
 	return r, nil
+}
+
+// checkTexts reports a free text of the file longer than its bound.
+func (f *variantFile) checkTexts(fail func(field, format string, args ...any) error) error {
+	texts := []struct{ field, text string }{{"description", f.Description}, {"source", f.Source}}
+	if len(f.Assumed) > maxAssumed {
+		return fail("assumed", "%d entries: want at most %d", len(f.Assumed), maxAssumed)
+	}
+	for i, a := range f.Assumed {
+		texts = append(texts, struct{ field, text string }{fmt.Sprintf("assumed[%d]", i), a})
+	}
+	for _, t := range texts {
+		if len(t.text) > maxTextBytes {
+			return fail(t.field, "%d bytes: want at most %d", len(t.text), maxTextBytes)
+		}
+	}
+	return nil
 }
 
 func parseStep(n *yaml.Node) (uint8, error) {

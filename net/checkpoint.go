@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strconv"
 )
 
@@ -32,7 +31,7 @@ const (
 	adamVPrefix = "adam_v/"
 )
 
-var checkpointKind = fileKind{what: "checkpoint", format: CheckpointFormat, version: CheckpointFormatVersion,
+var checkpointKind = fileKind{what: "checkpoint", format: CheckpointFormat, version: CheckpointFormatVersion, maxBytes: MaxCheckpointBytes,
 	reserved: []string{MetaFormat, MetaVersion, MetaArchitecture, MetaChecksum, MetaTrainConfig, MetaStep}}
 
 // TrainConfig returns the optimiser settings in use.
@@ -75,7 +74,7 @@ func (t *Trainer) encodeCheckpoint(meta map[string]string) ([]byte, error) {
 // WeightDecay, ValueWeight, Beta1, Beta2 or Epsilon is refused, as is a
 // truncated or corrupted file or one written for another board.
 func LoadTrainer(path string, topo *Topology, tc TrainConfig) (*Trainer, map[string]string, error) {
-	buf, err := os.ReadFile(path)
+	buf, err := checkpointKind.read(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("net: load checkpoint: %w", err)
 	}

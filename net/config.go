@@ -28,7 +28,23 @@ func DefaultConfig(inputPlanes int) Config {
 	return Config{Blocks: 4, Channels: 32, InputPlanes: inputPlanes, ValueHidden: 64}
 }
 
-// Validate rejects sizes that cannot build a network (or absurd ones).
+// MaxWeightBytes bounds the weights of a network (4 bytes a parameter), so
+// that its model file, and the trainer checkpoint with its two Adam moments
+// besides, stay within what a machine reads back (MaxModelBytes,
+// MaxCheckpointBytes).
+const MaxWeightBytes = 1 << 30
+
+// WeightBytes is the size of the network's weights: 4 bytes a parameter.
+func (c Config) WeightBytes() int64 {
+	var n int64
+	for _, s := range c.TensorSpecs() {
+		n += int64(numel(s.Shape))
+	}
+	return 4 * n
+}
+
+// Validate rejects sizes that cannot build a network (or absurd ones), and
+// networks whose weights take more than MaxWeightBytes.
 func (c Config) Validate() error {
 	switch {
 	case c.Blocks < 0 || c.Blocks > 256:
@@ -39,6 +55,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("net: config: input planes %d out of range 1..4096", c.InputPlanes)
 	case c.ValueHidden < 1 || c.ValueHidden > 4096:
 		return fmt.Errorf("net: config: value hidden %d out of range 1..4096", c.ValueHidden)
+	}
+	if n := c.WeightBytes(); n > MaxWeightBytes {
+		return fmt.Errorf("net: config: %d blocks of %d channels take %.1f GiB of weights, more than a model file may hold (%d GiB)",
+			c.Blocks, c.Channels, float64(n)/(1<<30), MaxWeightBytes>>30)
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strconv"
 
 	"github.com/dablot-zero/dablot/net/durable"
@@ -67,11 +66,30 @@ type fileKind struct {
 	what     string // "model" or "checkpoint", for messages
 	format   string // metadata MetaFormat
 	version  int    // metadata MetaVersion
+	maxBytes int64  // the largest file of the kind
 	reserved []string
 }
 
-var modelKind = fileKind{what: "model", format: ModelFormat, version: ModelFormatVersion,
+// The largest files Load and LoadTrainer read: the weights of the largest
+// network (MaxWeightBytes), three times over in a checkpoint (the weights
+// and Adam's two moments), and room for the largest header.
+const (
+	maxHeaderRoom      = 128 << 20 // at least 8 + safetensors.MaxHeaderBytes
+	MaxModelBytes      = MaxWeightBytes + maxHeaderRoom
+	MaxCheckpointBytes = 3*MaxWeightBytes + maxHeaderRoom
+)
+
+var modelKind = fileKind{what: "model", format: ModelFormat, version: ModelFormatVersion, maxBytes: MaxModelBytes,
 	reserved: []string{MetaFormat, MetaVersion, MetaArchitecture, MetaChecksum}}
+
+// read reads a file of the kind: a regular file of at most its size.
+func (k *fileKind) read(path string) ([]byte, error) {
+	return durable.ReadFile(path, k.what+" file", k.maxBytes)
+}
+
+// ReadModelFile reads a model file's bytes for Decode: a regular file of
+// at most MaxModelBytes.
+func ReadModelFile(path string) ([]byte, error) { return modelKind.read(path) }
 
 // encodeFile writes tensors (in order) with the caller's metadata meta and
 // the writer's own entries extra (which must be among kind.reserved), plus
@@ -123,7 +141,7 @@ func writeAtomic(path string, buf []byte) error {
 
 // Load reads and validates a model file against exp.
 func Load(path string, exp Expect) (*Model, error) {
-	buf, err := os.ReadFile(path)
+	buf, err := ReadModelFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("net: load: %w", err)
 	}

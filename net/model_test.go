@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/net/internal/imagetest"
+	"github.com/dablot-zero/dablot/net/safetensors"
 )
 
 func testModel(t *testing.T) (*Topology, *Weights, []byte) {
@@ -150,6 +151,50 @@ func TestModelLoadRejects(t *testing.T) {
 	}
 	if _, err := Decode(good, exp); err != nil {
 		t.Fatalf("good file rejected: %v", err)
+	}
+}
+
+// TestLoadBounded: a model file or a checkpoint larger than the largest
+// network's is refused by its size, before it is read; so is a directory.
+func TestLoadBounded(t *testing.T) {
+	topo, _, _ := testModel(t)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		size int64
+		load func(path string) error
+		want string
+	}{
+		{"m.dbm", MaxModelBytes + 1, func(p string) error { _, err := Load(p, Expect{Topology: topo}); return err },
+			"more than a model file may have (1.125 GiB)"},
+		{"c.ckpt", MaxCheckpointBytes + 1, func(p string) error {
+			_, _, err := LoadTrainer(p, topo, DefaultTrainConfig())
+			return err
+		}, "more than a checkpoint file may have (3.125 GiB)"},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(path, tc.size); err != nil { // sparse: no disk used
+			t.Fatal(err)
+		}
+		if err := tc.load(path); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s of %d bytes: %v, want %q", tc.name, tc.size, err, tc.want)
+		}
+		if err := tc.load(dir); err == nil || !strings.Contains(err.Error(), "is a directory, not a regular file") {
+			t.Errorf("%s from a directory: %v", tc.name, err)
+		}
+	}
+	if maxHeaderRoom < 8+safetensors.MaxHeaderBytes {
+		t.Errorf("no room for the largest header in the largest file")
+	}
+	// A large network fits in a model file; a preset's largest does not.
+	if n := (Config{Blocks: 20, Channels: 256, InputPlanes: 8, ValueHidden: 256}).WeightBytes(); n > MaxWeightBytes {
+		t.Errorf("a 20×256 network takes %d bytes, more than MaxWeightBytes", n)
+	}
+	if err := (Config{Blocks: 64, Channels: 1024, InputPlanes: 8, ValueHidden: 64}).Validate(); err == nil || !strings.Contains(err.Error(), "more than a model file may hold (1 GiB)") {
+		t.Errorf("a 64×1024 network: %v, want an error saying it does not fit in a model file", err)
 	}
 }
 

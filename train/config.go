@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"time"
 
@@ -15,6 +14,8 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/net/encode"
 )
 
 // Config is a training preset: everything a run does, and the seed every
@@ -213,9 +214,17 @@ type StopConfig struct {
 	Hours       float64 `yaml:"hours"`
 }
 
-// ParseConfig reads a training config. Unknown keys and values out of range
-// are errors naming the field.
+// MaxConfigBytes bounds a training config (a preset); the presets take
+// a few kilobytes.
+const MaxConfigBytes = 64 << 10
+
+// ParseConfig reads a training config. Unknown or repeated keys, values out
+// of range and a config of more than MaxConfigBytes are errors naming the
+// problem.
 func ParseConfig(data []byte) (*Config, error) {
+	if len(data) > MaxConfigBytes {
+		return nil, fmt.Errorf("training config: %d bytes, more than the %d a config may have", len(data), MaxConfigBytes)
+	}
 	c := &Config{}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -231,9 +240,10 @@ func ParseConfig(data []byte) (*Config, error) {
 	return c, nil
 }
 
-// LoadConfig reads a training config file.
+// LoadConfig reads a training config file: a regular file of at most
+// MaxConfigBytes.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := durable.ReadFile(path, "training config", MaxConfigBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -338,6 +348,11 @@ func (c *Config) Validate() error {
 		if !k.ok {
 			return fmt.Errorf("training config %s: %s = %v: want %s", c.Name, k.field, k.value, k.want)
 		}
+	}
+	nc := c.NetConfig()
+	nc.InputPlanes = encode.Planes
+	if err := nc.Validate(); err != nil {
+		return fmt.Errorf("training config %s: network: %w", c.Name, err)
 	}
 	for _, a := range r.Anchors {
 		if err := mcts.CheckSpec(a); err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -135,9 +134,11 @@ func (m *Model) TrainedBy() string {
 // LoadModel reads a model file. The variant comes from the file itself (its
 // full rules), so a model of a variant written by hand loads anywhere. A
 // damaged file, a file of another encoding version, or rules that do not
-// read back as recorded are refused with an error naming the problem.
+// read back as recorded are refused with an error naming the problem; so is
+// a path that is not a regular file (a device, a named pipe) or one larger
+// than net.MaxModelBytes.
 func LoadModel(path string) (*Model, error) {
-	buf, err := os.ReadFile(path)
+	buf, err := net.ReadModelFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", path, err)
 	}

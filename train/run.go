@@ -218,13 +218,9 @@ func openRun(dir string, opts RunOptions) (*Run, error) {
 	if err := st.checkStop(dir, cfg); err != nil {
 		return nil, err
 	}
-	yml, err := os.ReadFile(filepath.Join(dir, VariantFile))
+	rules, err := ReadRunRules(dir)
 	if err != nil {
 		return nil, err
-	}
-	rules, err := game.ParseVariant(yml, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", VariantFile, err)
 	}
 	if rules.Fingerprint() != st.Fingerprint {
 		return nil, fmt.Errorf("the rules in %s (%s) are not the run's (%s)", VariantFile, rules.Fingerprint(), st.Fingerprint)

@@ -118,6 +118,8 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{func(c *Config) { c.SelfPlay.Workers, c.SelfPlay.FullSims = 8, 600_000 }, "selfplay.workers × selfplay.full_sims = 4800000: want at most 4000000"},
 		{func(c *Config) { c.SelfPlay.Workers, c.Rating.Sims = 5, 1_000_000 }, "selfplay.workers × rating.sims = 5000000: want at most 4000000"},
+		// A network whose model file could not be read back.
+		{func(c *Config) { c.Network.Blocks, c.Network.Channels = 64, 1024 }, "network: net: config: 64 blocks of 1024 channels take 4.5 GiB of weights, more than a model file may hold (1 GiB)"},
 	} {
 		c := testConfig(t, 1)
 		tc.set(c)

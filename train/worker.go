@@ -15,6 +15,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
@@ -51,13 +52,9 @@ func SelfPlayWorker(ctx context.Context, dir string, opts WorkerOptions) error {
 	if err != nil {
 		return err
 	}
-	yml, err := os.ReadFile(filepath.Join(dir, VariantFile))
+	rules, err := ReadRunRules(dir)
 	if err != nil {
 		return err
-	}
-	rules, err := game.ParseVariant(yml, nil)
-	if err != nil {
-		return fmt.Errorf("%s: %w", VariantFile, err)
 	}
 	games := opts.Games
 	if games <= 0 {
@@ -132,12 +129,30 @@ func nextShardSeq(dir, worker string) (int, error) {
 	return next, nil
 }
 
+// maxStateBytes bounds a run's state file; it takes a few hundred bytes
+// and a line per shard taken in.
+const maxStateBytes = 16 << 20
+
+// ReadRunRules reads the rules of the run in dir, its VariantFile: a
+// regular file of at most game.MaxVariantBytes.
+func ReadRunRules(dir string) (*game.Rules, error) {
+	yml, err := durable.ReadFile(filepath.Join(dir, VariantFile), "variant file", game.MaxVariantBytes)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := game.ParseVariant(yml, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", VariantFile, err)
+	}
+	return rules, nil
+}
+
 // readState reads the state file of the run in dir and verifies its
 // checksum (a legacy state has none).
 func readState(dir string) (runState, error) {
 	var st runState
 	path := filepath.Join(dir, StateFile)
-	data, err := os.ReadFile(path)
+	data, err := durable.ReadFile(path, "run state file", maxStateBytes)
 	if err != nil {
 		return st, fmt.Errorf("%s is not a run directory: %w", dir, err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train"
 )
 
@@ -166,7 +167,7 @@ func openSink(path string) (*recordSink, error) {
 	if path == "" {
 		return s, nil
 	}
-	f, err := os.Create(path)
+	f, err := durable.Create(path)
 	if err != nil {
 		return nil, err
 	}

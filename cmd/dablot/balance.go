@@ -16,6 +16,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/balance"
 )
@@ -285,7 +286,7 @@ func studyVariant(ctx context.Context, m *train.Model, opts balance.Options, out
 		return nil, err
 	}
 	path := filepath.Join(gamesDir, fileName(m.Rules.Name)+".pgn")
-	sink, err := os.Create(path)
+	sink, err := durable.Create(path)
 	if err != nil {
 		return nil, err
 	}
@@ -341,7 +342,7 @@ const (
 func writeBalance(dir string, results []*balance.VariantResult) ([]string, error) {
 	md := "# Variant balance\n\n" + balance.Markdown(results)
 	report := filepath.Join(dir, balanceReport)
-	if err := os.WriteFile(report, []byte(md), 0o644); err != nil {
+	if err := durable.WriteFile(report, []byte(md)); err != nil {
 		return nil, err
 	}
 	data, err := json.MarshalIndent(results, "", "  ")
@@ -349,7 +350,7 @@ func writeBalance(dir string, results []*balance.VariantResult) ([]string, error
 		return nil, err
 	}
 	resultsPath := filepath.Join(dir, balanceResults)
-	if err := os.WriteFile(resultsPath, append(data, '\n'), 0o644); err != nil {
+	if err := durable.WriteFile(resultsPath, append(data, '\n')); err != nil {
 		return nil, err
 	}
 	charts, err := balance.WriteCharts(dir, results)

@@ -15,6 +15,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net/durable"
 )
 
 func init() {
@@ -219,15 +220,7 @@ func (g *playGame) record() *game.Record {
 
 // save writes the game record to path.
 func (g *playGame) save(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("saving the game: %w", err)
-	}
-	if err := g.record().WritePGN(f); err != nil {
-		f.Close()
-		return fmt.Errorf("saving the game to %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
+	if err := durable.Write(path, g.record().WritePGN); err != nil {
 		return fmt.Errorf("saving the game to %s: %w", path, err)
 	}
 	return nil

@@ -3,10 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/train"
 )
 
 // recordRange is the flags of the commands that study positions taken from
@@ -45,14 +45,9 @@ func (rr *recordRange) check() error {
 // the first record's variant.
 func (rr *recordRange) read() ([]*game.Record, *game.Rules, error) {
 	path, name := *rr.records, *rr.variant
-	f, err := os.Open(path)
+	recs, err := train.ReadRecordsFile(path)
 	if err != nil {
 		return nil, nil, err
-	}
-	recs, err := game.ReadRecords(f)
-	f.Close()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(recs) == 0 {
 		return nil, nil, fmt.Errorf("%s: no game records", path)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train"
 )
 
@@ -60,7 +61,7 @@ func runTrain(args []string, out io.Writer) error {
 		}
 	})
 	if *profile != "" {
-		f, err := os.Create(*profile)
+		f, err := durable.Create(*profile)
 		if err != nil {
 			return err
 		}

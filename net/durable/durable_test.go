@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +55,55 @@ func TestWrite(t *testing.T) {
 	// A directory that does not exist is an error, not a panic.
 	if err := WriteFile(filepath.Join(dir, "no", "f"), nil); err == nil {
 		t.Fatal("write into a missing directory: no error")
+	}
+}
+
+func TestReadFileLimit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("12345678"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		limit int64
+		err   string
+	}{
+		{8, ""},
+		{100, ""},
+		{7, path + " is 8 bytes, more than a preset may have (7 bytes)"},
+	} {
+		data, err := ReadFile(path, "preset", tc.limit)
+		if tc.err == "" {
+			if err != nil || string(data) != "12345678" {
+				t.Errorf("limit %d: %q, %v", tc.limit, data, err)
+			}
+		} else if err == nil || err.Error() != tc.err {
+			t.Errorf("limit %d: %v, want %q", tc.limit, err, tc.err)
+		}
+	}
+	// A large file is refused by its size, without reading it.
+	big := filepath.Join(dir, "big")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1<<31 + 1); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := ReadFile(big, "model file", 1<<30); err == nil || !strings.Contains(err.Error(), "is 2 GiB (2147483649 bytes), more than a model file may have (1 GiB)") {
+		t.Errorf("a 2 GiB model: %v", err)
+	}
+	if _, err := ReadFile(filepath.Join(dir, "none"), "model file", 1<<30); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing file: %v, want ErrNotExist", err)
+	}
+}
+
+func TestSize(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 bytes", 1023: "1023 bytes", 1024: "1 KiB", 64 << 10: "64 KiB",
+		3 << 29: "1.5 GiB", 1<<30 + 1: "1 GiB (1073741825 bytes)", 1 << 40: "1 TiB"} {
+		if got := Size(n); got != want {
+			t.Errorf("Size(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

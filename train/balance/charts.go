@@ -3,6 +3,7 @@ package balance
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train/report"
 )
 
@@ -78,15 +80,10 @@ func save(p *plot.Plot, w, h vg.Length, path string) error {
 		legend.Draw(draw.Crop(dc, w-lw, 0, 0, 0))
 	}
 	p.Draw(plotArea)
-	f, err := os.Create(path)
-	if err != nil {
+	return durable.Write(path, func(w io.Writer) error {
+		_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
 		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	})
 }
 
 // shareTicks marks shares from 0 to 1 by fifths.

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"io"
 	"maps"
 	"math"
 	"os"
@@ -24,6 +25,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/rating"
 	"github.com/dablot-zero/dablot/train/runlog"
@@ -204,7 +206,7 @@ func Write(dir string, opts Options) ([]string, error) {
 			return written, fmt.Errorf("%s: %w", pl.name, err)
 		}
 		path := filepath.Join(out, pl.name)
-		if err := p.Save(plotWidth, plotHeight, path); err != nil {
+		if err := savePlot(p, path); err != nil {
 			return written, fmt.Errorf("%s: %w", path, err)
 		}
 		written = append(written, path)
@@ -214,10 +216,22 @@ func Write(dir string, opts Options) ([]string, error) {
 	if err != nil {
 		return written, err
 	}
-	if err := os.WriteFile(path, []byte(summary(run, table, anchor, disconnected, factors)), 0o644); err != nil {
+	if err := durable.WriteFile(path, []byte(summary(run, table, anchor, disconnected, factors))); err != nil {
 		return written, err
 	}
 	return append(written, path), nil
+}
+
+// savePlot writes p as a PNG image of the report's size to path.
+func savePlot(p *plot.Plot, path string) error {
+	wt, err := p.WriterTo(plotWidth, plotHeight, "png")
+	if err != nil {
+		return err
+	}
+	return durable.Write(path, func(w io.Writer) error {
+		_, err := wt.WriteTo(w)
+		return err
+	})
 }
 
 // series is one line of a plot against generation.
@@ -507,16 +521,12 @@ func loadSelfPlay(dir string, n int) (*selfPlay, error) {
 	if err != nil || len(files) == 0 {
 		return nil, err
 	}
-	yml, err := os.ReadFile(filepath.Join(dir, train.VariantFile))
+	rules, err := train.ReadRunRules(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
-	}
-	rules, err := game.ParseVariant(yml, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", train.VariantFile, err)
 	}
 	slices.Sort(files) // gen-NNNNNN: numeric order
 	files = files[max(0, len(files)-n):]
@@ -534,14 +544,9 @@ func loadSelfPlay(dir string, n int) (*selfPlay, error) {
 			sp.first = g
 		}
 		sp.last = g
-		f, err := os.Open(path)
+		rs, err := train.ReadRecordsFile(path)
 		if err != nil {
 			return nil, err
-		}
-		rs, err := game.ReadRecords(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		for k, rec := range rs {
 			if rec.Setup == "" && rec.South == rec.North { // not against a fixed opponent

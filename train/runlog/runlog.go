@@ -113,7 +113,7 @@ func Append(path string, v any) error {
 // first completes it when complete says it is whole and otherwise cuts it
 // off. Only one process may append to a file at a time.
 func AppendLine(path string, line []byte, complete func(line []byte) bool) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := durable.Append(path)
 	if err != nil {
 		return err
 	}
@@ -209,18 +209,22 @@ type line struct {
 	last   bool   // no non-blank line follows
 }
 
+// MaxLogBytes bounds a run log that readers take in: some hundred
+// thousand generations' lines.
+const MaxLogBytes = 256 << 20
+
 // readLines returns the non-blank lines of a file; none if it is missing.
+// The file must be a regular file of at most MaxLogBytes.
 func readLines(path string) ([]line, error) {
-	f, err := os.Open(path)
+	data, err := durable.ReadFile(path, "run log", MaxLogBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var lines []line
-	r := bufio.NewReader(f)
+	r := bufio.NewReader(bytes.NewReader(data))
 	for n := 1; ; n++ {
 		text, err := r.ReadBytes('\n')
 		if t := bytes.TrimSpace(text); len(t) > 0 {

@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/net/durable"
@@ -65,12 +64,19 @@ const maxHeader = 1 << 16
 
 const maxPolicy = 4 * game.MaxPoints
 
+// MaxShardBytes bounds a shard, compressed and not: some five million
+// samples. Read refuses a larger one, and Write does not make one.
+const MaxShardBytes = 1 << 30
+
 // Write stores samples of variant r in a new shard at path, atomically: the
 // file appears complete or not at all.
 func Write(path string, r *game.Rules, h Header, ss []Sample) error {
 	raw, err := encode(r, h, ss)
 	if err != nil {
 		return err
+	}
+	if len(raw) > MaxShardBytes {
+		return fmt.Errorf("shard %s: %d samples take %d bytes, more than a shard may have (%d): play fewer games a shard", path, len(ss), len(raw), MaxShardBytes)
 	}
 	return durable.Write(path, func(w io.Writer) error {
 		zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault))
@@ -126,27 +132,35 @@ func encode(r *game.Rules, h Header, ss []Sample) ([]byte, error) {
 var ErrCorrupt = errors.New("corrupt shard")
 
 // Read loads a shard of variant r, checking its checksum, its variant and
-// every sample.
-func Read(path string, r *game.Rules) (Header, []Sample, error) {
-	zr, done, err := openShard(path)
+// every sample. The file must be a regular file, and it and its content at
+// most MaxShardBytes.
+func Read(path string, r *game.Rules) (Header, []Sample, error) { return read(path, r, MaxShardBytes) }
+
+// read is Read with the bound limit.
+func read(path string, r *game.Rules, limit int64) (Header, []Sample, error) {
+	zr, done, err := openShard(path, limit)
 	if err != nil {
 		return Header{}, nil, err
 	}
 	defer done()
-	raw, err := io.ReadAll(zr)
+	raw, err := io.ReadAll(io.LimitReader(zr, limit+1))
 	if err != nil {
 		return corrupt(path, "decompressing: %v", err)
+	}
+	if int64(len(raw)) > limit {
+		return corrupt(path, "more than %d bytes decompressed, the most a shard may hold", limit)
 	}
 	return decode(raw, path, r)
 }
 
-// openShard opens the shard at path for decompression; done releases it.
-func openShard(path string) (zr *zstd.Decoder, done func(), err error) {
-	f, err := os.Open(path)
+// openShard opens the shard at path, a regular file of at most limit
+// bytes, for decompression of at most limit bytes; done releases it.
+func openShard(path string, limit int64) (zr *zstd.Decoder, done func(), err error) {
+	f, err := durable.Open(path, "sample shard", limit)
 	if err != nil {
 		return nil, nil, err
 	}
-	if zr, err = zstd.NewReader(f, zstd.WithDecoderMaxMemory(1<<30)); err != nil {
+	if zr, err = zstd.NewReader(f, zstd.WithDecoderMaxMemory(uint64(limit))); err != nil {
 		f.Close()
 		return nil, nil, corruptError(path, "%v", err)
 	}
@@ -157,7 +171,7 @@ func openShard(path string) (zr *zstd.Decoder, done func(), err error) {
 // samples of variant r, without its samples: it decompresses no more than
 // the header, so it does not verify the shard's checksum (Read does).
 func ReadHeader(path string, r *game.Rules) (Header, error) {
-	zr, done, err := openShard(path)
+	zr, done, err := openShard(path, MaxShardBytes)
 	if err != nil {
 		return Header{}, err
 	}
