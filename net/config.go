@@ -168,7 +168,7 @@ func (w *Weights) Tensor(name string) *Tensor {
 }
 
 // Check verifies that w holds exactly the tensors of its Config with the
-// right shapes and sizes.
+// right shapes and sizes, and only finite values.
 func (w *Weights) Check() error {
 	if w == nil {
 		return fmt.Errorf("net: nil weights")
@@ -190,6 +190,9 @@ func (w *Weights) Check() error {
 		}
 		if len(t.Data) != numel(s.Shape) {
 			return fmt.Errorf("net: tensor %q has %d values, want %d", s.Name, len(t.Data), numel(s.Shape))
+		}
+		if err := checkFinite(s.Name, t.Data); err != nil {
+			return fmt.Errorf("net: %w", err)
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/dablot-zero/dablot/net/durable"
@@ -184,9 +185,24 @@ func (f *fileImage) weightsPrefixed(prefix string) (*Weights, error) {
 		if err != nil {
 			return nil, fmt.Errorf("net: load: %w", err)
 		}
+		if err := checkFinite(prefix+s.Name, vals); err != nil {
+			return nil, fmt.Errorf("net: load: %w", err)
+		}
 		w.Tensors = append(w.Tensors, Tensor{Name: s.Name, Shape: append([]int(nil), s.Shape...), Data: vals})
 	}
 	return w, nil
+}
+
+// checkFinite reports the first value of the tensor name that is NaN or
+// infinite: such weights make every evaluation NaN, which would fail only
+// inside a search.
+func checkFinite(name string, vals []float32) error {
+	for i, v := range vals {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return fmt.Errorf("tensor %q holds %v at index %d: the weights are not finite (a diverged training?)", name, v, i)
+		}
+	}
+	return nil
 }
 
 // weights takes the parameter tensors of the architecture.

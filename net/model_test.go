@@ -3,6 +3,7 @@ package net
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -151,6 +152,32 @@ func TestModelLoadRejects(t *testing.T) {
 	}
 	if _, err := Decode(good, exp); err != nil {
 		t.Fatalf("good file rejected: %v", err)
+	}
+}
+
+// TestModelNotFinite: weights that are NaN or infinite are refused when a
+// file is read (with its checksums right, as a diverged training would have
+// written it), and when weights are saved or evaluated, not inside a
+// search.
+func TestModelNotFinite(t *testing.T) {
+	topo, w, _ := testModel(t)
+	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+		b := w.Clone()
+		b.Tensors[2].Data[1] = bad
+		buf, err := encodeFile(modelKind, topo, b.Config, b.Tensors, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("tensor %q holds %v at index 1: the weights are not finite", b.Tensors[2].Name, bad)
+		if _, err := Decode(buf, Expect{Topology: topo}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Decode of a model holding %v: %v, want %q", bad, err, want)
+		}
+		if _, err := Encode(topo, b, nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Encode of weights holding %v: %v, want %q", bad, err, want)
+		}
+		if _, err := NewEvaluator(topo, b); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("NewEvaluator of weights holding %v: %v, want %q", bad, err, want)
+		}
 	}
 }
 
