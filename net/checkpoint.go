@@ -92,7 +92,7 @@ func decodeCheckpoint(buf []byte, topo *Topology, tc TrainConfig) (*Trainer, map
 	if err := tc.Validate(); err != nil {
 		return nil, nil, err
 	}
-	f, err := decodeFile(buf, checkpointKind, Expect{Topology: topo})
+	f, err := decodeFile(buf, checkpointKind, func(map[string]string) (Expect, error) { return Expect{Topology: topo}, nil })
 	if err != nil {
 		return nil, nil, err
 	}

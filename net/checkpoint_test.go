@@ -156,6 +156,7 @@ func TestCheckpointRejects(t *testing.T) {
 		{"model file", model, topo, tc, "model file, not a trainer checkpoint"},
 		{"other architecture", imagetest.RewriteHeader(t, good, func(h map[string]any) {
 			meta(h)[MetaArchitecture] = strings.Replace(meta(h)[MetaArchitecture].(string), `"channels":8`, `"channels":9`, 1)
+			resign(h)
 		}), topo, tc, "shape"},
 		{"moments missing", imagetest.RewriteHeader(t, good, func(h map[string]any) {
 			for k := range h {
@@ -164,8 +165,9 @@ func TestCheckpointRejects(t *testing.T) {
 				}
 			}
 		}), topo, tc, "trailing"},
-		{"bad step", imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)[MetaStep] = "-1" }), topo, tc, "step"},
-		{"bad train config", imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)[MetaTrainConfig] = "{" }), topo, tc, "train_config"},
+		{"bad step", imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)[MetaStep] = "-1"; resign(h) }), topo, tc, "step"},
+		{"bad train config", imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)[MetaTrainConfig] = "{"; resign(h) }), topo, tc, "train_config"},
+		{"step edited", imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)[MetaStep] = "7" }), topo, tc, "metadata checksum mismatch"},
 		{"changed beta1", good, topo, otherTC, "Beta1"},
 		{"changed batch size", good, topo, otherBatch, "BatchSize"},
 	}

@@ -3,6 +3,7 @@ package net
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -155,7 +156,14 @@ func Load(path string, exp Expect) (*Model, error) {
 
 // Decode parses and validates a model file image against exp.
 func Decode(buf []byte, exp Expect) (*Model, error) {
-	f, err := decodeFile(buf, modelKind, exp)
+	return DecodeFunc(buf, func(map[string]string) (Expect, error) { return exp, nil })
+}
+
+// DecodeFunc is Decode with what the file must be made from its metadata,
+// by expect, once the layout and both checksums (of the data and of the
+// metadata) are verified: the metadata it sees are the ones written.
+func DecodeFunc(buf []byte, expect func(meta map[string]string) (Expect, error)) (*Model, error) {
+	f, err := decodeFile(buf, modelKind, expect)
 	if err != nil {
 		return nil, err
 	}
@@ -217,9 +225,12 @@ func (f *fileImage) done() error {
 }
 
 // decodeFile parses buf as a file of the given kind and checks the layout,
-// the checksum, the architecture and exp.
-func decodeFile(buf []byte, kind fileKind, exp Expect) (*fileImage, error) {
+// the checksums, the architecture and what expect makes of the metadata.
+func decodeFile(buf []byte, kind fileKind, expect func(meta map[string]string) (Expect, error)) (*fileImage, error) {
 	file, err := safetensors.Decode(buf)
+	if errors.Is(err, safetensors.ErrFormat) {
+		return nil, fmt.Errorf("net: load: not a %s file: %w", kind.what, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("net: load: %w", err)
 	}
@@ -247,6 +258,10 @@ func decodeFile(buf []byte, kind fileKind, exp Expect) (*fileImage, error) {
 		return nil, fmt.Errorf("net: load: %w", err)
 	}
 	// Expectations.
+	exp, err := expect(meta)
+	if err != nil {
+		return nil, err
+	}
 	if exp.Topology == nil {
 		return nil, fmt.Errorf("net: load: no expected topology given")
 	}

@@ -124,8 +124,16 @@ func TestModelLoadRejects(t *testing.T) {
 			return imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "stem.w")["shape"] = []int{9, 12} })
 		}, exp, "shape"},
 		{"not our format", func() []byte {
-			return imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)["format"] = "other" })
+			return imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)["format"] = "other"; resign(h) })
 		}, exp, "format"},
+		{"metadata edited", func() []byte {
+			return imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)["variant"] = "dablot" })
+		}, exp, "metadata checksum mismatch"},
+		{"architecture edited", func() []byte {
+			return imagetest.RewriteHeader(t, good, func(h map[string]any) {
+				meta(h)[MetaArchitecture] = strings.Replace(meta(h)[MetaArchitecture].(string), `"value_hidden":5`, `"value_hidden":6`, 1)
+			})
+		}, exp, "metadata checksum mismatch"},
 		{"wrong topology", func() []byte { return good }, Expect{Topology: largeBoard()}, "41-point"},
 		{"wrong encoding", func() []byte { return good }, Expect{Topology: topo, InputPlanes: 7}, "input planes"},
 		{"metadata mismatch", func() []byte { return good }, Expect{Topology: topo, Metadata: map[string]string{"encoding_version": "3"}}, "encoding_version"},
@@ -153,6 +161,18 @@ func TestModelLoadRejects(t *testing.T) {
 	if _, err := Decode(good, exp); err != nil {
 		t.Fatalf("good file rejected: %v", err)
 	}
+}
+
+// resign sets the metadata checksum of a header a test edited to match, as
+// a tool that rewrites a file consistently would, so that the checks
+// behind the checksum are reached.
+func resign(h map[string]any) {
+	md := h["__metadata__"].(map[string]any)
+	m := map[string]string{}
+	for k, v := range md {
+		m[k] = v.(string)
+	}
+	md[safetensors.MetadataChecksumKey] = safetensors.MetadataChecksum(m)
 }
 
 // TestModelNotFinite: weights that are NaN or infinite are refused when a

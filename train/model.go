@@ -1,7 +1,6 @@
 package train
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -133,10 +132,11 @@ func (m *Model) TrainedBy() string {
 
 // LoadModel reads a model file. The variant comes from the file itself (its
 // full rules), so a model of a variant written by hand loads anywhere. A
-// damaged file, a file of another encoding version, or rules that do not
-// read back as recorded are refused with an error naming the problem; so is
-// a path that is not a regular file (a device, a named pipe) or one larger
-// than net.MaxModelBytes.
+// damaged file, one whose metadata were changed after it was written, a
+// file of another encoding version, rules that do not read back as
+// recorded, or weights that are not finite are refused with an error naming
+// the problem; so is a path that is not a regular file (a device, a named
+// pipe) or one larger than net.MaxModelBytes.
 func LoadModel(path string) (*Model, error) {
 	buf, err := net.ReadModelFile(path)
 	if err != nil {
@@ -149,30 +149,25 @@ func LoadModel(path string) (*Model, error) {
 	return m, nil
 }
 
-// DecodeModel is LoadModel on a file's contents.
+// DecodeModel is LoadModel on a file's contents. Its metadata are read
+// once the file's checksums, which cover them (in files written since
+// metadata checksums exist), are verified; the rules, whatever the file's
+// age, must agree with the variant name, the canonical form and the
+// fingerprint the file records.
 func DecodeModel(buf []byte) (*Model, error) {
-	meta, err := peekMetadata(buf)
+	var r *game.Rules
+	nm, err := net.DecodeFunc(buf, func(meta map[string]string) (net.Expect, error) {
+		var err error
+		r, err = modelRules(meta)
+		if err != nil {
+			return net.Expect{}, err
+		}
+		return net.Expect{Topology: Topology(r), InputPlanes: encode.Planes}, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	if v := meta[MetaEncoding]; v != strconv.Itoa(encode.Version) {
-		return nil, fmt.Errorf("encoding version %q, this program reads version %d: re-train or use the program that wrote it", v, encode.Version)
-	}
-	yml, ok := meta[MetaRules]
-	if !ok {
-		return nil, errors.New("no rules in the model's metadata (not a dablot-zero model file?)")
-	}
-	r, err := game.ParseVariant([]byte(yml), nil)
-	if err != nil {
-		return nil, fmt.Errorf("rules in the model: %w", err)
-	}
-	if c := meta[MetaCanonical]; c != r.Canonical() {
-		return nil, fmt.Errorf("rules in the model read back as %s, the model records %s", r.Canonical(), c)
-	}
-	nm, err := net.Decode(buf, net.Expect{Topology: Topology(r), InputPlanes: encode.Planes})
-	if err != nil {
-		return nil, err
-	}
+	meta := nm.Metadata
 	var ts TrainingSummary
 	if s := meta[MetaTraining]; s != "" {
 		if err := json.Unmarshal([]byte(s), &ts); err != nil {
@@ -187,26 +182,31 @@ func DecodeModel(buf []byte) (*Model, error) {
 	return m, nil
 }
 
-// peekMetadata reads the __metadata__ map of a safetensors image without
-// checking the rest; net.Decode then validates the whole file.
-func peekMetadata(buf []byte) (map[string]string, error) {
-	if len(buf) < 8 {
-		return nil, fmt.Errorf("truncated file: %d bytes", len(buf))
+// modelRules reads the rules a model file's metadata record and checks
+// them against the file's other records of the game: its encoding version,
+// the canonical form, the fingerprint and the variant's name.
+func modelRules(meta map[string]string) (*game.Rules, error) {
+	if v := meta[MetaEncoding]; v != strconv.Itoa(encode.Version) {
+		return nil, fmt.Errorf("encoding version %q, this program reads version %d: re-train or use the program that wrote it", v, encode.Version)
 	}
-	n := binary.LittleEndian.Uint64(buf)
-	if n == 0 || n > uint64(len(buf)-8) {
-		return nil, fmt.Errorf("not a model file, or truncated: header length %d with %d bytes after it", n, len(buf)-8)
+	yml, ok := meta[MetaRules]
+	if !ok {
+		return nil, errors.New("no rules in the model's metadata (not a dablot-zero model file?)")
 	}
-	var h struct {
-		Meta map[string]string `json:"__metadata__"`
+	r, err := game.ParseVariant([]byte(yml), nil)
+	if err != nil {
+		return nil, fmt.Errorf("rules in the model: %w", err)
 	}
-	if err := json.Unmarshal(buf[8:8+n], &h); err != nil {
-		return nil, fmt.Errorf("not a model file: bad header: %v", err)
+	if c := meta[MetaCanonical]; c != r.Canonical() {
+		return nil, fmt.Errorf("rules in the model read back as %s, the model records %s", r.Canonical(), c)
 	}
-	if h.Meta == nil {
-		return nil, errors.New("not a model file: no __metadata__ in the header")
+	if fp, ok := meta[MetaFingerprint]; ok && fp != r.Fingerprint() {
+		return nil, fmt.Errorf("rules in the model have the fingerprint %s, the model records %s", r.Fingerprint(), fp)
 	}
-	return h.Meta, nil
+	if v, ok := meta[MetaVariant]; ok && v != r.Name {
+		return nil, fmt.Errorf("rules in the model are %s's, the model records the variant %q", r.Name, v)
+	}
+	return r, nil
 }
 
 // CodeVersion identifies the program: the module version and, in binaries

@@ -2,6 +2,8 @@ package train
 
 import (
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -14,6 +16,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/safetensors"
 )
 
 // tinyNet is a small architecture that keeps tests fast.
@@ -125,7 +128,7 @@ func TestModelRefused(t *testing.T) {
 		{"empty", nil, "truncated"},
 		{"truncated", good[:len(good)/2], "out of range"},
 		{"flipped bit", flipped, "checksum"},
-		{"not a model", []byte("hello, this is not a model file at all"), "not a model"},
+		{"not a model", []byte("hello, this is not a model file at all"), "not a model file"},
 		{"other encoding", otherEnc, "encoding version"},
 		{"no rules", noRules, "no rules"},
 	} {
@@ -314,5 +317,83 @@ func TestNetEvaluatorClone(t *testing.T) {
 	res, err := RunArena(context.Background(), ArenaConfig{Rules: m.Rules, A: a, B: factory(t, "random"), Games: 2, Threads: 2, Seed: 1})
 	if err != nil || res.WDL.Games() != 2 {
 		t.Fatalf("match: %v, %v", res, err)
+	}
+}
+
+// rewriteMetadata returns the model file image buf with its metadata
+// changed by edit and nothing else: a hand edit, which leaves the file's
+// checksums as they were unless edit changes them.
+func rewriteMetadata(t *testing.T, buf []byte, edit func(meta map[string]string)) []byte {
+	t.Helper()
+	n := binary.LittleEndian.Uint64(buf)
+	var h map[string]json.RawMessage
+	if err := json.Unmarshal(buf[8:8+n], &h); err != nil {
+		t.Fatal(err)
+	}
+	var meta map[string]string
+	if err := json.Unmarshal(h["__metadata__"], &meta); err != nil {
+		t.Fatal(err)
+	}
+	edit(meta)
+	h["__metadata__"], _ = json.Marshal(meta)
+	hj, _ := json.Marshal(h)
+	out := binary.LittleEndian.AppendUint64(nil, uint64(len(hj)))
+	return append(append(out, hj...), buf[8+n:]...)
+}
+
+// TestModelRulesCovered: a model's rules are covered by its checksums, so
+// that an edit of its rules_yaml (with its canonical form, so that it reads
+// back as recorded) cannot make it play under other rules; a file written
+// before metadata checksums, whose data alone were checked, must still
+// agree with its fingerprint and variant name, and loads when it does.
+func TestModelRulesCovered(t *testing.T) {
+	m := newTestModel(t, "keyland", 1)
+	path := filepath.Join(t.TempDir(), "m.dbm")
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := configs.Variant("keyland,max_plies=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherRules := func(meta map[string]string) {
+		meta[MetaRules], meta[MetaCanonical] = string(other.YAML()), other.Canonical()
+	}
+	legacy := func(edit func(map[string]string)) func(map[string]string) {
+		return func(meta map[string]string) {
+			delete(meta, safetensors.MetadataChecksumKey)
+			edit(meta)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(meta map[string]string)
+		want string
+	}{
+		{"rules edited", otherRules, "metadata checksum mismatch"},
+		{"fingerprint edited", func(meta map[string]string) { meta[MetaFingerprint] = "0123456789abcdef" }, "metadata checksum mismatch"},
+		{"variant edited", func(meta map[string]string) { meta[MetaVariant] = "dablot" }, "metadata checksum mismatch"},
+		{"checksum removed, rules edited", legacy(otherRules), "rules in the model have the fingerprint " + other.Fingerprint() + ", the model records " + m.Rules.Fingerprint()},
+		{"checksum removed, variant edited", legacy(func(meta map[string]string) { meta[MetaVariant] = "dablot" }), `rules in the model are keyland's, the model records the variant "dablot"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			back, err := DecodeModel(rewriteMetadata(t, good, tc.edit))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				var rules string
+				if back != nil {
+					rules = back.Rules.Canonical()
+				}
+				t.Fatalf("got %v (rules %s), want an error saying %q", err, rules, tc.want)
+			}
+		})
+	}
+	// A file from before metadata checksums loads as it did.
+	back, err := DecodeModel(rewriteMetadata(t, good, legacy(func(map[string]string) {})))
+	if err != nil || back.Rules.Canonical() != m.Rules.Canonical() {
+		t.Fatalf("a model without a metadata checksum: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/safetensors"
 	"github.com/dablot-zero/dablot/train"
 )
 
@@ -73,7 +74,7 @@ func printModelInfo(out io.Writer, file string, m *train.Model) error {
 	if r.Description != "" {
 		row("", "%s", r.Description)
 	}
-	row("fingerprint", "%s", or(meta[train.MetaFingerprint], r.Fingerprint()))
+	row("fingerprint", "%s", r.Fingerprint()) // of the rules as loaded, which the checksums cover
 	row("board", "%d × %d lines, %d points", r.Board.Cols, r.Board.Rows, r.Board.Points())
 	row("encoding", "version %s", or(meta[train.MetaEncoding], "?"))
 	row("architecture", "%s × %d channels, value head %d, %d input planes",
@@ -112,6 +113,11 @@ func printModelInfo(out io.Writer, file string, m *train.Model) error {
 	}
 	row("created", "%s", created)
 	row("checksum", "sha256 %s", or(meta[net.MetaChecksum], "none"))
+	if sum, ok := meta[safetensors.MetadataChecksumKey]; ok {
+		row("", "metadata sha256 %s (verified: the rules and the network are as written)", sum)
+	} else {
+		row("", "metadata not covered: the file was written before metadata checksums")
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"encoding/binary"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dablot-zero/dablot/configs"
 )
 
 func TestInfo(t *testing.T) {
@@ -29,6 +33,7 @@ func TestInfo(t *testing.T) {
 		"started from  models/earlier.dbm (sha256 0123abcd)",
 		"created       ",
 		"checksum      sha256 ",
+		"metadata sha256 ",
 		"ratings:\n  name    elo    err95  games  score  anchor\n  gen3    152.5  30.1   40     0.710  false",
 	} {
 		if !strings.Contains(out, want) {
@@ -57,6 +62,23 @@ func TestInfoErrors(t *testing.T) {
 	if err := os.WriteFile(truncated, data[:len(data)-100], 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The rules edited by hand (as a user would, with a text editor on the
+	// JSON header): frostviken with a 3-ply limit, its canonical form to
+	// match, its fingerprint as it was.
+	edited := filepath.Join(dir, "edited.dbm")
+	other := configs.MustVariant("frostviken,max_plies=3")
+	n := binary.LittleEndian.Uint64(data)
+	var h map[string]any
+	if err := json.Unmarshal(data[8:8+n], &h); err != nil {
+		t.Fatal(err)
+	}
+	meta := h["__metadata__"].(map[string]any)
+	meta["rules_yaml"], meta["rules_canonical"] = string(other.YAML()), other.Canonical()
+	hj, _ := json.Marshal(h)
+	img := binary.LittleEndian.AppendUint64(nil, uint64(len(hj)))
+	if err := os.WriteFile(edited, append(append(img, hj...), data[8+n:]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	flipped := filepath.Join(dir, "flipped.dbm")
 	data[len(data)-5] ^= 0x40
 	if err := os.WriteFile(flipped, data, 0o644); err != nil {
@@ -74,6 +96,8 @@ func TestInfoErrors(t *testing.T) {
 		{[]string{"info", garbage}, 1, "not a model file"},
 		{[]string{"info", truncated}, 1, "model " + truncated},
 		{[]string{"info", flipped}, 1, "checksum"},
+		{[]string{"info", edited}, 1, "metadata checksum mismatch: the metadata were changed after the file was written"},
+		{[]string{"engine", "--model", edited}, 1, "metadata checksum mismatch"},
 	} {
 		code, _, stderr := run(tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "goroutine") {

@@ -6,9 +6,11 @@
 // header, then the raw little-endian tensor data. The header maps each
 // tensor name to {"dtype": "F32", "shape": [...], "data_offsets": [begin,
 // end]} (byte offsets into the data section) and holds a "__metadata__"
-// map of strings, whose ChecksumKey entry is the sha256 of the data section.
-// What the tensors and the other metadata mean is the caller's business
-// (package net).
+// map of strings, whose ChecksumKey entry is the sha256 of the data section
+// and whose MetadataChecksumKey entry is the sha256 of every other entry
+// (see MetadataChecksum), so that together they cover every bit that means
+// something. What the tensors and the other metadata mean is the caller's
+// business (package net).
 package safetensors
 
 import (
@@ -18,6 +20,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -28,12 +31,21 @@ const (
 	// ChecksumKey is the metadata entry holding the hex sha256 of the data
 	// section; Encode writes it and Decode checks it.
 	ChecksumKey = "data_sha256"
+	// MetadataChecksumKey is the metadata entry holding MetadataChecksum of
+	// the others, the data's checksum included; Encode writes it and Decode
+	// checks it. Files written before it existed lack it: Decode reads them
+	// with their data checked alone.
+	MetadataChecksumKey = "metadata_sha256"
 	// MaxHeaderBytes bounds the JSON header Decode accepts.
 	MaxHeaderBytes = 64 << 20
 	// MaxElements bounds the elements of one tensor Decode accepts.
 	MaxElements = 1 << 28
 	metadataKey = "__metadata__"
 )
+
+// ErrFormat is wrapped by the errors of Decode about an image that is not
+// a safetensors file at all (its header length or JSON header is wrong).
+var ErrFormat = errors.New("not a safetensors file")
 
 // Tensor is one named float32 array.
 type Tensor struct {
@@ -52,8 +64,10 @@ type header struct {
 // checksum entry; meta itself is not changed. The header is padded with
 // spaces to a multiple of 8 bytes, as safetensors writers do.
 func Encode(tensors []Tensor, meta map[string]string) ([]byte, error) {
-	if _, ok := meta[ChecksumKey]; ok {
-		return nil, fmt.Errorf("metadata key %q is reserved", ChecksumKey)
+	for _, k := range []string{ChecksumKey, MetadataChecksumKey} {
+		if _, ok := meta[k]; ok {
+			return nil, fmt.Errorf("metadata key %q is reserved", k)
+		}
 	}
 	size := 0
 	for _, t := range tensors {
@@ -82,6 +96,7 @@ func Encode(tensors []Tensor, meta map[string]string) ([]byte, error) {
 		md[k] = v
 	}
 	md[ChecksumKey] = checksum(data)
+	md[MetadataChecksumKey] = MetadataChecksum(md)
 	hdr[metadataKey] = md
 	hj, err := json.Marshal(hdr)
 	if err != nil {
@@ -114,13 +129,13 @@ func Decode(buf []byte) (*File, error) {
 	n := binary.LittleEndian.Uint64(buf)
 	switch {
 	case n == 0 || n > MaxHeaderBytes:
-		return nil, fmt.Errorf("header length %d is absurd (limit %d)", n, MaxHeaderBytes)
+		return nil, fmt.Errorf("%w: header length %d is absurd (limit %d)", ErrFormat, n, MaxHeaderBytes)
 	case n > uint64(len(buf)-8):
 		return nil, fmt.Errorf("truncated file: header length %d but only %d bytes follow", n, len(buf)-8)
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(buf[8:8+n], &raw); err != nil {
-		return nil, fmt.Errorf("bad JSON header: %v", err)
+		return nil, fmt.Errorf("%w: bad JSON header: %v", ErrFormat, err)
 	}
 	data := buf[8+n:]
 	meta := map[string]string{}
@@ -190,6 +205,11 @@ func Decode(buf []byte) (*File, error) {
 	if got := checksum(data); got != meta[ChecksumKey] {
 		return nil, fmt.Errorf("checksum mismatch: data sha256 %s, metadata says %q", got, meta[ChecksumKey])
 	}
+	if want, ok := meta[MetadataChecksumKey]; ok {
+		if got := MetadataChecksum(meta); got != want {
+			return nil, fmt.Errorf("metadata checksum mismatch: the metadata were changed after the file was written (their sha256 is %s, the file says %q)", got, want)
+		}
+	}
 	return &File{Meta: meta, headers: headers, data: data}, nil
 }
 
@@ -231,6 +251,30 @@ func elements(shape []int) int {
 		n *= d
 	}
 	return n
+}
+
+// MetadataChecksum is the hex sha256 of the metadata entries other than
+// MetadataChecksumKey, in byte order of their keys, each written as the
+// 8-byte little-endian length of the key, the key, the length of the value
+// and the value.
+func MetadataChecksum(meta map[string]string) string {
+	keys := make([]string, 0, len(meta))
+	for k := range meta {
+		if k != MetadataChecksumKey {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	h := sha256.New()
+	var n [8]byte
+	for _, k := range keys {
+		for _, s := range []string{k, meta[k]} {
+			binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+			h.Write(n[:])
+			h.Write([]byte(s))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func checksum(data []byte) string {

@@ -98,11 +98,12 @@ func TestEncodeRejects(t *testing.T) {
 }
 
 func TestDecodeRejects(t *testing.T) {
-	good, err := Encode(sample(), nil)
+	good, err := Encode(sample(), map[string]string{"rules": "keyland"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tensor := func(h map[string]any, name string) map[string]any { return h[name].(map[string]any) }
+	meta := func(h map[string]any) map[string]any { return h[metadataKey].(map[string]any) }
 	cases := []struct {
 		name string
 		buf  []byte
@@ -128,6 +129,14 @@ func TestDecodeRejects(t *testing.T) {
 		{"tensor dropped", imagetest.RewriteHeader(t, good, func(h map[string]any) { delete(h, "scalar") }), "gap before"},
 		{"last tensor dropped", imagetest.RewriteHeader(t, good, func(h map[string]any) { delete(h, "scalar"); delete(h, "empty") }), "trailing"},
 		{"checksum", func() []byte { b := slices.Clone(good); b[len(b)-1] ^= 1; return b }(), "checksum"},
+		// An edited metadata entry, added or removed one: the data's checksum
+		// still matches, the metadata's does not.
+		{"metadata edited", imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)["rules"] = "other" }), "metadata checksum mismatch"},
+		{"metadata added", imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)["extra"] = "" }), "metadata checksum mismatch"},
+		{"metadata removed", imagetest.RewriteHeader(t, good, func(h map[string]any) { delete(meta(h), "rules") }), "metadata checksum mismatch"},
+		{"data checksum replaced", imagetest.RewriteHeader(t, good, func(h map[string]any) {
+			meta(h)[ChecksumKey] = strings.Repeat("0", 64)
+		}), "checksum mismatch"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -152,10 +161,11 @@ func TestDecodeRejects(t *testing.T) {
 	}
 }
 
-// repairChecksum makes a fuzzed image get past the checksum, so that the
-// fuzzer reaches the checks behind it: where the image has a JSON header
-// with a metadata object, its checksum entry is set to the data's. Anything
-// else is returned unchanged.
+// repairChecksum makes a fuzzed image get past the checksums, so that the
+// fuzzer reaches the checks behind them: where the image has a JSON header
+// with a metadata object, its checksum entry is set to the data's and its
+// metadata checksum, if it has one, to the metadata's. Anything else is
+// returned unchanged.
 func repairChecksum(buf []byte) []byte {
 	if len(buf) < 8 {
 		return buf
@@ -174,6 +184,9 @@ func repairChecksum(buf []byte) []byte {
 	}
 	data := buf[8+n:]
 	meta[ChecksumKey] = checksum(data)
+	if _, ok := meta[MetadataChecksumKey]; ok {
+		meta[MetadataChecksumKey] = MetadataChecksum(meta)
+	}
 	h[metadataKey], _ = json.Marshal(meta)
 	hj, _ := json.Marshal(h)
 	out := binary.LittleEndian.AppendUint64(nil, uint64(len(hj)))
@@ -209,7 +222,7 @@ func FuzzDecode(f *testing.F) {
 		}
 		meta := map[string]string{}
 		for k, v := range file.Meta {
-			if k != ChecksumKey {
+			if k != ChecksumKey && k != MetadataChecksumKey {
 				meta[k] = v
 			}
 		}
@@ -242,4 +255,42 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMetadataChecksum: the checksum covers every entry but itself, keys
+// and values apart (moving a byte from a key to its value changes it), and
+// a file written before it existed is read with its data checked alone.
+func TestMetadataChecksum(t *testing.T) {
+	base := map[string]string{"a": "bc", ChecksumKey: "x"}
+	sum := MetadataChecksum(base)
+	for name, m := range map[string]map[string]string{
+		"value changed":    {"a": "bd", ChecksumKey: "x"},
+		"byte moved":       {"ab": "c", ChecksumKey: "x"},
+		"entry added":      {"a": "bc", ChecksumKey: "x", "": ""},
+		"data sum changed": {"a": "bc", ChecksumKey: "y"},
+	} {
+		if MetadataChecksum(m) == sum {
+			t.Errorf("%s: same checksum", name)
+		}
+	}
+	if got := MetadataChecksum(map[string]string{"a": "bc", ChecksumKey: "x", MetadataChecksumKey: "anything"}); got != sum {
+		t.Errorf("the checksum covers its own entry")
+	}
+	good, err := Encode(sample(), map[string]string{"rules": "keyland"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Decode(good)
+	if err != nil || f.Meta[MetadataChecksumKey] != MetadataChecksum(f.Meta) {
+		t.Fatalf("Encode's metadata checksum %q: %v", f.Meta[MetadataChecksumKey], err)
+	}
+	legacy := imagetest.RewriteHeader(t, good, func(h map[string]any) {
+		delete(h[metadataKey].(map[string]any), MetadataChecksumKey)
+	})
+	if f, err := Decode(legacy); err != nil || f.Meta["rules"] != "keyland" {
+		t.Fatalf("a file without a metadata checksum: %v", err)
+	}
+	if _, err := Encode(sample(), map[string]string{MetadataChecksumKey: "x"}); err == nil || !strings.Contains(err.Error(), "reserved") {
+		t.Errorf("Encode with the metadata checksum given: %v", err)
+	}
 }

@@ -5,7 +5,7 @@ Usage: read_model.py MODEL [--json]
 
 Prints the metadata and every tensor's shape; with --json prints
 {"metadata": {...}, "tensors": {name: {"shape": [...], "sum": float}}}.
-Exits non-zero if the file is malformed or its checksum does not match.
+Exits non-zero if the file is malformed or a checksum does not match.
 """
 import hashlib
 import json
@@ -13,6 +13,19 @@ import struct
 import sys
 
 import numpy as np
+
+
+def metadata_checksum(meta):
+    """sha256 of the metadata but metadata_sha256: entries by key (bytewise),
+    each key and value preceded by its length as 8 little-endian bytes."""
+    h = hashlib.sha256()
+    for k in sorted(meta, key=lambda k: k.encode("utf-8")):
+        if k == "metadata_sha256":
+            continue
+        for s in (k.encode("utf-8"), meta[k].encode("utf-8")):
+            h.update(struct.pack("<Q", len(s)))
+            h.update(s)
+    return h.hexdigest()
 
 
 def read_model(path):
@@ -28,6 +41,8 @@ def read_model(path):
     meta = header.pop("__metadata__", {})
     if hashlib.sha256(data).hexdigest() != meta.get("data_sha256"):
         raise ValueError("checksum mismatch")
+    if "metadata_sha256" in meta and metadata_checksum(meta) != meta["metadata_sha256"]:
+        raise ValueError("metadata checksum mismatch")
     tensors = {}
     for name, h in header.items():
         if h["dtype"] != "F32":
