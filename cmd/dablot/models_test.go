@@ -8,8 +8,31 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/net/safetensors"
 	"github.com/dablot-zero/dablot/train"
 )
+
+// TestChainModels: the models of the 8-hour chains load, with their rules
+// covered by their checksums.
+func TestChainModels(t *testing.T) {
+	files, err := filepath.Glob("../../models/chains/*.dbm")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no models in models/chains: %v", err)
+	}
+	for _, path := range files {
+		m, err := train.LoadModel(path)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if m.Metadata[safetensors.MetadataChecksumKey] == "" {
+			t.Errorf("%s has no metadata checksum: its rules are not covered", path)
+		}
+		if err := m.CheckRules(configs.MustVariant(m.Rules.Name)); err != nil {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+}
 
 // TestShippedModels: every variant of configs/variants has a model in
 // models/, and each model loads in info, engine, play and serve and plays
@@ -27,6 +50,9 @@ func TestShippedModels(t *testing.T) {
 			m, err := train.LoadModel(path)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if m.Metadata[safetensors.MetadataChecksumKey] == "" {
+				t.Errorf("%s has no metadata checksum: its rules are not covered", path)
 			}
 			if m.Rules.Name != name {
 				t.Fatalf("%s plays %s", path, m.Rules.Name)
