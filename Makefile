@@ -49,6 +49,9 @@ fuzz:
 	$(GO) test ./mcts -run '^$$' -fuzz '^FuzzParseSpec$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./net/safetensors -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./train/samples -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./train -run '^$$' -fuzz '^FuzzParseConfig$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./train -run '^$$' -fuzz '^FuzzDecodeModel$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./configs -run '^$$' -fuzz '^FuzzVariantSpec$$' -fuzztime $(FUZZTIME)
 
 # Trains in runs/<variant>-<preset>: after Ctrl-C the same make train
 # continues that run. FRESH=1 starts a new one (the old run is moved aside to

@@ -131,19 +131,44 @@ func loadVariant(spec string) (*game.Rules, error) {
 		if k == "name" || k == "base" {
 			return nil, fmt.Errorf("variant %q: override %q: %s cannot be overridden", spec, kv, k)
 		}
-		setDotted(doc, strings.Split(k, "."), v)
+		if err := setDotted(doc, k, v); err != nil {
+			return nil, fmt.Errorf("variant %q: override %q: %w", spec, kv, err)
+		}
 	}
 	return game.ParseVariant(yamlOf(doc), lookup)
 }
 
-func setDotted(m map[string]any, keys []string, v string) {
-	for _, k := range keys[:len(keys)-1] {
-		sub, ok := m[k].(map[string]any)
-		if !ok {
-			sub = map[string]any{}
-			m[k] = sub
+// setDotted sets the dotted key (such as "ranks.king.step") of m to v. A
+// key given twice, or both as a value and as a mapping of others
+// ("ranks.king=x" and "ranks.king.step=all"), is an error: an override
+// does not silently replace another.
+func setDotted(m map[string]any, key, v string) error {
+	keys := strings.Split(key, ".")
+	for i, k := range keys {
+		if k == "" {
+			return fmt.Errorf("%q: an empty part in the key", key)
 		}
-		m = sub
+		old, exists := m[k]
+		last := i == len(keys)-1
+		switch {
+		case !exists && last:
+			m[k] = v
+			return nil
+		case !exists:
+			sub := map[string]any{}
+			m[k], m = sub, sub
+			continue
+		case last && !isMap(old):
+			return fmt.Errorf("%s is given twice", key)
+		case last || !isMap(old):
+			return fmt.Errorf("%s is given both a value and keys of its own", strings.Join(keys[:i+1], "."))
+		}
+		m = old.(map[string]any)
 	}
-	m[keys[len(keys)-1]] = v
+	return nil
+}
+
+func isMap(v any) bool {
+	_, ok := v.(map[string]any)
+	return ok
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
 )
 
 // The variants docs/rules.md requires.
@@ -53,6 +54,20 @@ func TestOverrides(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
+	// A key given twice is an error, not the last one winning; so is a key
+	// given a value and keys of its own.
+	for spec, want := range map[string]string{
+		"daablot,no_return=true,no_return=false":                             `override "no_return=false": no_return is given twice`,
+		"daablot,max_plies=300,promotion=prince,max_plies=200":               `override "max_plies=200": max_plies is given twice`,
+		"daablot,ranks.king.must_capture=true,ranks.king.must_capture=false": "ranks.king.must_capture is given twice",
+		"daablot,ranks.king=x,ranks.king.step=all":                           "ranks.king is given both a value and keys of its own",
+		"daablot,ranks.king.step=all,ranks.king=x":                           "ranks.king is given both a value and keys of its own",
+		"daablot,ranks..step=all":                                            `"ranks..step": an empty part in the key`,
+	} {
+		if _, err := configs.Variant(spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error saying %q", spec, err, want)
+		}
+	}
 }
 
 func TestVariantFile(t *testing.T) {
@@ -88,4 +103,29 @@ func TestFingerprints(t *testing.T) {
 	if configs.MustVariant("keyland").Fingerprint() == configs.MustVariant("keyland,max_plies=999").Fingerprint() {
 		t.Error("max_plies does not change the fingerprint")
 	}
+}
+
+// FuzzVariantSpec: a variant spec of a built-in name and overrides either
+// gives an error or rules whose variant file reads back to the same rules;
+// it never panics. (Specs naming a file are left out: the fuzzer would
+// read the machine's files.)
+func FuzzVariantSpec(f *testing.F) {
+	for _, s := range []string{"keyland", "daablot,no_return=true,promotion=prince", "daablot,ranks.king.must_capture=true,max_plies=300",
+		"winther,no_return=true,no_return=false", "daablot,ranks.king=x,ranks.king.step=all", "dablot,ranks..step=all", "frostviken,max_plies=3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		base, _, _ := strings.Cut(spec, ",")
+		if strings.ContainsAny(base, "/\\") || strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml") {
+			return
+		}
+		r, err := configs.Variant(spec)
+		if err != nil {
+			return
+		}
+		back, err := game.ParseVariant(r.YAML(), nil)
+		if err != nil || back.Canonical() != r.Canonical() {
+			t.Fatalf("%q: its rules read back as %v (%v)", spec, back, err)
+		}
+	})
 }

@@ -2,7 +2,9 @@ package train
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -22,7 +24,7 @@ import (
 // tinyNet is a small architecture that keeps tests fast.
 var tinyNet = net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}
 
-func newTestModel(t *testing.T, spec string, seed uint64) *Model {
+func newTestModel(t testing.TB, spec string, seed uint64) *Model {
 	t.Helper()
 	fresh, err := NewNetwork(configs.MustVariant(spec), tinyNet, seed)
 	if err != nil {
@@ -325,20 +327,33 @@ func TestNetEvaluatorClone(t *testing.T) {
 // checksums as they were unless edit changes them.
 func rewriteMetadata(t *testing.T, buf []byte, edit func(meta map[string]string)) []byte {
 	t.Helper()
+	out, ok := editMetadata(buf, func(meta map[string]string, _ []byte) { edit(meta) })
+	if !ok {
+		t.Fatal("not a model image with metadata")
+	}
+	return out
+}
+
+// editMetadata returns buf with its metadata changed by edit, which also
+// sees the data section, or false if buf has no JSON header with metadata.
+func editMetadata(buf []byte, edit func(meta map[string]string, data []byte)) ([]byte, bool) {
+	if len(buf) < 8 {
+		return nil, false
+	}
 	n := binary.LittleEndian.Uint64(buf)
+	if n == 0 || n > uint64(len(buf)-8) {
+		return nil, false
+	}
 	var h map[string]json.RawMessage
-	if err := json.Unmarshal(buf[8:8+n], &h); err != nil {
-		t.Fatal(err)
-	}
 	var meta map[string]string
-	if err := json.Unmarshal(h["__metadata__"], &meta); err != nil {
-		t.Fatal(err)
+	if json.Unmarshal(buf[8:8+n], &h) != nil || json.Unmarshal(h["__metadata__"], &meta) != nil || meta == nil {
+		return nil, false
 	}
-	edit(meta)
+	edit(meta, buf[8+n:])
 	h["__metadata__"], _ = json.Marshal(meta)
 	hj, _ := json.Marshal(h)
 	out := binary.LittleEndian.AppendUint64(nil, uint64(len(hj)))
-	return append(append(out, hj...), buf[8+n:]...)
+	return append(append(out, hj...), buf[8+n:]...), true
 }
 
 // TestModelRulesCovered: a model's rules are covered by its checksums, so
@@ -396,4 +411,56 @@ func TestModelRulesCovered(t *testing.T) {
 	if err != nil || back.Rules.Canonical() != m.Rules.Canonical() {
 		t.Fatalf("a model without a metadata checksum: %v", err)
 	}
+}
+
+// FuzzDecodeModel: a model file image either gives an error or a model
+// whose rules agree with every record of them in its metadata; it never
+// panics. With repair, the fuzzed metadata get matching checksums (as a
+// consistent rewrite would), so that the fuzzer reaches the checks of the
+// rules behind them.
+func FuzzDecodeModel(f *testing.F) {
+	m := newTestModel(f, "frostviken", 1)
+	path := filepath.Join(f.TempDir(), "m.dbm")
+	if err := m.Save(path, nil); err != nil {
+		f.Fatal(err)
+	}
+	good, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good, false)
+	f.Add(good, true)
+	f.Add(good[:100], true)
+	f.Fuzz(func(t *testing.T, buf []byte, repair bool) {
+		if repair {
+			buf = resignModel(buf)
+		}
+		back, err := DecodeModel(buf)
+		if err != nil {
+			return
+		}
+		r, meta := back.Rules, back.Metadata
+		if meta[MetaCanonical] != r.Canonical() || meta[MetaFingerprint] != r.Fingerprint() || meta[MetaVariant] != r.Name {
+			t.Fatalf("accepted rules %s (%s, %s), the file records %s (%s, %s)", r.Canonical(), r.Fingerprint(), r.Name,
+				meta[MetaCanonical], meta[MetaFingerprint], meta[MetaVariant])
+		}
+		if err := back.Weights.Check(); err != nil {
+			t.Fatalf("accepted weights: %v", err)
+		}
+	})
+}
+
+// resignModel sets both checksums of a model image to match its data and
+// metadata, where it has a JSON header with metadata; anything else is
+// returned unchanged.
+func resignModel(buf []byte) []byte {
+	out, ok := editMetadata(buf, func(meta map[string]string, data []byte) {
+		sum := sha256.Sum256(data)
+		meta[safetensors.ChecksumKey] = hex.EncodeToString(sum[:])
+		meta[safetensors.MetadataChecksumKey] = safetensors.MetadataChecksum(meta)
+	})
+	if !ok {
+		return buf
+	}
+	return out
 }

@@ -97,6 +97,9 @@ func TestConfigErrors(t *testing.T) {
 		{"hours: 0", "hours: .inf", "stop.hours"},
 		{"mode: games", "mode: sprt", "evaluation.elo1"},
 		{"adjudication_scale: 4", "adjudication_scale: .inf", "selfplay.adjudication_scale"},
+		// A key given twice is an error, not the last one winning.
+		{"games: 6", "games: 6\n    games: 7", `mapping key "games" already defined`},
+		{"stop:", "stop: {hours: 1}\nstop:", `mapping key "stop" already defined`},
 		// Simulations are bounded by what the search trees can hold.
 		{"full_sims: 8", "full_sims: 1000000000000", "selfplay.full_sims = 1000000000000: want 1 to 1000000"},
 		{"elo1: 0\n    sims: 4", "elo1: 0\n    sims: 1000000000000", "evaluation.sims = 1000000000000: want 1 to 1000000"},
