@@ -322,6 +322,20 @@ func TestNetEvaluatorClone(t *testing.T) {
 	}
 }
 
+// savedImage returns the model file image that Save writes of m.
+func savedImage(t testing.TB, m *Model) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "m.dbm")
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	buf, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf
+}
+
 // rewriteMetadata returns the model file image buf with its metadata
 // changed by edit and nothing else: a hand edit, which leaves the file's
 // checksums as they were unless edit changes them.
@@ -363,14 +377,7 @@ func editMetadata(buf []byte, edit func(meta map[string]string, data []byte)) ([
 // agree with its fingerprint and variant name, and loads when it does.
 func TestModelRulesCovered(t *testing.T) {
 	m := newTestModel(t, "keyland", 1)
-	path := filepath.Join(t.TempDir(), "m.dbm")
-	if err := m.Save(path, nil); err != nil {
-		t.Fatal(err)
-	}
-	good, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	good := savedImage(t, m)
 	other, err := configs.Variant("keyland,max_plies=3")
 	if err != nil {
 		t.Fatal(err)
@@ -419,15 +426,7 @@ func TestModelRulesCovered(t *testing.T) {
 // consistent rewrite would), so that the fuzzer reaches the checks of the
 // rules behind them.
 func FuzzDecodeModel(f *testing.F) {
-	m := newTestModel(f, "frostviken", 1)
-	path := filepath.Join(f.TempDir(), "m.dbm")
-	if err := m.Save(path, nil); err != nil {
-		f.Fatal(err)
-	}
-	good, err := os.ReadFile(path)
-	if err != nil {
-		f.Fatal(err)
-	}
+	good := savedImage(f, newTestModel(f, "frostviken", 1))
 	f.Add(good, false)
 	f.Add(good, true)
 	f.Add(good[:100], true)
