@@ -47,12 +47,18 @@ func Book(r *game.Rules) (openings []game.Position, ok bool, err error) {
 	return openings, err == nil, err
 }
 
+// MaxBookBytes bounds an opening book file: some thousands of openings.
+const MaxBookBytes = 4 << 20
+
 // ParseBook reads an opening book of variant r: one position a line, in
 // the FEN that game.ParseFEN reads; "#" starts a comment (to the end of the
 // line) and blank lines are skipped. Every opening must be a game that is
 // not over, and no line may repeat another. An error names the book (name)
 // and the line: "configs/books/dablot.txt:7: ...".
 func ParseBook(r *game.Rules, name string, data []byte) ([]game.Position, error) {
+	if len(data) > MaxBookBytes {
+		return nil, fmt.Errorf("%s: %d bytes, more than an opening book may have (%d)", name, len(data), MaxBookBytes)
+	}
 	var openings []game.Position
 	first := map[string]int{} // FEN → line of its first use
 	sc := bufio.NewScanner(bytes.NewReader(data))

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 
@@ -145,11 +146,17 @@ func ParseLadderRow(line string) (LadderRow, error) {
 	return r, nil
 }
 
+// MaxLadderBytes bounds a ladder results file: some hundred thousand rows.
+const MaxLadderBytes = 64 << 20
+
 // CheckLadderFile checks, before a match, that its row can be appended to
 // the results file path: the file is absent (AppendLadderRow creates it
 // with its header; its directory must exist) or starts with LadderHeader.
 func CheckLadderFile(path string) error {
-	f, err := os.Open(path)
+	if err := durable.CheckTarget(path); err != nil {
+		return fmt.Errorf("results file %s: %w", path, err)
+	}
+	f, err := durable.Open(path, "ladder results file", MaxLadderBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		dir := filepath.Dir(path)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -202,7 +209,7 @@ func AppendLadderRow(path string, r LadderRow) error {
 // while writing it) is ignored; any other bad line is an error naming the
 // file and line.
 func ReadLadder(path string) ([]LadderRow, error) {
-	data, err := os.ReadFile(path)
+	data, err := durable.ReadFile(path, "ladder results file", MaxLadderBytes)
 	if err != nil {
 		return nil, err
 	}

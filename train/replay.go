@@ -13,6 +13,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
@@ -155,13 +156,13 @@ func (rp *Replay) add(ref ShardRef, ss []samples.Sample) {
 
 // fileSHA256 returns the SHA-256 of the file at path, in hex.
 func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := durable.Open(path, "sample shard", samples.MaxShardBytes)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if _, err := io.Copy(h, io.LimitReader(f, samples.MaxShardBytes+1)); err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil

@@ -51,6 +51,7 @@ func TestReadsRefuseSpecialFiles(t *testing.T) {
 			{"kinghunt", "--records", special.path, "--depth", "1"},
 			{"engine", "--model", special.path},
 			{"arena", "--variant", "frostviken", "--a", "gumbel:model=" + special.path + ",sims=2", "--b", "random", "--games", "1"},
+			{"ladder", "--player", "mcts:eval=material", "--variant", "frostviken", "--games", "2", "--results", "", "--book", special.path},
 		} {
 			code, _, stderr := runWithin(t, args...)
 			if code == 0 || !strings.Contains(stderr, special.path+" is "+special.kind+", not a regular file") {
@@ -92,6 +93,7 @@ func TestWritesRefuseSpecialFiles(t *testing.T) {
 		for _, args := range [][]string{
 			{"export", run, "--out", path},
 			{"arena", "--variant", "frostviken", "--a", "random", "--b", "random", "--games", "1", "--out", path},
+			{"ladder", "--player", "mcts:eval=material", "--variant", "frostviken", "--games", "2", "--results", path},
 		} {
 			code, _, stderr := runWithin(t, args...)
 			if code == 0 || !strings.Contains(stderr, path+" is "+kind+", not a regular file: refusing to write over it") {

@@ -15,6 +15,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train"
 )
 
@@ -219,7 +220,7 @@ func ladderOpenings(ctx context.Context, out io.Writer, r *game.Rules, file stri
 	name := file
 	switch {
 	case file != "":
-		data, err := os.ReadFile(file)
+		data, err := durable.ReadFile(file, "opening book", configs.MaxBookBytes)
 		if err != nil {
 			return nil, "", fmt.Errorf("--book: %w", err)
 		}
