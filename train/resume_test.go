@@ -375,7 +375,7 @@ func TestResumeRefusesBeforeItTouches(t *testing.T) {
 		// The players the config names.
 		{"anchor model missing", func(t *testing.T, dir, _ string) {
 			editConfig(t, dir, func(cfg *Config) { cfg.Rating.Anchors = append(cfg.Rating.Anchors, "gumbel:model=nosuch.dbm") })
-		}, `config.yaml: rating.anchors: player "gumbel:model=nosuch.dbm": model=nosuch.dbm: model nosuch.dbm: open nosuch.dbm: no such file`},
+		}, `config.yaml: rating.anchors: player "gumbel:model=nosuch.dbm": model=nosuch.dbm: model nosuch.dbm: stat nosuch.dbm: no such file`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, ckpt1 := smokeRun(t)
@@ -538,10 +538,10 @@ func TestCreateRunChecksPlayers(t *testing.T) {
 		edit func(*Config)
 		want string
 	}{
-		{func(c *Config) { c.Rating.Anchors = []string{"random", "gumbel:model=nosuch.dbm"} }, `rating.anchors: player "gumbel:model=nosuch.dbm": model=nosuch.dbm: model nosuch.dbm: open nosuch.dbm: no such file`},
+		{func(c *Config) { c.Rating.Anchors = []string{"random", "gumbel:model=nosuch.dbm"} }, `rating.anchors: player "gumbel:model=nosuch.dbm": model=nosuch.dbm: model nosuch.dbm: stat nosuch.dbm: no such file`},
 		{func(c *Config) {
 			c.SelfPlay.OpponentFraction, c.SelfPlay.Opponents = 0.5, []string{"mcts:model=nosuch.dbm,sims=4"}
-		}, `selfplay.opponents: player "mcts:model=nosuch.dbm,sims=4": model=nosuch.dbm: model nosuch.dbm: open nosuch.dbm: no such file`},
+		}, `selfplay.opponents: player "mcts:model=nosuch.dbm,sims=4": model=nosuch.dbm: model nosuch.dbm: stat nosuch.dbm: no such file`},
 	} {
 		cfg, err := LoadConfig("../configs/train/smoke.yaml")
 		if err != nil {
