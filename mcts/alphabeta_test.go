@@ -158,6 +158,8 @@ func TestSpecs(t *testing.T) {
 		{"mcts:eval=material,cpuct=-1", "cpuct=-1"},
 		{"gumbel:eval=material,cpuct=2", `unknown key "cpuct"`},
 		{"gumbel:eval=rollout,sims=8,policy=uniform,value=material", ""},
+		{"gumbel:eval=material,sims=8,mm=0.5", ""},
+		{"mcts:eval=material,sims=8,mm=1.5", "mm=1.5"},
 		{"mcts:eval=rollout,sims=8,policy=net,value=net", ""},
 		{"gumbel:eval=rollout,sims=8,policy=flat", "policy=flat"},
 		{"mcts:eval=rollout,sims=8,value=nn", "value=nn"},

@@ -26,9 +26,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache"},
+		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache"},
+		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -174,7 +174,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   solve [true: Config.Solver], forced [true: Config.SkipForced],
 //	                   policy [net; uniform: equal priors], value [net; material:
 //	                   MaterialEvaluator's value] (diagnosis: Ablated),
-//	                   cache [65536 with model=, else 0: EvalCache positions]
+//	                   cache [65536 with model=, else 0: EvalCache positions],
+//	                   mm [0: the mean; else Config.MinimaxWeight]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
@@ -248,6 +249,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	}
 	cfg.BatchSize = r.int("batch", cfg.BatchSize, 1, 4096)
 	cfg.Solver = r.bool("solve", cfg.Solver)
+	cfg.MinimaxWeight = r.float("mm", 0, 0, 1)
 	cfg.SkipForced = r.bool("forced", cfg.SkipForced)
 	if gumbel {
 		cfg.GumbelM = r.int("m", cfg.GumbelM, 1, 1024)
