@@ -2,12 +2,13 @@ package net
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"runtime"
 	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/dablot-zero/dablot/net/internal/kernel"
 )
 
 // BenchResult is one throughput measurement.
@@ -19,17 +20,6 @@ type BenchResult struct {
 	FLOPsPerPos float64       // network arithmetic per position (forward pass)
 	PosPerSec   float64
 	GFLOPs      float64 // achieved network GFLOP/s (training counts 3x the forward FLOPs)
-}
-
-func benchInputs(n int, seed uint64) []float32 {
-	r := rand.New(rand.NewPCG(seed, 1))
-	x := make([]float32, n)
-	for i := range x {
-		if r.IntN(4) == 0 {
-			x[i] = 1
-		}
-	}
-	return x
 }
 
 // MeasureInference runs Evaluator.Forward on random inputs of batch
@@ -49,7 +39,7 @@ func MeasureInference(topo *Topology, cfg Config, batch, threads int, d time.Dur
 	}
 	ws := e.NewWorkspace(batch, threads)
 	defer ws.Close()
-	in := benchInputs(batch*e.InputSize(), 2)
+	in := kernel.BenchInputs(batch*e.InputSize(), 2)
 	if _, _, err := ws.Forward(in, batch); err != nil {
 		return BenchResult{}, err
 	}
@@ -68,63 +58,13 @@ func MeasureInference(topo *Topology, cfg Config, batch, threads int, d time.Dur
 	return r, nil
 }
 
-// benchTrainer returns a trainer of a new network of cfg and a random
-// batch of batch positions on which it has taken one step already (so
-// timing starts warm). The caller closes the trainer.
-func benchTrainer(topo *Topology, cfg Config, batch int) (*Trainer, Batch, error) {
-	w, err := NewWeights(cfg, 1)
-	if err != nil {
-		return nil, Batch{}, err
-	}
-	tc := DefaultTrainConfig()
-	tc.BatchSize = batch
-	tr, err := NewTrainer(topo, w, tc)
-	if err != nil {
-		return nil, Batch{}, err
-	}
-	A := PolicySize(topo.Points)
-	b := Batch{N: batch, Input: benchInputs(batch*topo.Points*cfg.InputPlanes, 3),
-		Policy: make([]float32, batch*A), Value: make([]float32, batch*3)}
-	for q := 0; q < batch; q++ {
-		b.Policy[q*A+q%A] = 1
-		b.Value[q*3+q%3] = 1
-	}
-	if _, err := tr.Step(b); err != nil {
-		tr.Close()
-		return nil, Batch{}, err
-	}
-	return tr, b, nil
-}
-
-// MeasureTraining runs Trainer.Step on a random batch for at least d.
-func MeasureTraining(topo *Topology, cfg Config, batch int, d time.Duration) (BenchResult, error) {
-	tr, b, err := benchTrainer(topo, cfg, batch)
-	if err != nil {
-		return BenchResult{}, err
-	}
-	defer tr.Close()
-	start := time.Now()
-	n := 0
-	for time.Since(start) < d || n == 0 {
-		if _, err := tr.Step(b); err != nil {
-			return BenchResult{}, err
-		}
-		n++
-	}
-	el := time.Since(start)
-	r := BenchResult{Name: "training", Batch: batch, Positions: n * batch, Elapsed: el, FLOPsPerPos: cfg.FLOPsPerPosition(topo.Points)}
-	r.PosPerSec = float64(r.Positions) / el.Seconds()
-	r.GFLOPs = 3 * r.PosPerSec * r.FLOPsPerPos / 1e9
-	return r, nil
-}
-
 // MeasureSgemm times an n×n×n product with Sgemm (gonum=false) or with
 // gonum's blas32 (gonum=true) for at least d and returns GFLOP/s.
 func MeasureSgemm(n int, gonum bool, d time.Duration) (float64, error) {
 	if n < 1 || n > 8192 {
 		return 0, fmt.Errorf("net: sgemm size %d out of range", n)
 	}
-	a, b, c := benchInputs(n*n, 4), benchInputs(n*n, 5), make([]float32, n*n)
+	a, b, c := kernel.BenchInputs(n*n, 4), kernel.BenchInputs(n*n, 5), make([]float32, n*n)
 	run := func() error {
 		if gonum {
 			blas32.Implementation().Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a, n, b, n, 0, c, n)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"github.com/dablot-zero/dablot/internal/cputime"
+	"github.com/dablot-zero/dablot/net/internal/kernel"
 )
 
 // benchConfig is the network the benchmarks measure (the proposed default,
@@ -27,16 +30,16 @@ func BenchmarkInference(b *testing.B) {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
 			ws := e.NewWorkspace(batch, runtime.GOMAXPROCS(0))
 			defer ws.Close()
-			in := benchInputs(batch*e.InputSize(), 2)
+			in := kernel.BenchInputs(batch*e.InputSize(), 2)
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				if _, _, err := ws.Forward(in, batch); err != nil {
 					b.Fatal(err)
 				}
 			}
-			if cpu := (cpuTime() - cpu0).Seconds(); cpu > 0 {
+			if cpu := (cputime.Process() - cpu0).Seconds(); cpu > 0 {
 				b.ReportMetric(float64(b.N*batch)/cpu, "pos/CPU-s")
 			}
 			pps := float64(b.N*batch) / b.Elapsed().Seconds()
@@ -45,30 +48,4 @@ func BenchmarkInference(b *testing.B) {
 			b.ReportMetric(flops/1e6, "MFLOP/pos")
 		})
 	}
-}
-
-// BenchmarkTraining measures Trainer.Step at batch 256 on the 72-point board.
-func BenchmarkTraining(b *testing.B) {
-	topo := GridBoard(6, 7)
-	const batch = 256
-	tr, bt, err := benchTrainer(topo, benchConfig, batch)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer tr.Close()
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	for i := 0; i < b.N; i++ {
-		if _, err := tr.Step(bt); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if cpu := (cpuTime() - cpu0).Seconds(); cpu > 0 {
-		b.ReportMetric(float64(b.N*batch)/cpu, "pos/CPU-s")
-	}
-	pps := float64(b.N*batch) / b.Elapsed().Seconds()
-	flops := benchConfig.FLOPsPerPosition(topo.Points)
-	b.ReportMetric(pps, "pos/s")
-	b.ReportMetric(3*pps*flops/1e9, "GFLOP/s")
-	b.ReportMetric(flops/1e6, "MFLOP/pos")
 }

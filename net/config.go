@@ -63,9 +63,6 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// policyHeadPlanes is the per-point policy width: 8 directions x {step, jump}.
-const policyHeadPlanes = movesPerPoint
-
 // FLOPsPerPosition counts the multiply-adds (x2) of one forward pass on a
 // board of points points: the graph convolutions, the pooled heads and the
 // gather-sums, i.e. the network arithmetic the benchmarks report.
@@ -73,7 +70,7 @@ func (c Config) FLOPsPerPosition(points int) float64 {
 	conv := func(cin, cout int) float64 { return 2 * float64(points) * 9 * float64(cin) * float64(cout) }
 	f := conv(c.InputPlanes, c.Channels)
 	f += float64(2*c.Blocks) * conv(c.Channels, c.Channels)
-	f += conv(c.Channels, policyHeadPlanes)
+	f += conv(c.Channels, MovesPerPoint)
 	f += 2 * float64(c.Channels) * float64(1+c.ValueHidden)
 	f += 2 * float64(c.ValueHidden) * 3
 	return f
@@ -108,7 +105,7 @@ func (c Config) TensorSpecs() []TensorSpec {
 			TensorSpec{p + "conv2.w", []int{9 * C, C}}, TensorSpec{p + "conv2.b", []int{C}})
 	}
 	s = append(s,
-		TensorSpec{"policy.w", []int{9 * C, policyHeadPlanes}}, TensorSpec{"policy.b", []int{policyHeadPlanes}},
+		TensorSpec{"policy.w", []int{9 * C, MovesPerPoint}}, TensorSpec{"policy.b", []int{MovesPerPoint}},
 		TensorSpec{"stop.w", []int{C, 1}}, TensorSpec{"stop.b", []int{1}},
 		TensorSpec{"value1.w", []int{C, H}}, TensorSpec{"value1.b", []int{H}},
 		TensorSpec{"value2.w", []int{H, 3}}, TensorSpec{"value2.b", []int{3}})

@@ -3,8 +3,9 @@ package net
 import (
 	"errors"
 	"fmt"
-	"math"
 	"sync"
+
+	"github.com/dablot-zero/dablot/net/internal/kernel"
 )
 
 // evalLayer is one graph convolution prepared for inference. The product
@@ -23,7 +24,7 @@ func newEvalLayer(w, b *Tensor) evalLayer {
 	cin := w.Shape[0] / 9
 	// Subnormal weights are flushed to zero: they change no output and slow
 	// every multiply they meet (see flushSubnormal).
-	l := evalLayer{cin: cin, cout: cout, w: flushedCopy(w.Data), wcat: make([]float32, cin*9*cout), bias: flushedCopy(b.Data)}
+	l := evalLayer{cin: cin, cout: cout, w: kernel.FlushedCopy(w.Data), wcat: make([]float32, cin*9*cout), bias: kernel.FlushedCopy(b.Data)}
 	for s := 0; s < 9; s++ {
 		for c := 0; c < cin; c++ {
 			copy(l.wcat[c*9*cout+s*cout:c*9*cout+(s+1)*cout], l.w[(s*cin+c)*cout:(s*cin+c+1)*cout])
@@ -58,7 +59,7 @@ func NewEvaluator(topo *Topology, w *Weights) (*Evaluator, error) {
 	if err := w.Check(); err != nil {
 		return nil, err
 	}
-	e := &Evaluator{cfg: w.Config, points: topo.Points, tab: topo.gatherTable()}
+	e := &Evaluator{cfg: w.Config, points: topo.Points, tab: topo.GatherTable()}
 	e.stem = newEvalLayer(w.Tensor("stem.w"), w.Tensor("stem.b"))
 	for i := 0; i < w.Config.Blocks; i++ {
 		p := fmt.Sprintf("block%d.", i)
@@ -68,8 +69,8 @@ func NewEvaluator(topo *Topology, w *Weights) (*Evaluator, error) {
 		})
 	}
 	e.policy = newEvalLayer(w.Tensor("policy.w"), w.Tensor("policy.b"))
-	cp := func(name string) []float32 { return flushedCopy(w.Tensor(name).Data) }
-	e.stopW, e.stopB = cp("stop.w"), flushSubnormal(w.Tensor("stop.b").Data[0])
+	cp := func(name string) []float32 { return kernel.FlushedCopy(w.Tensor(name).Data) }
+	e.stopW, e.stopB = cp("stop.w"), kernel.FlushSubnormal(w.Tensor("stop.b").Data[0])
 	e.v1W, e.v1B, e.v2W, e.v2B = cp("value1.w"), cp("value1.b"), cp("value2.w"), cp("value2.b")
 	return e, nil
 }
@@ -97,7 +98,7 @@ type chunkScratch struct {
 	z       []float32 // [rows, 9*max(C, 16)]
 	pool    []float32 // [positions, C]
 	hid     []float32 // [positions, H]
-	gemm    gemmScratch
+	gemm    kernel.Scratch
 }
 
 type chunkJob struct{ pos0, n int }
@@ -119,7 +120,6 @@ type Workspace struct {
 
 	// Arguments of the current call, read by the workers.
 	in    []float32
-	mask  []float32
 	batch int
 }
 
@@ -132,10 +132,10 @@ func (e *Evaluator) NewWorkspace(maxBatch, threads int) *Workspace {
 	ws.chunkCap = max(1, min(maxBatch, maxChunkRows/e.points))
 	rows := ws.chunkCap * e.points
 	C, H := e.cfg.Channels, e.cfg.ValueHidden
-	zw := 9 * max(C, policyHeadPlanes, e.cfg.InputPlanes)
+	zw := 9 * max(C, MovesPerPoint, e.cfg.InputPlanes)
 	for i := 0; i < threads; i++ {
 		ws.scratch = append(ws.scratch, &chunkScratch{
-			x: make([]float32, rows*C), h: make([]float32, rows*C), t: make([]float32, rows*max(C, policyHeadPlanes)),
+			x: make([]float32, rows*C), h: make([]float32, rows*C), t: make([]float32, rows*max(C, MovesPerPoint)),
 			z: make([]float32, rows*zw), pool: make([]float32, ws.chunkCap*C), hid: make([]float32, ws.chunkCap*H),
 		})
 	}
@@ -170,23 +170,12 @@ func (ws *Workspace) Close() {
 // probabilities (batch*3) of the side to move. The slices belong to the
 // workspace and are overwritten by the next call.
 func (ws *Workspace) Forward(input []float32, batch int) (policy, wdl []float32, err error) {
-	return ws.forward(input, nil, batch)
-}
-
-// ForwardMasked is Forward with the policy turned into probabilities: a
-// softmax over the entries whose mask value is nonzero (the others are 0).
-// mask holds batch*PolicySize floats. A position with no legal entry gets an
-// all-zero policy.
-func (ws *Workspace) ForwardMasked(input, mask []float32, batch int) (policy, wdl []float32, err error) {
-	if len(mask) < batch*ws.e.PolicySize() {
-		return nil, nil, fmt.Errorf("net: forward: mask has %d values, need %d", len(mask), batch*ws.e.PolicySize())
-	}
-	return ws.forward(input, mask, batch)
+	return ws.forward(input, batch)
 }
 
 var errClosed = errors.New("net: forward: workspace is closed")
 
-func (ws *Workspace) forward(input, mask []float32, batch int) ([]float32, []float32, error) {
+func (ws *Workspace) forward(input []float32, batch int) ([]float32, []float32, error) {
 	e := ws.e
 	switch {
 	case ws.closed:
@@ -196,7 +185,7 @@ func (ws *Workspace) forward(input, mask []float32, batch int) ([]float32, []flo
 	case len(input) < batch*e.InputSize():
 		return nil, nil, fmt.Errorf("net: forward: input has %d values, need %d", len(input), batch*e.InputSize())
 	}
-	ws.in, ws.mask, ws.batch = input, mask, batch
+	ws.in, ws.batch = input, batch
 	nChunks := max((batch+ws.chunkCap-1)/ws.chunkCap, min(ws.threads, batch))
 	per := (batch + nChunks - 1) / nChunks
 	if ws.threads == 1 || nChunks == 1 {
@@ -210,7 +199,7 @@ func (ws *Workspace) forward(input, mask []float32, batch int) ([]float32, []flo
 		}
 		ws.wg.Wait()
 	}
-	ws.in, ws.mask = nil, nil
+	ws.in = nil
 	return ws.policy[:batch*e.PolicySize()], ws.wdl[:batch*3], nil
 }
 
@@ -231,7 +220,7 @@ func (e *Evaluator) conv(cs *chunkScratch, l *evalLayer, x []float32, n int, out
 	zw := 9 * l.cout
 	z := cs.z[:rows*zw]
 	// Sizes are consistent by construction, so sgemm cannot fail here.
-	_ = sgemm(false, false, rows, zw, l.cin, 1, x[:rows*l.cin], l.cin, l.wcat, zw, 0, z, zw, 1, &cs.gemm)
+	_ = kernel.Gemm(false, false, rows, zw, l.cin, 1, x[:rows*l.cin], l.cin, l.wcat, zw, 0, z, zw, 1, &cs.gemm)
 	cout := l.cout
 	for q := 0; q < n; q++ {
 		zq := z[q*P*zw : (q+1)*P*zw]
@@ -241,13 +230,13 @@ func (e *Evaluator) conv(cs *chunkScratch, l *evalLayer, x []float32, n int, out
 			for s, src := range e.tab[p*9 : p*9+9] {
 				if src >= 0 {
 					o := int(src)*zw + s*cout
-					vecAdd(dst, zq[o:o+cout])
+					kernel.VecAdd(dst, zq[o:o+cout])
 				}
 			}
 		}
 	}
 	if relu {
-		vecRelu(out[:rows*cout])
+		kernel.VecRelu(out[:rows*cout])
 	}
 }
 
@@ -258,16 +247,16 @@ func (e *Evaluator) convIm2col(cs *chunkScratch, l *evalLayer, x []float32, n in
 	for r := 0; r < rows; r++ {
 		copy(o[r*l.cout:(r+1)*l.cout], l.bias)
 	}
-	if !convGatherFast(rows, e.points, e.tab, x[:rows*l.cin], l.cin, l.w, l.cout, o, &cs.gemm) {
+	if !kernel.ConvGatherFast(rows, e.points, e.tab, x[:rows*l.cin], l.cin, l.w, l.cout, o, &cs.gemm) {
 		k := 9 * l.cin
 		g := cs.z[:rows*k]
-		spec := gatherSpec{tab: e.tab, points: e.points, c: l.cin}
-		spec.gatherForward(x, g, rows)
+		spec := kernel.Gather{Tab: e.tab, Points: e.points, C: l.cin}
+		spec.Forward(x, g, rows)
 		// Sizes are consistent by construction, so sgemm cannot fail here.
-		_ = sgemm(false, false, rows, l.cout, k, 1, g, k, l.w, l.cout, 1, o, l.cout, 1, &cs.gemm)
+		_ = kernel.Gemm(false, false, rows, l.cout, k, 1, g, k, l.w, l.cout, 1, o, l.cout, 1, &cs.gemm)
 	}
 	if relu {
-		vecRelu(o)
+		kernel.VecRelu(o)
 	}
 }
 
@@ -281,13 +270,13 @@ func (ws *Workspace) runChunk(cs *chunkScratch, j chunkJob) {
 	for i := range e.blocks {
 		e.conv(cs, &e.blocks[i][0], x, j.n, h, true)
 		e.conv(cs, &e.blocks[i][1], h, j.n, t, false)
-		vecAddRelu(x, t[:rows*C])
+		kernel.VecAddRelu(x, t[:rows*C])
 	}
 	PS := e.PolicySize()
 	e.conv(cs, &e.policy, x, j.n, t, false)
 	for q := 0; q < j.n; q++ {
 		pos := j.pos0 + q
-		copy(ws.policy[pos*PS:pos*PS+P*policyHeadPlanes], t[q*P*policyHeadPlanes:(q+1)*P*policyHeadPlanes])
+		copy(ws.policy[pos*PS:pos*PS+P*MovesPerPoint], t[q*P*MovesPerPoint:(q+1)*P*MovesPerPoint])
 	}
 	// Mean pool, stop logit and value head.
 	inv := 1 / float32(P)
@@ -295,7 +284,7 @@ func (ws *Workspace) runChunk(cs *chunkScratch, j chunkJob) {
 		pool := cs.pool[q*C : (q+1)*C]
 		clear(pool)
 		for p := 0; p < P; p++ {
-			vecAdd(pool, x[(q*P+p)*C:(q*P+p+1)*C])
+			kernel.VecAdd(pool, x[(q*P+p)*C:(q*P+p+1)*C])
 		}
 		for c := range pool {
 			pool[c] *= inv
@@ -324,40 +313,12 @@ func (ws *Workspace) runChunk(cs *chunkScratch, j chunkJob) {
 			logit[1] += v * e.v2W[k*3+1]
 			logit[2] += v * e.v2W[k*3+2]
 		}
-		softmaxInto(ws.wdl[pos*3:pos*3+3], logit[:], nil)
-		if ws.mask != nil {
-			row := ws.policy[pos*PS : (pos+1)*PS]
-			softmaxInto(row, row, ws.mask[pos*PS:(pos+1)*PS])
-		}
+		Softmax(ws.wdl[pos*3:pos*3+3], logit[:], nil)
 	}
 }
 
-// softmaxInto writes the softmax of logits over the entries with a nonzero
-// mask (all entries if mask is nil) into dst; masked-out entries get 0. dst
-// may alias logits. If no entry is allowed, dst is all zero.
-func softmaxInto(dst, logits, mask []float32) {
-	maxv := float32(math.Inf(-1))
-	for i, v := range logits {
-		if (mask == nil || mask[i] != 0) && v > maxv {
-			maxv = v
-		}
-	}
-	if math.IsInf(float64(maxv), -1) {
-		clear(dst)
-		return
-	}
-	var sum float64
-	for i, v := range logits {
-		if mask != nil && mask[i] == 0 {
-			dst[i] = 0
-			continue
-		}
-		ev := expNeg(v - maxv)
-		dst[i] = ev
-		sum += float64(ev)
-	}
-	inv := float32(1 / sum)
-	for i := range dst {
-		dst[i] *= inv
-	}
-}
+// Softmax writes to dst the softmax of the logits at the indices idx:
+// dst[k] is the probability of logits[idx[k]] among them. With idx nil it
+// is the softmax of all the logits, dst[i] that of logits[i]. dst may alias
+// logits when idx is nil. With no index at all dst is left as it is.
+func Softmax(dst, logits []float32, idx []int32) { kernel.Softmax(dst, logits, idx) }

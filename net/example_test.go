@@ -2,72 +2,9 @@ package net_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/dablot-zero/dablot/net"
 )
-
-// Example builds a small network on the 41-point board, takes one training
-// step, saves the weights, loads them back and evaluates a position.
-func Example() {
-	topo := net.GridBoard(5, 5)
-	cfg := net.Config{Blocks: 1, Channels: 8, InputPlanes: 4, ValueHidden: 8}
-	w, err := net.NewWeights(cfg, 1)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-
-	// One training step on a single position whose only legal move is
-	// "step north-east from point 12".
-	tc := net.DefaultTrainConfig()
-	tc.BatchSize = 1
-	tr, err := net.NewTrainer(topo, w, tc)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer tr.Close()
-	A := net.PolicySize(topo.Points)
-	move := net.PolicyIndex(12, net.DirNE, false)
-	b := net.Batch{N: 1, Input: make([]float32, topo.Points*cfg.InputPlanes),
-		Policy: make([]float32, A), Mask: make([]float32, A), Value: []float32{1, 0, 0}}
-	b.Policy[move], b.Mask[move] = 1, 1
-	if _, err := tr.Step(b); err != nil {
-		fmt.Println(err)
-		return
-	}
-
-	// Save with caller metadata, load with expectations.
-	path := filepath.Join(os.TempDir(), "example-model.safetensors")
-	defer os.Remove(path)
-	if err := net.Save(path, topo, tr.Weights(), map[string]string{"encoding_version": "1"}); err != nil {
-		fmt.Println(err)
-		return
-	}
-	m, err := net.Load(path, net.Expect{Topology: topo, InputPlanes: 4, Metadata: map[string]string{"encoding_version": "1"}})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-
-	// Inference: masked policy probabilities and WDL.
-	e, err := net.NewEvaluator(topo, m.Weights)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	ws := e.NewWorkspace(1, 1)
-	defer ws.Close()
-	policy, wdl, err := ws.ForwardMasked(b.Input, b.Mask, 1)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("policy size %d, p(move) = %.2f, wdl sums to %.2f\n", len(policy), policy[move], wdl[0]+wdl[1]+wdl[2])
-	// Output: policy size 657, p(move) = 1.00, wdl sums to 1.00
-}
 
 // Every move of the policy head has one index: the point it starts from,
 // the direction, and whether it is a step or a capture jump. The last

@@ -59,18 +59,22 @@ func Encode(topo *Topology, w *Weights, meta map[string]string) ([]byte, error) 
 	if err := w.Check(); err != nil {
 		return nil, err
 	}
-	return encodeFile(modelKind, topo, w.Config, w.Tensors, meta, nil)
+	return EncodeFile(modelKind, topo, w.Config, w.Tensors, meta, nil)
 }
 
-// fileKind is one of the two file types sharing the safetensors layout:
-// model files and trainer checkpoints.
-type fileKind struct {
-	what     string // "model" or "checkpoint", for messages
-	format   string // metadata MetaFormat
-	version  int    // metadata MetaVersion
-	maxBytes int64  // the largest file of the kind
-	reserved []string
+// FileKind is one of the two file types sharing the safetensors layout:
+// model files and trainer checkpoints (package net/trainer).
+type FileKind struct {
+	What     string // "model" or "checkpoint", for messages
+	Format   string // metadata MetaFormat
+	Version  int    // metadata MetaVersion
+	MaxBytes int64  // the largest file of the kind
+	Reserved []string
 }
+
+// CheckpointFormat is the format of trainer checkpoints (package
+// net/trainer), which Decode names when it is given one.
+const CheckpointFormat = "dablot-zero-checkpoint"
 
 // The largest files Load and LoadTrainer read: the weights of the largest
 // network (MaxWeightBytes), three times over in a checkpoint (the weights
@@ -81,25 +85,25 @@ const (
 	MaxCheckpointBytes = 3*MaxWeightBytes + maxHeaderRoom
 )
 
-var modelKind = fileKind{what: "model", format: ModelFormat, version: ModelFormatVersion, maxBytes: MaxModelBytes,
-	reserved: []string{MetaFormat, MetaVersion, MetaArchitecture, MetaChecksum}}
+var modelKind = FileKind{What: "model", Format: ModelFormat, Version: ModelFormatVersion, MaxBytes: MaxModelBytes,
+	Reserved: []string{MetaFormat, MetaVersion, MetaArchitecture, MetaChecksum}}
 
-// read reads a file of the kind: a regular file of at most its size.
-func (k *fileKind) read(path string) ([]byte, error) {
-	return durable.ReadFile(path, k.what+" file", k.maxBytes)
+// Read reads a file of the kind: a regular file of at most its size.
+func (k *FileKind) Read(path string) ([]byte, error) {
+	return durable.ReadFile(path, k.What+" file", k.MaxBytes)
 }
 
 // ReadModelFile reads a model file's bytes for Decode: a regular file of
 // at most MaxModelBytes.
-func ReadModelFile(path string) ([]byte, error) { return modelKind.read(path) }
+func ReadModelFile(path string) ([]byte, error) { return modelKind.Read(path) }
 
-// encodeFile writes tensors (in order) with the caller's metadata meta and
-// the writer's own entries extra (which must be among kind.reserved), plus
+// EncodeFile writes tensors (in order) with the caller's metadata meta and
+// the writer's own entries extra (which must be among kind.Reserved), plus
 // format, version, architecture and checksum.
-func encodeFile(kind fileKind, topo *Topology, cfg Config, tensors []Tensor, meta, extra map[string]string) ([]byte, error) {
+func EncodeFile(kind FileKind, topo *Topology, cfg Config, tensors []Tensor, meta, extra map[string]string) ([]byte, error) {
 	md := map[string]string{}
 	for k, v := range meta {
-		for _, r := range kind.reserved {
+		for _, r := range kind.Reserved {
 			if k == r {
 				return nil, fmt.Errorf("net: save: metadata key %q is reserved", k)
 			}
@@ -113,8 +117,8 @@ func encodeFile(kind fileKind, topo *Topology, cfg Config, tensors []Tensor, met
 	if err != nil {
 		return nil, err
 	}
-	md[MetaFormat] = kind.format
-	md[MetaVersion] = strconv.Itoa(kind.version)
+	md[MetaFormat] = kind.Format
+	md[MetaVersion] = strconv.Itoa(kind.Version)
 	md[MetaArchitecture] = string(arch)
 	buf, err := safetensors.Encode(tensors, md)
 	if err != nil {
@@ -130,11 +134,11 @@ func Save(path string, topo *Topology, w *Weights, meta map[string]string) error
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, buf)
+	return WriteAtomic(path, buf)
 }
 
-// writeAtomic writes buf to path with durable.WriteFile.
-func writeAtomic(path string, buf []byte) error {
+// WriteAtomic writes buf to path with durable.WriteFile.
+func WriteAtomic(path string, buf []byte) error {
 	if err := durable.WriteFile(path, buf); err != nil {
 		return fmt.Errorf("net: save: %w", err)
 	}
@@ -163,32 +167,32 @@ func Decode(buf []byte, exp Expect) (*Model, error) {
 // by expect, once the layout and both checksums (of the data and of the
 // metadata) are verified: the metadata it sees are the ones written.
 func DecodeFunc(buf []byte, expect func(meta map[string]string) (Expect, error)) (*Model, error) {
-	f, err := decodeFile(buf, modelKind, expect)
+	f, err := DecodeFile(buf, modelKind, expect)
 	if err != nil {
 		return nil, err
 	}
-	w, err := f.weights()
+	w, err := f.Weights("")
 	if err != nil {
 		return nil, err
 	}
-	if err := f.done(); err != nil {
+	if err := f.Done(); err != nil {
 		return nil, err
 	}
-	return &Model{Weights: w, Architecture: f.arch, Metadata: f.Meta}, nil
+	return &Model{Weights: w, Architecture: f.Architecture, Metadata: f.Meta}, nil
 }
 
-// fileImage is a parsed and validated file whose tensors have not all been
+// FileImage is a parsed and validated file whose tensors have not all been
 // taken yet.
-type fileImage struct {
-	arch Architecture
+type FileImage struct {
+	Architecture Architecture
 	*safetensors.File
 }
 
-// weightsPrefixed takes the parameter tensors of the architecture, named as
-// in TensorSpecs with prefix prepended.
-func (f *fileImage) weightsPrefixed(prefix string) (*Weights, error) {
-	w := &Weights{Config: f.arch.Config}
-	for _, s := range f.arch.Config.TensorSpecs() {
+// Weights takes the parameter tensors of the architecture, named as in
+// TensorSpecs with prefix prepended.
+func (f *FileImage) Weights(prefix string) (*Weights, error) {
+	w := &Weights{Config: f.Architecture.Config}
+	for _, s := range f.Architecture.Config.TensorSpecs() {
 		vals, err := f.Take(prefix+s.Name, s.Shape)
 		if err != nil {
 			return nil, fmt.Errorf("net: load: %w", err)
@@ -213,29 +217,26 @@ func checkFinite(name string, vals []float32) error {
 	return nil
 }
 
-// weights takes the parameter tensors of the architecture.
-func (f *fileImage) weights() (*Weights, error) { return f.weightsPrefixed("") }
-
-// done reports tensors that nobody took.
-func (f *fileImage) done() error {
-	if err := f.Done(); err != nil {
+// Done reports tensors that nobody took.
+func (f *FileImage) Done() error {
+	if err := f.File.Done(); err != nil {
 		return fmt.Errorf("net: load: %w", err)
 	}
 	return nil
 }
 
-// decodeFile parses buf as a file of the given kind and checks the layout,
+// DecodeFile parses buf as a file of the given kind and checks the layout,
 // the checksums, the architecture and what expect makes of the metadata.
-func decodeFile(buf []byte, kind fileKind, expect func(meta map[string]string) (Expect, error)) (*fileImage, error) {
+func DecodeFile(buf []byte, kind FileKind, expect func(meta map[string]string) (Expect, error)) (*FileImage, error) {
 	file, err := safetensors.Decode(buf)
 	if errors.Is(err, safetensors.ErrFormat) {
-		return nil, fmt.Errorf("net: load: not a %s file: %w", kind.what, err)
+		return nil, fmt.Errorf("net: load: not a %s file: %w", kind.What, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("net: load: %w", err)
 	}
 	meta := file.Meta
-	if meta[MetaFormat] != kind.format {
+	if meta[MetaFormat] != kind.Format {
 		hint := ""
 		switch meta[MetaFormat] {
 		case ModelFormat:
@@ -243,10 +244,10 @@ func decodeFile(buf []byte, kind fileKind, expect func(meta map[string]string) (
 		case CheckpointFormat:
 			hint = " (this is a trainer checkpoint, not a model file)"
 		}
-		return nil, fmt.Errorf("net: load: metadata format is %q, want %q%s", meta[MetaFormat], kind.format, hint)
+		return nil, fmt.Errorf("net: load: metadata format is %q, want %q%s", meta[MetaFormat], kind.Format, hint)
 	}
-	if v, err := strconv.Atoi(meta[MetaVersion]); err != nil || v != kind.version {
-		return nil, fmt.Errorf("net: load: unsupported %s format version %q (this code reads %d)", kind.what, meta[MetaVersion], kind.version)
+	if v, err := strconv.Atoi(meta[MetaVersion]); err != nil || v != kind.Version {
+		return nil, fmt.Errorf("net: load: unsupported %s format version %q (this code reads %d)", kind.What, meta[MetaVersion], kind.Version)
 	}
 	var arch Architecture
 	dec := json.NewDecoder(bytes.NewReader([]byte(meta[MetaArchitecture])))
@@ -266,10 +267,10 @@ func decodeFile(buf []byte, kind fileKind, expect func(meta map[string]string) (
 		return nil, fmt.Errorf("net: load: no expected topology given")
 	}
 	if arch.Points != exp.Topology.Points {
-		return nil, fmt.Errorf("net: load: %s is for a %d-point board, expected %d points", kind.what, arch.Points, exp.Topology.Points)
+		return nil, fmt.Errorf("net: load: %s is for a %d-point board, expected %d points", kind.What, arch.Points, exp.Topology.Points)
 	}
 	if arch.TopologySHA256 != exp.Topology.Hash() {
-		return nil, fmt.Errorf("net: load: %s topology %s does not match the expected board %s", kind.what, arch.TopologySHA256, exp.Topology.Hash())
+		return nil, fmt.Errorf("net: load: %s topology %s does not match the expected board %s", kind.What, arch.TopologySHA256, exp.Topology.Hash())
 	}
 	if arch.PolicySize != PolicySize(arch.Points) {
 		return nil, fmt.Errorf("net: load: policy size %d, want %d", arch.PolicySize, PolicySize(arch.Points))
@@ -286,5 +287,5 @@ func decodeFile(buf []byte, kind fileKind, expect func(meta map[string]string) (
 			return nil, fmt.Errorf("net: load: metadata %q is %q, expected %q", k, got, v)
 		}
 	}
-	return &fileImage{arch: arch, File: file}, nil
+	return &FileImage{Architecture: arch, File: file}, nil
 }

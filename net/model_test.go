@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/net/internal/imagetest"
+	"github.com/dablot-zero/dablot/net/internal/nettest"
 	"github.com/dablot-zero/dablot/net/safetensors"
 )
 
@@ -124,7 +125,7 @@ func TestModelLoadRejects(t *testing.T) {
 			return imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "stem.w")["shape"] = []int{9, 12} })
 		}, exp, "shape"},
 		{"not our format", func() []byte {
-			return imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)["format"] = "other"; resign(h) })
+			return imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)["format"] = "other"; nettest.Resign(h) })
 		}, exp, "format"},
 		{"metadata edited", func() []byte {
 			return imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)["variant"] = "dablot" })
@@ -163,18 +164,6 @@ func TestModelLoadRejects(t *testing.T) {
 	}
 }
 
-// resign sets the metadata checksum of a header a test edited to match, as
-// a tool that rewrites a file consistently would, so that the checks
-// behind the checksum are reached.
-func resign(h map[string]any) {
-	md := h["__metadata__"].(map[string]any)
-	m := map[string]string{}
-	for k, v := range md {
-		m[k] = v.(string)
-	}
-	md[safetensors.MetadataChecksumKey] = safetensors.MetadataChecksum(m)
-}
-
 // TestModelNotFinite: weights that are NaN or infinite are refused when a
 // file is read (with its checksums right, as a diverged training would have
 // written it), and when weights are saved or evaluated, not inside a
@@ -184,7 +173,7 @@ func TestModelNotFinite(t *testing.T) {
 	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
 		b := w.Clone()
 		b.Tensors[2].Data[1] = bad
-		buf, err := encodeFile(modelKind, topo, b.Config, b.Tensors, nil, nil)
+		buf, err := EncodeFile(modelKind, topo, b.Config, b.Tensors, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,8 +190,9 @@ func TestModelNotFinite(t *testing.T) {
 	}
 }
 
-// TestLoadBounded: a model file or a checkpoint larger than the largest
-// network's is refused by its size, before it is read; so is a directory.
+// TestLoadBounded: a model file larger than the largest network's is
+// refused by its size, before it is read; so is a directory (the same for
+// checkpoints is tested in net/trainer).
 func TestLoadBounded(t *testing.T) {
 	topo, _, _ := testModel(t)
 	dir := t.TempDir()
@@ -214,10 +204,6 @@ func TestLoadBounded(t *testing.T) {
 	}{
 		{"m.dbm", MaxModelBytes + 1, func(p string) error { _, err := Load(p, Expect{Topology: topo}); return err },
 			"more than a model file may have (1.125 GiB)"},
-		{"c.ckpt", MaxCheckpointBytes + 1, func(p string) error {
-			_, _, err := LoadTrainer(p, topo, DefaultTrainConfig())
-			return err
-		}, "more than a checkpoint file may have (3.125 GiB)"},
 	} {
 		path := filepath.Join(dir, tc.name)
 		if err := os.WriteFile(path, nil, 0o644); err != nil {
@@ -248,9 +234,9 @@ func TestLoadBounded(t *testing.T) {
 // TestModelMissingTensor builds a self-consistent file without one tensor.
 func TestModelMissingTensor(t *testing.T) {
 	topo, w, _ := testModel(t)
-	// value2.b is the last tensor; encodeFile, unlike Encode, does not check
+	// value2.b is the last tensor; EncodeFile, unlike Encode, does not check
 	// that the weights are complete.
-	buf, err := encodeFile(modelKind, topo, w.Config, w.Tensors[:len(w.Tensors)-1], nil, nil)
+	buf, err := EncodeFile(modelKind, topo, w.Config, w.Tensors[:len(w.Tensors)-1], nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func (t *Topology) Hash() string {
 
 // gatherTable returns the 9 source points of every point: itself, then
 // directions 0..7 (-1 where there is no neighbour).
-func (t *Topology) gatherTable() []int32 {
+func (t *Topology) GatherTable() []int32 {
 	tab := make([]int32, t.Points*9)
 	for p := 0; p < t.Points; p++ {
 		tab[p*9] = int32(p)
@@ -77,17 +77,18 @@ func (t *Topology) gatherTable() []int32 {
 	return tab
 }
 
-// Moves per point in the policy: 8 directions x {step, jump}.
-const movesPerPoint = 2 * NumDirections
+// MovesPerPoint is the policy head's width per point: 8 directions x
+// {step, jump}.
+const MovesPerPoint = 2 * NumDirections
 
 // PolicySize is the length of the policy vector for a board of points
 // points: points*16 move logits plus one "stop the chain" logit.
-func PolicySize(points int) int { return points*movesPerPoint + 1 }
+func PolicySize(points int) int { return points*MovesPerPoint + 1 }
 
 // PolicyIndex is the policy entry of the move from point p in direction d
 // (0..7); jump selects a capture jump instead of a step.
 func PolicyIndex(p, d int, jump bool) int {
-	i := p*movesPerPoint + d*2
+	i := p*MovesPerPoint + d*2
 	if jump {
 		i++
 	}
@@ -96,15 +97,15 @@ func PolicyIndex(p, d int, jump bool) int {
 
 // StopIndex is the policy entry of "stop the chain" on a board of points
 // points (the last entry).
-func StopIndex(points int) int { return points * movesPerPoint }
+func StopIndex(points int) int { return points * MovesPerPoint }
 
 // DecodePolicyIndex inverts PolicyIndex. ok is false for the stop index and
 // out-of-range indices.
 func DecodePolicyIndex(points, i int) (p, d int, jump, ok bool) {
-	if i < 0 || i >= points*movesPerPoint {
+	if i < 0 || i >= points*MovesPerPoint {
 		return 0, 0, false, false
 	}
-	return i / movesPerPoint, (i % movesPerPoint) / 2, i%2 == 1, true
+	return i / MovesPerPoint, (i % MovesPerPoint) / 2, i%2 == 1, true
 }
 
 // GridBoard builds a Dablot-style board with cols x rows grid lines: the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/cputime"
 	"github.com/dablot-zero/dablot/mcts"
 )
 
@@ -57,7 +58,7 @@ func MeasureSearch(ctx context.Context, m *Model, sp SelfPlayConfig, d time.Dura
 	var firstErr error
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	began, cpuBegan := time.Now(), CPUTime()
+	began, cpuBegan := time.Now(), cputime.Process()
 	deadline := began.Add(d)
 	for w := range sp.Workers {
 		wg.Go(func() {
@@ -78,7 +79,7 @@ func MeasureSearch(ctx context.Context, m *Model, sp SelfPlayConfig, d time.Dura
 		})
 	}
 	wg.Wait()
-	b := SearchBench{Simulations: sims.Load(), Searches: searches.Load(), Elapsed: time.Since(began), CPU: CPUTime() - cpuBegan}
+	b := SearchBench{Simulations: sims.Load(), Searches: searches.Load(), Elapsed: time.Since(began), CPU: cputime.Process() - cpuBegan}
 	for _, ev := range evs {
 		b.NetTime += ev.NetTime
 		b.Batches += ev.Batches

@@ -16,6 +16,7 @@ import (
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/encode"
+	"github.com/dablot-zero/dablot/net/trainer"
 )
 
 // Config is a training preset: everything a run does, and the seed every
@@ -388,8 +389,8 @@ func (c *Config) NetConfig() net.Config {
 }
 
 // TrainConfig returns the optimiser settings.
-func (c *Config) TrainConfig() net.TrainConfig {
-	tc := net.DefaultTrainConfig()
+func (c *Config) TrainConfig() trainer.TrainConfig {
+	tc := trainer.DefaultTrainConfig()
 	tc.BatchSize = c.Train.BatchSize
 	tc.LearningRate = c.Train.LearningRate
 	tc.WeightDecay = c.Train.WeightDecay

@@ -2,11 +2,11 @@ package train
 
 import (
 	"fmt"
-	"math"
 	"runtime"
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/cputime"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
 )
@@ -80,7 +80,7 @@ func (e *NetEvaluator) evaluate(batch []mcts.Request) error {
 			return fmt.Errorf("network: request %d has %d priors for %d legal decisions", i, len(r.Priors), len(r.Legal))
 		}
 		e.idx = enc.LegalIndices(&r.Pos, r.Legal, e.idx[:0])
-		softmaxAt(logits[i*ps:(i+1)*ps], e.idx, r.Priors)
+		net.Softmax(r.Priors, logits[i*ps:(i+1)*ps], e.idx)
 		w := wdl[i*3 : i*3+3]
 		r.WDL = [3]float32{w[0], w[1], w[2]}
 		r.Value = w[0] - w[2]
@@ -94,32 +94,15 @@ func (e *NetEvaluator) timed(f func()) time.Duration {
 	if e.threads <= 1 {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		if t0, ok := threadCPUTime(); ok {
+		if t0, ok := cputime.Thread(); ok {
 			f()
-			t1, _ := threadCPUTime()
+			t1, _ := cputime.Thread()
 			return t1 - t0
 		}
 	}
 	began := time.Now()
 	f()
 	return time.Since(began)
-}
-
-// softmaxAt writes to dst the softmax of logits restricted to the entries idx.
-func softmaxAt(logits []float32, idx []int32, dst []float32) {
-	hi := float32(math.Inf(-1))
-	for _, j := range idx {
-		hi = max(hi, logits[j])
-	}
-	var sum float32
-	for k, j := range idx {
-		v := float32(math.Exp(float64(logits[j] - hi)))
-		dst[k] = v
-		sum += v
-	}
-	for k := range dst[:len(idx)] {
-		dst[k] /= sum
-	}
 }
 
 // SpecOptions returns the options under which player specs such as

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/net/trainer"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
@@ -182,7 +182,7 @@ type BatchMaker struct {
 	m       *Model
 	mirror  bool
 	qWeight float32
-	batch   net.Batch
+	batch   trainer.Batch
 	legal   []game.Decision
 	idx     []int32
 }
@@ -193,16 +193,16 @@ type BatchMaker struct {
 // target.
 func NewBatchMaker(m *Model, n int, mirror bool, qWeight float64) *BatchMaker {
 	ps, in := m.Encoder.PolicySize(), m.Encoder.InputSize()
-	return &BatchMaker{m: m, mirror: mirror, qWeight: float32(qWeight), batch: net.Batch{N: n,
+	return &BatchMaker{m: m, mirror: mirror, qWeight: float32(qWeight), batch: trainer.Batch{N: n,
 		Input: make([]float32, n*in), Policy: make([]float32, n*ps), Mask: make([]float32, n*ps), Value: make([]float32, n*3)}}
 }
 
 // Make draws a batch uniformly from the newest window samples of rp. The
 // batch is reused by the next call.
-func (bm *BatchMaker) Make(rp *Replay, window int, rng *rand.Rand) (net.Batch, error) {
+func (bm *BatchMaker) Make(rp *Replay, window int, rng *rand.Rand) (trainer.Batch, error) {
 	window = min(window, rp.Len())
 	if window == 0 {
-		return net.Batch{}, fmt.Errorf("replay buffer is empty")
+		return trainer.Batch{}, fmt.Errorf("replay buffer is empty")
 	}
 	b := bm.batch
 	enc := bm.m.Encoder
@@ -230,7 +230,7 @@ func (bm *BatchMaker) Make(rp *Replay, window int, rng *rand.Rand) (net.Batch, e
 				j = enc.MirrorIndex(j)
 			}
 			if mask[j] == 0 && e.Prob > 0 {
-				return net.Batch{}, fmt.Errorf("sample %s: policy target on policy index %d, which is not a legal decision", p.FEN(), j)
+				return trainer.Batch{}, fmt.Errorf("sample %s: policy target on policy index %d, which is not a legal decision", p.FEN(), j)
 			}
 			pol[j] += e.Prob
 		}

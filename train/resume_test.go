@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
-	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/net/trainer"
 	"github.com/dablot-zero/dablot/train/runlog"
 	"github.com/dablot-zero/dablot/train/samples"
 )
@@ -222,7 +222,7 @@ func rewriteTrainer(t *testing.T, dir string, meta func(map[string]string) map[s
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, CheckDir, st.Trainer)
-	tr, old, err := net.LoadTrainer(path, m.Topology, cfg.TrainConfig())
+	tr, old, err := trainer.LoadTrainer(path, m.Topology, cfg.TrainConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,9 +18,11 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/cputime"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/net/trainer"
 	"github.com/dablot-zero/dablot/train/runlog"
 	"github.com/dablot-zero/dablot/train/samples"
 )
@@ -90,7 +92,7 @@ type Run struct {
 	opts    RunOptions
 	state   runState
 	best    *Model
-	trainer *net.Trainer
+	trainer *trainer.Trainer
 	replay  *Replay
 	since   time.Time // when state.Hours was last brought up to date
 
@@ -162,7 +164,7 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 	if err := first.Save(filepath.Join(dir, BestFile), nil); err != nil {
 		return nil, err
 	}
-	tr, err := net.NewTrainer(first.Topology, first.Weights, cfg.TrainConfig())
+	tr, err := trainer.NewTrainer(first.Topology, first.Weights, cfg.TrainConfig())
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +249,7 @@ func openRun(dir string, opts RunOptions) (*Run, error) {
 		return nil, err
 	}
 	ckpt := filepath.Join(dir, CheckDir, st.Trainer)
-	tr, meta, err := net.LoadTrainer(ckpt, best.Topology, cfg.TrainConfig())
+	tr, meta, err := trainer.LoadTrainer(ckpt, best.Topology, cfg.TrainConfig())
 	if err != nil {
 		return nil, err
 	}
@@ -438,7 +440,7 @@ func (r *Run) generation(ctx context.Context) error {
 	cfg := r.Config
 	g := r.state.Generation + 1
 	seed := mcts.Mix(cfg.Seed, uint64(g))
-	began, cpuBegan := time.Now(), CPUTime()
+	began, cpuBegan := time.Now(), cputime.Process()
 	m := runlog.Generation{Generation: g}
 
 	// Self-play.
@@ -584,7 +586,7 @@ func (r *Run) generation(ctx context.Context) error {
 
 	// The record of the generation, then the checkpoint.
 	wall := time.Since(began).Seconds()
-	m.Utilisation = (CPUTime() - cpuBegan).Seconds() / (wall * float64(runtime.NumCPU()))
+	m.Utilisation = (cputime.Process() - cpuBegan).Seconds() / (wall * float64(runtime.NumCPU()))
 	m.Time = time.Now().UTC()
 	r.state.Generation = g
 	m.Hours = r.hours()

@@ -13,6 +13,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/trainer"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
@@ -293,16 +294,16 @@ func TestSupervisedTactics(t *testing.T) {
 	if n, err := rp.Scan(); err != nil || n != len(ss) {
 		t.Fatalf("replay: %d samples, %v", n, err)
 	}
-	tc := net.DefaultTrainConfig()
+	tc := trainer.DefaultTrainConfig()
 	tc.BatchSize, tc.LearningRate, tc.WarmupSteps, tc.TotalSteps = supervisedBatch, 1e-2, 20, supervisedSteps
-	tr, err := net.NewTrainer(untrained.Topology, untrained.Weights, tc)
+	tr, err := trainer.NewTrainer(untrained.Topology, untrained.Weights, tc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tr.Close()
 	bm := NewBatchMaker(untrained, supervisedBatch, true, 0)
 	brng := rand.New(rand.NewPCG(seed, 13))
-	var first, last net.Losses
+	var first, last trainer.Losses
 	trainBegan := time.Now()
 	for i := range supervisedSteps {
 		b, err := bm.Make(rp, rp.Len(), brng)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/internal/cputime"
 )
 
 // benchCommands are the subcommands of "dablot bench".
@@ -65,7 +65,7 @@ func runBenchPlayouts(args []string, out io.Writer) error {
 	}
 	tallies := make([]tally, *threads)
 	deadline := time.Now().Add(time.Duration(*seconds * float64(time.Second)))
-	began, cpuBegan := time.Now(), train.CPUTime()
+	began, cpuBegan := time.Now(), cputime.Process()
 	var wg sync.WaitGroup
 	for i := range *threads {
 		wg.Go(func() {
@@ -87,7 +87,7 @@ func runBenchPlayouts(args []string, out io.Writer) error {
 	}
 	wg.Wait()
 	el := time.Since(began).Seconds()
-	cpu := (train.CPUTime() - cpuBegan).Seconds()
+	cpu := (cputime.Process() - cpuBegan).Seconds()
 	var sum tally
 	sum.reasons = map[game.Reason]int64{}
 	for _, t := range tallies {

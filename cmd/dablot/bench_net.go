@@ -8,8 +8,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/dablot-zero/dablot/internal/cputime"
 	"github.com/dablot-zero/dablot/net"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/net/trainer"
 )
 
 // runBenchNetTo implements "dablot bench net": network throughput on a
@@ -61,7 +62,7 @@ func runBenchNetTo(args []string, out io.Writer) error {
 		}
 		fmt.Fprintf(tw, "inference\t%d\t%.0f\t%.1f\t\n", b, r.PosPerSec, r.GFLOPs)
 	}
-	r, err := net.MeasureTraining(topo, cfg, 256, d)
+	r, err := trainer.MeasureTraining(topo, cfg, 256, d)
 	if err != nil {
 		return err
 	}
@@ -80,7 +81,7 @@ func runBenchNetTo(args []string, out io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if rss := train.PeakRSS(); rss > 0 {
+	if rss := cputime.PeakRSS(); rss > 0 {
 		fmt.Fprintf(out, "\npeak memory (resident) %.0f MiB\n", float64(rss)/(1<<20))
 	}
 	return nil

@@ -1,0 +1,469 @@
+package trainer
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/internal/kernel"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// graphMu serialises gorgonia graph construction, which is not safe for
+// concurrent use.
+var graphMu sync.Mutex
+
+// TrainConfig holds the optimiser settings.
+type TrainConfig struct {
+	BatchSize     int     // positions per step (the graph is built for this size)
+	LearningRate  float64 // peak Adam learning rate
+	Schedule      string  // "constant", "cosine" (to MinLRFraction at TotalSteps) or "step"
+	WarmupSteps   int     // linear warm-up from 0 (all schedules)
+	TotalSteps    int     // cosine: length of the decay
+	StepEvery     int     // step: multiply the rate by StepGamma every StepEvery steps
+	StepGamma     float64 // step: factor per stage
+	MinLRFraction float64 // cosine: final rate as a fraction of the peak
+	WeightDecay   float64 // L2 coefficient c: the loss gains c/2 * sum(w^2) over all parameters
+	ValueWeight   float64 // weight of the value loss relative to the policy loss
+	Beta1, Beta2  float64 // Adam moment decay rates
+	Epsilon       float64 // Adam denominator guard
+}
+
+// DefaultTrainConfig returns settings that train the default network well
+// on self-play data.
+func DefaultTrainConfig() TrainConfig {
+	return TrainConfig{
+		BatchSize: 256, LearningRate: 1e-3, Schedule: "cosine", WarmupSteps: 100,
+		TotalSteps: 100000, StepEvery: 20000, StepGamma: 0.3, MinLRFraction: 0.05,
+		WeightDecay: 1e-4, ValueWeight: 1, Beta1: 0.9, Beta2: 0.999, Epsilon: 1e-8,
+	}
+}
+
+// Validate checks the settings.
+func (c TrainConfig) Validate() error {
+	switch {
+	case c.BatchSize < 1 || c.BatchSize > 1<<16:
+		return fmt.Errorf("net: train config: batch size %d out of range", c.BatchSize)
+	case !(c.LearningRate > 0) || c.LearningRate > 10:
+		return fmt.Errorf("net: train config: learning rate %v out of range", c.LearningRate)
+	case c.Schedule != "constant" && c.Schedule != "cosine" && c.Schedule != "step":
+		return fmt.Errorf("net: train config: unknown schedule %q (constant, cosine, step)", c.Schedule)
+	case c.Schedule == "cosine" && c.TotalSteps < 1:
+		return fmt.Errorf("net: train config: cosine schedule needs TotalSteps > 0")
+	case c.Schedule == "step" && (c.StepEvery < 1 || !(c.StepGamma > 0)):
+		return fmt.Errorf("net: train config: step schedule needs StepEvery > 0 and StepGamma > 0")
+	case c.WarmupSteps < 0 || c.WeightDecay < 0 || c.ValueWeight < 0:
+		return fmt.Errorf("net: train config: negative warm-up, weight decay or value weight")
+	case !(c.Beta1 >= 0 && c.Beta1 < 1) || !(c.Beta2 >= 0 && c.Beta2 < 1) || !(c.Epsilon > 0):
+		return fmt.Errorf("net: train config: Adam betas must be in [0,1) and epsilon > 0")
+	}
+	return nil
+}
+
+// LearningRateAt returns the scheduled learning rate for step (0-based).
+func (c TrainConfig) LearningRateAt(step int) float64 {
+	lr := c.LearningRate
+	if step < c.WarmupSteps {
+		return lr * float64(step+1) / float64(c.WarmupSteps)
+	}
+	switch c.Schedule {
+	case "cosine":
+		t := math.Min(1, float64(step-c.WarmupSteps)/float64(max(1, c.TotalSteps-c.WarmupSteps)))
+		f := c.MinLRFraction + (1-c.MinLRFraction)*0.5*(1+math.Cos(math.Pi*t))
+		return lr * f
+	case "step":
+		return lr * math.Pow(c.StepGamma, float64((step-c.WarmupSteps)/c.StepEvery))
+	}
+	return lr
+}
+
+// Batch is one training batch.
+type Batch struct {
+	N      int       // positions; must equal TrainConfig.BatchSize
+	Input  []float32 // N * Points * InputPlanes, [position][point][plane]
+	Policy []float32 // N * net.PolicySize(points) target distributions
+	Mask   []float32 // N * net.PolicySize(points), nonzero = legal; nil means all legal
+	Value  []float32 // N * 3 win/draw/loss target distributions
+}
+
+// Losses reports one training step.
+type Losses struct {
+	Policy       float64 // masked policy cross-entropy, mean over the batch
+	Value        float64 // WDL cross-entropy, mean over the batch (unweighted)
+	L2           float64 // WeightDecay/2 * sum(w^2) before the update
+	Total        float64 // Policy + ValueWeight*Value + L2
+	LearningRate float64 // rate used for this step
+}
+
+// param is one trainable matrix. Graph-convolution and dense layers keep
+// their bias as the last row, matching the constant-1 column of their input.
+type param struct {
+	name   string // weight tensor name; bias tensor is the same with ".b"
+	rows   int    // input rows without the bias row
+	cols   int
+	node   *G.Node
+	value  *tensor.Dense
+	m, v   []float32
+	hasRow bool
+}
+
+// Trainer trains a network with gorgonia: a graph built once for
+// TrainConfig.BatchSize, Adam with the configured schedule, L2 decay.
+// A Trainer is not safe for concurrent use.
+type Trainer struct {
+	cfg    net.Config
+	tc     TrainConfig
+	topo   *net.Topology
+	g      *G.ExprGraph
+	vm     G.VM
+	params []*param
+	step   int
+	pool   *trainPool // workers of the graph-convolution ops
+
+	x, tp, mask, tv *G.Node
+	xT, tpT, maskT  *tensor.Dense
+	tvT, onesT      *tensor.Dense
+	lp, lv          *G.Node
+	logits, vlog    *G.Node
+}
+
+// NewTrainer builds the training graph for topo starting from w (which is
+// copied; use NewWeights for a fresh network). It installs the package BLAS
+// in gorgonia (UseInGorgonia).
+func NewTrainer(topo *net.Topology, w *net.Weights, tc TrainConfig) (*Trainer, error) {
+	if err := topo.Validate(); err != nil {
+		return nil, err
+	}
+	if err := w.Check(); err != nil {
+		return nil, err
+	}
+	if err := tc.Validate(); err != nil {
+		return nil, err
+	}
+	UseInGorgonia()
+	graphMu.Lock()
+	defer graphMu.Unlock()
+	t := &Trainer{cfg: w.Config, tc: tc, topo: topo}
+	if err := t.build(w); err != nil {
+		return nil, fmt.Errorf("net: building training graph: %w", err)
+	}
+	return t, nil
+}
+
+func (t *Trainer) addParam(name string, rows, cols int, bias bool, w *net.Weights) *G.Node {
+	total := rows
+	if bias {
+		total++
+	}
+	data := make([]float32, total*cols)
+	copy(data, w.Tensor(name+".w").Data)
+	if bias {
+		copy(data[rows*cols:], w.Tensor(name+".b").Data)
+	}
+	val := tensor.New(tensor.WithShape(total, cols), tensor.WithBacking(data))
+	n := G.NewMatrix(t.g, tensor.Float32, G.WithShape(total, cols), G.WithName(name), G.WithValue(val))
+	t.params = append(t.params, &param{name: name, rows: rows, cols: cols, node: n, value: val,
+		m: make([]float32, total*cols), v: make([]float32, total*cols), hasRow: bias})
+	return n
+}
+
+func (t *Trainer) build(w *net.Weights) error {
+	c := t.cfg
+	P, B := t.topo.Points, t.tc.BatchSize
+	R, C, I, H, A := B*P, c.Channels, c.InputPlanes, c.ValueHidden, net.PolicySize(P)
+	t.g = G.NewGraph()
+	g := t.g
+	mat := func(name string, r, k int) (*G.Node, *tensor.Dense) {
+		v := newMat(r, k)
+		return G.NewMatrix(g, tensor.Float32, G.WithShape(r, k), G.WithName(name), G.WithValue(v)), v
+	}
+	t.x, t.xT = mat("input", R, I)
+	t.tp, t.tpT = mat("target_policy", B, A)
+	t.mask, t.maskT = mat("mask", B, A)
+	t.tv, t.tvT = mat("target_value", B, 3)
+	ones, onesT := mat("value_mask", B, 3)
+	t.onesT = onesT
+	for i := range onesT.Data().([]float32) {
+		onesT.Data().([]float32)[i] = 1
+	}
+
+	var err error
+	must := func(n *G.Node, e error) *G.Node {
+		if e != nil && err == nil {
+			err = e
+		}
+		return n
+	}
+	t.pool = &trainPool{}
+	conv := func(in *G.Node, cin, cout int, wn *G.Node, relu, needDX bool) *G.Node {
+		if err != nil {
+			return nil
+		}
+		return must(G.ApplyOp(convOp{binaryOp{}, newConvSpec(t.topo, cin, cout, relu, needDX, t.pool), &bufCache{}}, in, wn))
+	}
+	stem := t.addParam("stem", 9*I, C, true, w)
+	a := conv(t.x, I, C, stem, true, false)
+	for b := 0; b < c.Blocks; b++ {
+		p := fmt.Sprintf("block%d.", b)
+		w1 := t.addParam(p+"conv1", 9*C, C, true, w)
+		w2 := t.addParam(p+"conv2", 9*C, C, true, w)
+		h := conv(a, C, C, w1, true, true)
+		y := conv(h, C, C, w2, false, true)
+		if err != nil {
+			return err
+		}
+		a = must(G.ApplyOp(addReluOp{pairOp{cache: &bufCache{}}}, a, y))
+	}
+	wp := t.addParam("policy", 9*C, net.MovesPerPoint, true, w)
+	ws := t.addParam("stop", C, 1, true, w)
+	wv1 := t.addParam("value1", C, H, true, w)
+	wv2 := t.addParam("value2", H, 3, true, w)
+	if err != nil {
+		return err
+	}
+	pl := must(G.Reshape(conv(a, C, net.MovesPerPoint, wp, false, true), tensor.Shape{B, P * net.MovesPerPoint}))
+	pool := must(G.ApplyOp(poolOp{points: P, c: C, cache: &bufCache{}}, a))
+	stop := must(G.Mul(pool, ws))
+	t.logits = must(G.Concat(1, pl, stop))
+	v1 := must(G.Rectify(must(G.Mul(pool, wv1))))
+	t.vlog = must(G.Mul(must(G.ApplyOp(onesOp{k: H, cache: &bufCache{}}, v1)), wv2))
+	if err != nil {
+		return err
+	}
+	t.lp = must(G.ApplyOp(xentOp{scale: 1, st: &xentState{}}, t.logits, t.tp, t.mask))
+	t.lv = must(G.ApplyOp(xentOp{scale: float32(t.tc.ValueWeight), st: &xentState{}}, t.vlog, t.tv, ones))
+	cost := must(G.Add(t.lp, t.lv))
+	if err != nil {
+		return err
+	}
+	nodes := make(G.Nodes, len(t.params))
+	for i, p := range t.params {
+		nodes[i] = p.node
+	}
+	if _, err := G.Grad(cost, nodes...); err != nil {
+		return err
+	}
+	t.vm = G.NewTapeMachine(g, G.BindDualValues(nodes...))
+	return nil
+}
+
+// Close releases the gorgonia machine.
+func (t *Trainer) Close() error { return t.vm.Close() }
+
+// Steps returns the number of steps taken.
+func (t *Trainer) Steps() int { return t.step }
+
+// Config returns the architecture being trained.
+func (t *Trainer) Config() net.Config { return t.cfg }
+
+func (t *Trainer) load(b Batch) error {
+	P, A := t.topo.Points, net.PolicySize(t.topo.Points)
+	n := t.tc.BatchSize
+	switch {
+	case b.N != n:
+		return fmt.Errorf("net: train: batch has %d positions, trainer was built for %d", b.N, n)
+	case len(b.Input) != n*P*t.cfg.InputPlanes:
+		return fmt.Errorf("net: train: input has %d values, want %d", len(b.Input), n*P*t.cfg.InputPlanes)
+	case b.Policy != nil && len(b.Policy) != n*A:
+		return fmt.Errorf("net: train: policy target has %d values, want %d", len(b.Policy), n*A)
+	case b.Mask != nil && len(b.Mask) != n*A:
+		return fmt.Errorf("net: train: mask has %d values, want %d", len(b.Mask), n*A)
+	case b.Value != nil && len(b.Value) != n*3:
+		return fmt.Errorf("net: train: value target has %d values, want %d", len(b.Value), n*3)
+	}
+	copy(t.xT.Data().([]float32), b.Input)
+	fill := func(dst *tensor.Dense, src []float32, def float32) {
+		d := dst.Data().([]float32)
+		if src == nil {
+			for i := range d {
+				d[i] = def
+			}
+			return
+		}
+		copy(d, src)
+	}
+	fill(t.tpT, b.Policy, 0)
+	fill(t.maskT, b.Mask, 1)
+	fill(t.tvT, b.Value, 0)
+	for _, p := range []struct {
+		n *G.Node
+		v *tensor.Dense
+	}{{t.x, t.xT}, {t.tp, t.tpT}, {t.mask, t.maskT}, {t.tv, t.tvT}} {
+		if err := G.Let(p.n, p.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Step runs one Adam step on b and returns the losses measured before the
+// update.
+func (t *Trainer) Step(b Batch) (Losses, error) {
+	if err := t.load(b); err != nil {
+		return Losses{}, err
+	}
+	defer t.vm.Reset()
+	if err := t.vm.RunAll(); err != nil {
+		return Losses{}, fmt.Errorf("net: train: %w", err)
+	}
+	lp, err := scalarValue(t.lp.Value())
+	if err != nil {
+		return Losses{}, err
+	}
+	lv, err := scalarValue(t.lv.Value())
+	if err != nil {
+		return Losses{}, err
+	}
+	if math.IsNaN(float64(lp)) || math.IsNaN(float64(lv)) || math.IsInf(float64(lp+lv), 0) {
+		return Losses{}, fmt.Errorf("net: train: loss is not finite (policy %v, value %v)", lp, lv)
+	}
+	out := Losses{Policy: float64(lp), LearningRate: t.tc.LearningRateAt(t.step)}
+	if t.tc.ValueWeight > 0 {
+		out.Value = float64(lv) / t.tc.ValueWeight
+	}
+	l2, err := t.adam(out.LearningRate)
+	if err != nil {
+		return Losses{}, err
+	}
+	out.L2 = l2
+	out.Total = out.Policy + t.tc.ValueWeight*out.Value + out.L2
+	return out, nil
+}
+
+// adam applies one Adam update with L2 decay folded into the gradient and
+// returns the L2 penalty of the weights before the update.
+func (t *Trainer) adam(lr float64) (float64, error) {
+	t.step++
+	b1, b2 := t.tc.Beta1, t.tc.Beta2
+	c1 := 1 - math.Pow(b1, float64(t.step))
+	c2 := 1 - math.Pow(b2, float64(t.step))
+	step := float32(lr / c1)
+	fb1, fb2 := float32(b1), float32(b2)
+	wd := float32(t.tc.WeightDecay)
+	eps := float32(t.tc.Epsilon)
+	inv2 := float32(1 / math.Sqrt(c2))
+	var l2 float64
+	for _, p := range t.params {
+		gv, err := p.node.Grad()
+		if err != nil {
+			return 0, fmt.Errorf("net: train: gradient of %s: %w", p.name, err)
+		}
+		gr, err := f32s(gv)
+		if err != nil {
+			return 0, err
+		}
+		w := p.value.Data().([]float32)
+		if len(gr) != len(w) {
+			return 0, fmt.Errorf("net: train: gradient of %s has %d values, want %d", p.name, len(gr), len(w))
+		}
+		var ss float64
+		for i, wi := range w {
+			ss += float64(wi) * float64(wi)
+			gi := gr[i] + wd*wi
+			// Weights and moments that underflow are flushed to zero
+			// (see flushSubnormal): subnormals slow training and search.
+			p.m[i] = kernel.FlushSubnormal(fb1*p.m[i] + (1-fb1)*gi)
+			p.v[i] = kernel.FlushSubnormal(fb2*p.v[i] + (1-fb2)*gi*gi)
+			w[i] = kernel.FlushSubnormal(wi - step*p.m[i]/(float32(math.Sqrt(float64(p.v[i])))*inv2+eps))
+			gr[i] = 0
+		}
+		l2 += 0.5 * float64(wd) * ss
+	}
+	return l2, nil
+}
+
+// Weights returns a copy of the current weights.
+func (t *Trainer) Weights() *net.Weights {
+	return &net.Weights{Config: t.cfg, Tensors: t.exportTensors(stateWeights, "")}
+}
+
+// Per-parameter state selected by exportTensors and importTensors.
+const (
+	stateWeights = iota
+	stateAdamM
+	stateAdamV
+)
+
+func (p *param) state(which int) []float32 {
+	switch which {
+	case stateAdamM:
+		return p.m
+	case stateAdamV:
+		return p.v
+	}
+	return p.value.Data().([]float32)
+}
+
+// exportTensors copies one kind of per-parameter state into tensors named
+// and shaped as in TensorSpecs, with prefix prepended to the names.
+func (t *Trainer) exportTensors(which int, prefix string) []net.Tensor {
+	byName := map[string]*param{}
+	for _, p := range t.params {
+		byName[p.name] = p
+	}
+	var out []net.Tensor
+	for _, s := range t.cfg.TensorSpecs() {
+		base, isBias := s.Name[:len(s.Name)-2], s.Name[len(s.Name)-2:] == ".b"
+		p := byName[base]
+		d := p.state(which)
+		var data []float32
+		if isBias {
+			data = append([]float32(nil), d[p.rows*p.cols:]...)
+		} else {
+			data = append([]float32(nil), d[:p.rows*p.cols]...)
+		}
+		out = append(out, net.Tensor{Name: prefix + s.Name, Shape: append([]int(nil), s.Shape...), Data: data})
+	}
+	return out
+}
+
+// importTensors is the inverse of exportTensors (without prefix); the
+// tensors have been checked against TensorSpecs.
+func (t *Trainer) importTensors(which int, ts []net.Tensor) {
+	byName := map[string]*param{}
+	for _, p := range t.params {
+		byName[p.name] = p
+	}
+	for _, tt := range ts {
+		base, isBias := tt.Name[:len(tt.Name)-2], tt.Name[len(tt.Name)-2:] == ".b"
+		p := byName[base]
+		d := p.state(which)
+		if isBias {
+			copy(d[p.rows*p.cols:], tt.Data)
+		} else {
+			copy(d[:p.rows*p.cols], tt.Data)
+		}
+	}
+}
+
+// forwardGraph runs the gorgonia graph on input (BatchSize positions) and
+// returns the policy logits and value logits (for tests).
+func (t *Trainer) forwardGraph(input []float32) (policy, value []float32, err error) {
+	n := t.tc.BatchSize
+	if err := t.load(Batch{N: n, Input: input}); err != nil {
+		return nil, nil, err
+	}
+	defer t.vm.Reset()
+	if err := t.vm.RunAll(); err != nil {
+		return nil, nil, err
+	}
+	pl, err := f32s(t.logits.Value())
+	if err != nil {
+		return nil, nil, err
+	}
+	vl, err := f32s(t.vlog.Value())
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range t.params {
+		if gv, err := p.node.Grad(); err == nil {
+			if gr, err := f32s(gv); err == nil {
+				clear(gr)
+			}
+		}
+	}
+	return append([]float32(nil), pl...), append([]float32(nil), vl...), nil
+}
