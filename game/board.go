@@ -69,7 +69,6 @@ type Board struct {
 	shift    [NumDirections]uint // |delta[d]|, for Bits.shl and Bits.shr
 	stepFrom [NumDirections]Bits // points with a neighbour in direction d
 	jumpFrom [NumDirections]Bits // points with a jump landing in direction d
-	rowBits  []Bits              // points on each doubled row y
 	jumpOver []Bits              // jumpOver[p]: the neighbours of p with a jump landing beyond them
 	// jumpDirByDelta[k+maxDelta] is the direction of the jumps whose first
 	// step is delta k (unique: only on a board 2 lines wide do two
@@ -105,7 +104,6 @@ func NewBoard(cols, rows int) (*Board, error) {
 	}
 	b.Neighbor = make([][NumDirections]int8, n)
 	b.JumpTo = make([][NumDirections]int8, n)
-	b.rowBits = make([]Bits, h)
 	b.jumpOver = make([]Bits, n)
 	b.names = make([]string, n)
 	b.mirror = make([]int8, n)
@@ -120,7 +118,6 @@ func NewBoard(cols, rows int) (*Board, error) {
 	for p := 0; p < n; p++ {
 		x, y := int(b.x[p]), int(b.y[p])
 		b.all = b.all.Or(Bit(p))
-		b.rowBits[y] = b.rowBits[y].Or(Bit(p))
 		b.names[p] = string(rune('a'+x)) + strconv.Itoa(y+1)
 		b.mirror[p] = int8(b.At(w-1-x, y))
 		b.rotate[p] = int8(b.At(w-1-x, h-1-y))
@@ -272,9 +269,6 @@ func (b *Board) JumpDirection(p, q int) (Direction, bool) {
 	}
 	return 0, false
 }
-
-// Row returns the set of points whose row number is y+1.
-func (b *Board) Row(y int) Bits { return b.rowBits[y] }
 
 // All returns the set of every point.
 func (b *Board) All() Bits { return b.all }

@@ -8,7 +8,8 @@
 // the side to move come out. RolloutEvaluator (random playouts) and
 // MaterialEvaluator (a hand-written heuristic) let the search run without a
 // network; a network evaluator is added by other packages through the same
-// interface (Request.PolicyIndices and Request.SetPriorsFromLogits help).
+// interface (the model package's NetEvaluator, which encodes positions and
+// indexes the policy in the frame of the side to move).
 // Batcher is the one batching boundary: many goroutines call its Evaluate,
 // it gathers their requests into one batch for the evaluator behind it.
 //

@@ -2,7 +2,6 @@ package mcts
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -29,46 +28,6 @@ type Request struct {
 	// Pos.SideToMove(); an evaluator that has none leaves it zero. When it is
 	// given, Value must equal WDL[0]-WDL[2].
 	WDL [3]float32
-}
-
-// PolicyIndices appends the policy index of each legal decision (the
-// network's output layout, game.Decision.PolicyIndex) to dst and returns it.
-func (r *Request) PolicyIndices(dst []int) []int {
-	b := r.Pos.Board()
-	for _, d := range r.Legal {
-		dst = append(dst, d.PolicyIndex(b))
-	}
-	return dst
-}
-
-// SetPriorsFromLogits sets Priors to the softmax of a full policy vector of
-// logits (length game.PolicySize) restricted to the legal decisions. It is
-// the usual last step of a network evaluator.
-func (r *Request) SetPriorsFromLogits(logits []float32) error {
-	b := r.Pos.Board()
-	if len(logits) != game.PolicySize(b) {
-		return fmt.Errorf("mcts: %d logits, want policy size %d", len(logits), game.PolicySize(b))
-	}
-	if len(r.Priors) != len(r.Legal) {
-		r.Priors = make([]float32, len(r.Legal))
-	}
-	m := float32(math.Inf(-1))
-	for _, d := range r.Legal {
-		m = max(m, logits[d.PolicyIndex(b)])
-	}
-	var sum float64
-	for i, d := range r.Legal {
-		e := math.Exp(float64(logits[d.PolicyIndex(b)] - m))
-		r.Priors[i] = float32(e)
-		sum += e
-	}
-	if !(sum > 0) || math.IsInf(sum, 0) {
-		return errors.New("mcts: logits are not finite")
-	}
-	for i := range r.Priors {
-		r.Priors[i] = float32(float64(r.Priors[i]) / sum)
-	}
-	return nil
 }
 
 // Evaluator evaluates batches of positions. Evaluate fills the outputs of

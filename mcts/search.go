@@ -103,15 +103,6 @@ func DefaultConfig() Config {
 	}
 }
 
-// SelfPlayConfig returns DefaultConfig with the exploration of self-play:
-// Dirichlet noise (ε = 0.25) and temperature 1 for the first 20 turns.
-func SelfPlayConfig() Config {
-	c := DefaultConfig()
-	c.NoiseEpsilon = 0.25
-	c.Temperature, c.TemperaturePlies = 1, 20
-	return c
-}
-
 // Validate reports the first setting that is out of range.
 func (c *Config) Validate() error {
 	bad := func(name string, v any, want string) error {

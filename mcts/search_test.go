@@ -368,7 +368,7 @@ func TestSearchDeterministic(t *testing.T) {
 	p := configs.MustVariant("keyland").Start()
 	for _, gumbel := range []bool{false, true} {
 		run := func() *Result {
-			cfg := SelfPlayConfig()
+			cfg := selfPlayConfig()
 			cfg.Gumbel, cfg.Seed = gumbel, 42
 			s := newSearch(t, &RolloutEvaluator{Seed: 3, MaxDecisions: 100}, cfg, p)
 			res, err := s.Run(context.Background(), Limits{Sims: 64})
@@ -436,7 +436,7 @@ func TestTreeReuse(t *testing.T) {
 
 func TestNoiseAndTemperature(t *testing.T) {
 	p := configs.MustVariant("keyland").Start()
-	cfg := SelfPlayConfig()
+	cfg := selfPlayConfig()
 	s := newSearch(t, &MaterialEvaluator{}, cfg, p)
 	res, err := s.Run(context.Background(), Limits{Sims: 100})
 	if err != nil {
@@ -595,24 +595,6 @@ func TestEvaluators(t *testing.T) {
 	}
 }
 
-func TestSetPriorsFromLogits(t *testing.T) {
-	p := configs.MustVariant("keyland").Start()
-	legal := p.Decisions(nil)
-	r := Request{Pos: p, Legal: legal, Priors: make([]float32, len(legal))}
-	logits := make([]float32, game.PolicySize(p.Board()))
-	idx := r.PolicyIndices(nil)
-	logits[idx[0]] = 2
-	if err := r.SetPriorsFromLogits(logits); err != nil {
-		t.Fatal(err)
-	}
-	if !(r.Priors[0] > r.Priors[1]) || math.Abs(float64(sum32(r.Priors))-1) > 1e-5 {
-		t.Errorf("priors %v", r.Priors)
-	}
-	if err := r.SetPriorsFromLogits(logits[:3]); err == nil {
-		t.Error("short logits: no error")
-	}
-}
-
 func sum32(x []float32) float32 {
 	var s float32
 	for _, v := range x {
@@ -765,4 +747,13 @@ func TestMinimaxBackups(t *testing.T) {
 			p.Apply(res.Best)
 		}
 	}
+}
+
+// selfPlayConfig is DefaultConfig with the exploration of self-play:
+// Dirichlet noise (ε = 0.25) and temperature 1 for the first 20 turns.
+func selfPlayConfig() Config {
+	c := DefaultConfig()
+	c.NoiseEpsilon = 0.25
+	c.Temperature, c.TemperaturePlies = 1, 20
+	return c
 }

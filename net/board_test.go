@@ -62,33 +62,3 @@ func TestTopologyValidate(t *testing.T) {
 		t.Error("different boards have the same hash")
 	}
 }
-
-func TestPolicyIndex(t *testing.T) {
-	for _, points := range []int{41, 72} {
-		if PolicySize(points) != points*16+1 || StopIndex(points) != PolicySize(points)-1 {
-			t.Fatalf("sizes for %d points", points)
-		}
-		seen := map[int]bool{}
-		for p := 0; p < points; p++ {
-			for d := 0; d < 8; d++ {
-				for _, jump := range []bool{false, true} {
-					i := PolicyIndex(p, d, jump)
-					if seen[i] || i < 0 || i >= StopIndex(points) {
-						t.Fatalf("index %d repeated or out of range", i)
-					}
-					seen[i] = true
-					p2, d2, j2, ok := DecodePolicyIndex(points, i)
-					if !ok || p2 != p || d2 != d || j2 != jump {
-						t.Fatalf("decode(%d) = %d %d %v %v", i, p2, d2, j2, ok)
-					}
-				}
-			}
-		}
-		if _, _, _, ok := DecodePolicyIndex(points, StopIndex(points)); ok {
-			t.Fatal("stop index decoded as a move")
-		}
-	}
-	if PolicyIndex(3, DirE, true) != 3*16+2*2+1 {
-		t.Fatal("index layout")
-	}
-}

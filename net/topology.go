@@ -85,29 +85,6 @@ const MovesPerPoint = 2 * NumDirections
 // points: points*16 move logits plus one "stop the chain" logit.
 func PolicySize(points int) int { return points*MovesPerPoint + 1 }
 
-// PolicyIndex is the policy entry of the move from point p in direction d
-// (0..7); jump selects a capture jump instead of a step.
-func PolicyIndex(p, d int, jump bool) int {
-	i := p*MovesPerPoint + d*2
-	if jump {
-		i++
-	}
-	return i
-}
-
-// StopIndex is the policy entry of "stop the chain" on a board of points
-// points (the last entry).
-func StopIndex(points int) int { return points * MovesPerPoint }
-
-// DecodePolicyIndex inverts PolicyIndex. ok is false for the stop index and
-// out-of-range indices.
-func DecodePolicyIndex(points, i int) (p, d int, jump, ok bool) {
-	if i < 0 || i >= points*MovesPerPoint {
-		return 0, 0, false, false
-	}
-	return i / MovesPerPoint, (i % MovesPerPoint) / 2, i%2 == 1, true
-}
-
 // GridBoard builds a Dablot-style board with cols x rows grid lines: the
 // line crossings (even doubled coordinates) plus the centres of the squares
 // (odd coordinates). Corners connect orthogonally to corners two doubled

@@ -21,7 +21,7 @@ func Example() {
 	}
 
 	// One training step on a single position whose only legal move is
-	// "step north-east from point 12".
+	// the one at policy entry 194.
 	tc := trainer.DefaultTrainConfig()
 	tc.BatchSize = 1
 	tr, err := trainer.NewTrainer(topo, w, tc)
@@ -31,7 +31,7 @@ func Example() {
 	}
 	defer tr.Close()
 	A := net.PolicySize(topo.Points)
-	move := net.PolicyIndex(12, net.DirNE, false)
+	move := 12*net.MovesPerPoint + 2 // one entry of the policy (its layout is game's)
 	b := trainer.Batch{N: 1, Input: make([]float32, topo.Points*cfg.InputPlanes),
 		Policy: make([]float32, A), Mask: make([]float32, A), Value: []float32{1, 0, 0}}
 	b.Policy[move], b.Mask[move] = 1, 1
