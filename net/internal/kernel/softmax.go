@@ -24,14 +24,13 @@ func Softmax(dst, logits []float32, idx []int32) {
 	for k := 0; k < n; k++ {
 		maxv = max(maxv, at(k))
 	}
-	var sum float64
+	var sum float32
 	for k := 0; k < n; k++ {
-		ev := ExpNeg(at(k) - maxv)
+		ev := float32(math.Exp(float64(at(k) - maxv)))
 		dst[k] = ev
-		sum += float64(ev)
+		sum += ev
 	}
-	inv := float32(1 / sum)
 	for k := range dst[:n] {
-		dst[k] *= inv
+		dst[k] /= sum
 	}
 }
