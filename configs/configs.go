@@ -21,16 +21,39 @@ import (
 //go:embed variants/*.yaml
 var variantFS embed.FS
 
+//go:embed train/*.yaml
+var presetFS embed.FS
+
 // VariantNames returns the names of the built-in variants, sorted.
 func VariantNames() []string { return embeddedNames(variantFS, "variants", ".yaml") }
 
 // VariantYAML returns the YAML text of a built-in variant.
 func VariantYAML(name string) ([]byte, error) {
-	data, ok := embeddedFile(variantFS, "variants", name, ".yaml")
+	return builtInYAML(variantFS, "variants", "variant", name, VariantNames)
+}
+
+// PresetNames returns the names of the built-in training presets, sorted.
+func PresetNames() []string { return embeddedNames(presetFS, "train", ".yaml") }
+
+// PresetYAML returns the YAML text of a built-in training preset.
+func PresetYAML(name string) ([]byte, error) {
+	return builtInYAML(presetFS, "train", "preset", name, PresetNames)
+}
+
+// builtInYAML returns the file dir/name.yaml of fsys, or an error naming
+// the built-in files of its kind.
+func builtInYAML(fsys embed.FS, dir, kind, name string, names func() []string) ([]byte, error) {
+	data, ok := embeddedFile(fsys, dir, name, ".yaml")
 	if !ok {
-		return nil, fmt.Errorf("unknown variant %q (built-in variants: %s)", name, strings.Join(VariantNames(), ", "))
+		return nil, fmt.Errorf("unknown %s %q (built-in %ss: %s)", kind, name, kind, strings.Join(names(), ", "))
 	}
 	return data, nil
+}
+
+// IsPath reports whether spec names a file rather than a built-in variant
+// or preset: it has a slash or backslash, or ends in .yaml or .yml.
+func IsPath(spec string) bool {
+	return strings.ContainsAny(spec, `/\`) || strings.HasSuffix(spec, ".yaml") || strings.HasSuffix(spec, ".yml")
 }
 
 // embeddedNames returns the names of the files dir/NAME+ext of fsys, sorted.
@@ -49,7 +72,7 @@ func embeddedNames(fsys embed.FS, dir, ext string) []string {
 // embeddedFile returns the file dir/name+ext of fsys; ok is false when
 // there is none (or name is a path).
 func embeddedFile(fsys embed.FS, dir, name, ext string) (data []byte, ok bool) {
-	if strings.ContainsAny(name, "/\\") {
+	if IsPath(name) {
 		return nil, false
 	}
 	data, err := fsys.ReadFile(path.Join(dir, name+ext))
@@ -97,7 +120,7 @@ func loadVariant(spec string) (*game.Rules, error) {
 	base, overrides, _ := strings.Cut(spec, ",")
 	var data []byte
 	var err error
-	if strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml") || strings.ContainsRune(base, '/') {
+	if IsPath(base) {
 		if data, err = durable.ReadFile(base, "variant file", game.MaxVariantBytes); err != nil {
 			return nil, fmt.Errorf("variant file: %w", err)
 		}

@@ -129,3 +129,27 @@ func FuzzVariantSpec(f *testing.F) {
 		}
 	})
 }
+
+// TestPresetFiles: the training presets are embedded (train.LoadPreset
+// reads them, see its tests), and a name that is a path is none of them.
+func TestPresetFiles(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if names := configs.PresetNames(); !slices.Equal(names, []string{"hour", "overnight", "short", "smoke"}) {
+		t.Errorf("presets %v", names)
+	}
+	for _, tc := range []struct {
+		spec string
+		path bool
+	}{
+		{"hour", false}, {"hour.yaml", true}, {"my.yml", true}, {"./hour", true}, {`train\hour`, true},
+		{"train/hour", true}, {"hour,x=1", false}, {"", false},
+	} {
+		if got := configs.IsPath(tc.spec); got != tc.path {
+			t.Errorf("IsPath(%q) = %v, want %v", tc.spec, got, tc.path)
+		}
+		data, err := configs.PresetYAML(tc.spec)
+		if ok := tc.spec == "hour"; ok != (err == nil) || ok && !strings.Contains(string(data), "name: hour\n") {
+			t.Errorf("PresetYAML(%q): %v", tc.spec, err)
+		}
+	}
+}
