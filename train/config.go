@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
@@ -21,7 +23,8 @@ import (
 
 // Config is a training preset: everything a run does, and the seed every
 // random choice of the run flows from. It is read from YAML by ParseConfig
-// (configs/train/*.yaml) and stored in the run directory as used.
+// (the built-in presets are configs/train/*.yaml, see LoadPreset), its
+// bases merged in, and stored in the run directory as used, complete.
 type Config struct {
 	Name    string `yaml:"name"`
 	Variant string `yaml:"variant"` // a variant spec (configs.Variant); --variant overrides
@@ -215,25 +218,27 @@ type StopConfig struct {
 	Hours       float64 `yaml:"hours"`
 }
 
-// MaxConfigBytes bounds a training config (a preset); the presets take
-// a few kilobytes.
+// MaxConfigBytes bounds a training config (a preset) and each of its
+// bases; the presets take a few kilobytes.
 const MaxConfigBytes = 64 << 10
 
-// ParseConfig reads a training config. Unknown or repeated keys, values out
-// of range and a config of more than MaxConfigBytes are errors naming the
-// problem.
+// ParseConfig reads a training config. It may name a built-in preset as its
+// base ("base: hour"), a chain of bases too, and state only what differs:
+// its mappings are merged into the base's key by key, at every depth, and
+// each value it gives, a list too, replaces the base's. The name and the
+// description are a file's own, never inherited. Unknown or repeated keys,
+// an unknown base, a cycle of bases, values out of range (of the config as
+// merged) and a file of more than MaxConfigBytes are errors naming the
+// problem. The config returned is complete: its YAML names no base.
 func ParseConfig(data []byte) (*Config, error) {
-	if len(data) > MaxConfigBytes {
-		return nil, fmt.Errorf("training config: %d bytes, more than the %d a config may have", len(data), MaxConfigBytes)
-	}
+	return parseConfig(data, configs.PresetYAML)
+}
+
+// parseConfig is ParseConfig with the bases looked up by lookup.
+func parseConfig(data []byte, lookup func(name string) ([]byte, error)) (*Config, error) {
 	c := &Config{}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(c); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, errors.New("training config: empty")
-		}
-		return nil, fmt.Errorf("training config: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	if _, err := decodePreset(data, c, lookup, nil); err != nil {
+		return nil, fmt.Errorf("training config: %w", err)
 	}
 	if err := c.Validate(); err != nil {
 		return nil, err
@@ -241,8 +246,64 @@ func ParseConfig(data []byte) (*Config, error) {
 	return c, nil
 }
 
+// presetFile is a preset as a file gives it: the config, and beside it the
+// base it starts from and a one-line description (neither is part of the
+// config a run records).
+type presetFile struct {
+	Base        string `yaml:"base"`
+	Description string `yaml:"description"`
+	Config      `yaml:",inline"`
+}
+
+// decodePreset decodes the preset data onto c, after the chain of its
+// bases (looked up by lookup; chain holds the bases already being
+// decoded, to refuse a cycle), and returns its description.
+func decodePreset(data []byte, c *Config, lookup func(string) ([]byte, error), chain []string) (string, error) {
+	if len(data) > MaxConfigBytes {
+		return "", fmt.Errorf("%d bytes, more than the %d a config may have", len(data), MaxConfigBytes)
+	}
+	var head struct {
+		Base string `yaml:"base"`
+	}
+	if err := yaml.Unmarshal(data, &head); err != nil {
+		return "", yamlError(err)
+	}
+	if b := head.Base; b != "" {
+		if slices.Contains(chain, b) {
+			return "", fmt.Errorf("base %q: a cycle of bases (%s -> %s)", b, strings.Join(chain, " -> "), b)
+		}
+		base, err := lookup(b)
+		if err != nil {
+			return "", fmt.Errorf("base %q: %w", b, err)
+		}
+		if _, err := decodePreset(base, c, lookup, append(chain, b)); err != nil {
+			return "", fmt.Errorf("base %q: %w", b, err)
+		}
+		c.Name = ""
+	}
+	f := presetFile{Config: *c}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
+		if errors.Is(err, io.EOF) {
+			return "", errors.New("empty")
+		}
+		return "", yamlError(err)
+	}
+	if f.Base != "" && f.Name == "" {
+		return "", fmt.Errorf("name: a config with a base needs a name of its own (its base's, %s, is not inherited)", f.Base)
+	}
+	*c = f.Config
+	return f.Description, nil
+}
+
+// yamlError is a YAML error without yaml.v3's prefix.
+func yamlError(err error) error {
+	return errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+}
+
 // LoadConfig reads a training config file: a regular file of at most
-// MaxConfigBytes.
+// MaxConfigBytes, parsed by ParseConfig.
 func LoadConfig(path string) (*Config, error) {
 	data, err := durable.ReadFile(path, "training config", MaxConfigBytes)
 	if err != nil {
@@ -253,6 +314,50 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
+}
+
+// LoadPreset reads the training config spec names: a built-in preset
+// ("hour", see Presets) or, if spec is a path (configs.IsPath: it has a
+// slash or ends in .yaml), a file (LoadConfig).
+func LoadPreset(spec string) (*Config, error) {
+	if configs.IsPath(spec) {
+		return LoadConfig(spec)
+	}
+	data, err := configs.PresetYAML(spec)
+	if err != nil {
+		return nil, fmt.Errorf("%w; a file is given by its path, such as ./%s.yaml", err, spec)
+	}
+	c, err := ParseConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("preset %s: %w", spec, err)
+	}
+	return c, nil
+}
+
+// Preset is a built-in training preset: its name, the variant it trains
+// unless told otherwise, and its description.
+type Preset struct {
+	Name        string
+	Variant     string
+	Description string
+}
+
+// Presets returns the built-in training presets (configs/train), sorted by
+// name.
+func Presets() []Preset {
+	var out []Preset
+	for _, name := range configs.PresetNames() {
+		data, err := configs.PresetYAML(name)
+		c, desc := &Config{}, ""
+		if err == nil {
+			desc, err = decodePreset(data, c, configs.PresetYAML, nil)
+		}
+		if err != nil { // TestPresets reads them all
+			desc = "(does not read: " + err.Error() + ")"
+		}
+		out = append(out, Preset{Name: name, Variant: c.Variant, Description: desc})
+	}
+	return out
 }
 
 // YAML returns the config as a file that ParseConfig reads back.

@@ -3,20 +3,10 @@ package train
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
-)
 
-// presetFiles returns the training presets of configs/train.
-func presetFiles(t testing.TB) []string {
-	t.Helper()
-	files, err := filepath.Glob("../configs/train/*.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
+	"github.com/dablot-zero/dablot/configs"
+)
 
 // roundTrip checks that c's YAML reads back as a config with the same YAML.
 func roundTrip(c *Config) error {
@@ -32,20 +22,37 @@ func roundTrip(c *Config) error {
 }
 
 // FuzzParseConfig: a training config either gives an error or a config that
-// passes Validate and reads back, through YAML, as itself.
+// passes Validate and reads back, through YAML, as itself. Its bases are the
+// built-in presets, "fuzz" (the second input) and "self" (the config
+// itself, a cycle).
 func FuzzParseConfig(f *testing.F) {
-	for _, p := range presetFiles(f) {
-		data, err := os.ReadFile(p)
+	for _, name := range configs.PresetNames() {
+		data, err := configs.PresetYAML(name)
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(data)
+		f.Add(data, []byte(nil))
+		f.Add([]byte("base: fuzz\nname: x\nnetwork: {blocks: 4}\n"), data)
 	}
-	f.Add([]byte("name: x\ntrain: {learning_rate: .nan}\n"))
-	f.Add([]byte("name: x\nselfplay: {games: -1}\n"))
-	f.Add([]byte("name: [\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := ParseConfig(data)
+	f.Add([]byte("base: hour\nname: x\nrating: {anchors: [random]}\nstop: {hours: 0.5}\n"), []byte(nil))
+	f.Add([]byte("base: fuzz\nname: x\n"), []byte("base: hour\nname: y\ntrain: {reuse: 2}\n"))
+	f.Add([]byte("base: fuzz\nname: x\n"), []byte("base: fuzz\nname: y\n"))
+	f.Add([]byte("base: self\nname: x\n"), []byte(nil))
+	f.Add([]byte("base: hour\n"), []byte(nil))
+	f.Add([]byte("name: x\ntrain: {learning_rate: .nan}\n"), []byte(nil))
+	f.Add([]byte("name: x\nselfplay: {games: -1}\n"), []byte(nil))
+	f.Add([]byte("name: [\n"), []byte(nil))
+	f.Fuzz(func(t *testing.T, data, base []byte) {
+		lookup := func(name string) ([]byte, error) {
+			switch name {
+			case "fuzz":
+				return base, nil
+			case "self":
+				return data, nil
+			}
+			return configs.PresetYAML(name)
+		}
+		c, err := parseConfig(data, lookup)
 		if err != nil {
 			if c != nil {
 				t.Fatalf("an error (%v) and a config", err)

@@ -46,26 +46,6 @@ stop: {generations: %d, hours: 0}
 	return cfg
 }
 
-func TestPresets(t *testing.T) {
-	files := presetFiles(t)
-	if len(files) < 3 {
-		t.Fatalf("presets: %v", files)
-	}
-	for _, f := range files {
-		cfg, err := LoadConfig(f)
-		if err != nil {
-			t.Error(err)
-			continue
-		}
-		if _, err := configs.Variant(cfg.Variant); err != nil {
-			t.Errorf("%s: %v", f, err)
-		}
-		if err := roundTrip(cfg); err != nil {
-			t.Errorf("%s: does not round-trip: %v", f, err)
-		}
-	}
-}
-
 func TestConfigErrors(t *testing.T) {
 	good := string(testConfig(t, 1).YAML())
 	for _, tc := range []struct{ from, to, want string }{

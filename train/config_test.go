@@ -1,0 +1,246 @@
+package train
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/dablot-zero/dablot/configs"
+)
+
+// withBases returns a lookup of bases: the files of extra by name, then
+// the built-in presets.
+func withBases(extra map[string]string) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		if data, ok := extra[name]; ok {
+			return []byte(data), nil
+		}
+		return configs.PresetYAML(name)
+	}
+}
+
+// preset returns the preset spec (LoadPreset), freshly parsed.
+func preset(t *testing.T, spec string) *Config {
+	t.Helper()
+	c, err := LoadPreset(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// sameConfig fails t unless got and want have the same YAML, naming the
+// settings that differ.
+func sameConfig(t *testing.T, what string, got, want *Config) {
+	t.Helper()
+	if !bytes.Equal(got.YAML(), want.YAML()) {
+		t.Errorf("%s: differs from what it should be in %s", what, strings.Join(configDiff(got, want, want.Variant), "; "))
+	}
+}
+
+func TestConfigBase(t *testing.T) {
+	f := 0.5
+	for _, tc := range []struct {
+		name  string
+		data  string
+		bases map[string]string
+		want  func(c *Config) // applied to the built-in hour
+	}{
+		{"override", "base: hour\nname: x\nseed: 9\nvariant: keyland\n", nil,
+			func(c *Config) { c.Name, c.Seed, c.Variant = "x", 9, "keyland" }},
+		{"nested override", "base: hour\nname: x\nnetwork: {blocks: 5}\nselfplay:\n  games: 16\n  endgame_king_chance: 0.5\n", nil,
+			func(c *Config) {
+				c.Name, c.Network.Blocks, c.SelfPlay.Games, c.SelfPlay.EndgameKingChance = "x", 5, 16, &f
+			}},
+		{"list replaced, not merged", "base: hour\nname: x\nrating: {anchors: [uct:playouts=10]}\n", nil,
+			func(c *Config) { c.Name, c.Rating.Anchors = "x", []string{"uct:playouts=10"} }},
+		{"list emptied", "base: hour\nname: x\nrating: {anchors: []}\n", nil,
+			func(c *Config) { c.Name, c.Rating.Anchors = "x", []string{} }},
+		{"chain of bases", "base: mid\nname: x\ntrain: {reuse: 3}\n",
+			map[string]string{"mid": "base: hour\nname: mid\nnetwork: {blocks: 4}\ntrain: {reuse: 2, mirror: false}\nselfplay: {endgame_king_chance: 0.5}\n"},
+			func(c *Config) {
+				c.Name, c.Network.Blocks, c.Train.Reuse, c.Train.Mirror, c.SelfPlay.EndgameKingChance = "x", 4, 3, false, &f
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseConfig([]byte(tc.data), withBases(tc.bases))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := preset(t, "hour")
+			tc.want(want)
+			sameConfig(t, tc.name, got, want)
+			if bytes.Contains(got.YAML(), []byte("base:")) || bytes.Contains(got.YAML(), []byte("description:")) {
+				t.Errorf("the config as merged names a base or a description:\n%s", got.YAML())
+			}
+		})
+	}
+	// The description, like the name, is a file's own.
+	for data, want := range map[string]string{"base: hour\nname: x\n": "", "base: hour\nname: x\ndescription: mine\n": "mine"} {
+		if got, err := decodePreset([]byte(data), &Config{}, configs.PresetYAML, nil); err != nil || got != want {
+			t.Errorf("%q: description %q, %v; want %q", data, got, err, want)
+		}
+	}
+}
+
+func TestConfigBaseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		data  string
+		bases map[string]string
+		want  []string
+	}{
+		{"itself", "base: a\nname: x\n", map[string]string{"a": "base: a\nname: a\n"},
+			[]string{`base "a": a cycle of bases (a -> a)`}},
+		{"a cycle", "base: a\nname: x\n", map[string]string{"a": "base: b\nname: a\n", "b": "base: a\nname: b\n"},
+			[]string{`base "a": a cycle of bases (a -> b -> a)`}},
+		{"unknown base", "base: hours\nname: x\n", nil,
+			[]string{`base "hours": unknown preset "hours" (built-in presets: hour, overnight, short, smoke)`}},
+		{"a path as base", "base: configs/train/hour.yaml\nname: x\n", nil,
+			[]string{`unknown preset "configs/train/hour.yaml"`}},
+		{"base not a name", "base: [hour]\nname: x\n", nil, []string{"cannot unmarshal !!seq into string"}},
+		{"no name of its own", "base: hour\nseed: 2\n", nil,
+			[]string{"name: a config with a base needs a name of its own (its base's, hour, is not inherited)"}},
+		{"unknown key", "base: hour\nname: x\nselfplay: {gamez: 3}\n", nil, []string{"field gamez not found"}},
+		{"unknown key in a base", "base: bad\nname: x\n", map[string]string{"bad": "name: bad\nnetwrk: {blocks: 1}\n"},
+			[]string{`base "bad"`, "line 2: field netwrk not found"}},
+		{"an empty base", "base: empty\nname: x\n", map[string]string{"empty": ""}, []string{`base "empty": empty`}},
+		{"a base too large", "base: big\nname: x\n", map[string]string{"big": "name: big\n" + strings.Repeat("#", MaxConfigBytes)},
+			[]string{`base "big": 65546 bytes, more than the 65536`}},
+		{"out of range as merged", "base: hour\nname: x\nselfplay: {fast_sims: 64}\n", nil,
+			[]string{"selfplay.fast_sims = 64: want 1 to full_sims"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := parseConfig([]byte(tc.data), withBases(tc.bases))
+			if err == nil || c != nil {
+				t.Fatalf("got %v, %v; want an error", c, err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q, want one with %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestPresets: every built-in preset reads (its bases merged) and
+// validates, under its own name, with a one-line description; its variant
+// exists; it reads back from its YAML, which names no base.
+func TestPresets(t *testing.T) {
+	names := configs.PresetNames()
+	if want := []string{"hour", "overnight", "short", "smoke"}; !slices.Equal(names, want) {
+		t.Fatalf("presets %v, want %v", names, want)
+	}
+	listed := Presets()
+	for i, name := range names {
+		cfg, err := LoadPreset(name)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if cfg.Name != name {
+			t.Errorf("preset %s is named %q", name, cfg.Name)
+		}
+		if _, err := configs.Variant(cfg.Variant); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if err := roundTrip(cfg); err != nil {
+			t.Errorf("%s: does not round-trip: %v", name, err)
+		}
+		if p := listed[i]; p.Name != name || p.Variant != cfg.Variant || p.Description == "" || strings.HasPrefix(p.Description, "(") || strings.Contains(p.Description, "\n") {
+			t.Errorf("Presets() lists %+v for %s", p, name)
+		}
+	}
+}
+
+// TestOvernightAndShortAreHour: overnight and short are hour but for what
+// they say (overnight.yaml once stated every setting; as merged it is what
+// that file was, but for the variant, dablot since make train trains it).
+func TestOvernightAndShortAreHour(t *testing.T) {
+	want := preset(t, "hour")
+	want.Name = "overnight"
+	want.Network.Blocks = 3
+	want.Train.WindowMax = 1000000
+	want.Rating.Anchors = []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "uct:playouts=1000"}
+	want.Stop.Hours = 8
+	sameConfig(t, "overnight", preset(t, "overnight"), want)
+
+	want = preset(t, "hour")
+	want.Name = "short"
+	want.Stop = StopConfig{Generations: 8}
+	sameConfig(t, "short", preset(t, "short"), want)
+}
+
+// TestLoadPresetAnyDirectory: a built-in preset's name works from any
+// directory (a file of that name there does not hide it); anything with a
+// slash or ending in .yaml is a file, whose base may be a built-in preset.
+func TestLoadPresetAnyDirectory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.WriteFile("hour", []byte("not a preset"), 0o644)
+	if c, err := LoadPreset("hour"); err != nil || c.Name != "hour" || c.Stop.Hours != 1 {
+		t.Fatalf("LoadPreset(hour) from another directory: %v, %v", c, err)
+	}
+	os.WriteFile("mine.yaml", []byte("base: overnight\nname: mine\nstop: {hours: 2}\n"), 0o644)
+	os.Mkdir("sub", 0o755)
+	os.WriteFile(filepath.Join("sub", "mine"), []byte("base: short\nname: sub\n"), 0o644)
+	for _, tc := range []struct{ spec, name string }{{"mine.yaml", "mine"}, {"./mine.yaml", "mine"}, {"sub/mine", "sub"}} {
+		c, err := LoadPreset(tc.spec)
+		if err != nil || c.Name != tc.name {
+			t.Errorf("LoadPreset(%s): %v, %v", tc.spec, c, err)
+		}
+	}
+	if c := preset(t, "mine.yaml"); c.Network.Blocks != 3 || c.Stop.Hours != 2 {
+		t.Errorf("mine.yaml (base: overnight, 2 hours): blocks %d, hours %v", c.Network.Blocks, c.Stop.Hours)
+	}
+	for _, tc := range []struct{ spec, want string }{
+		{"mine", `unknown preset "mine" (built-in presets: hour, overnight, short, smoke); a file is given by its path, such as ./mine.yaml`},
+		{"configs/train/hour.yaml", "configs/train/hour.yaml"},
+		{"", `unknown preset ""`},
+	} {
+		if _, err := LoadPreset(tc.spec); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("LoadPreset(%q): %v, want an error with %q", tc.spec, err, tc.want)
+		}
+	}
+}
+
+// TestRunRecordsMergedConfig: a run of a preset with a base records the
+// whole config, so that resuming it never reads a preset again.
+func TestRunRecordsMergedConfig(t *testing.T) {
+	cfg := preset(t, "short")
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := CreateRun(dir, cfg, configs.MustVariant("keyland"), "", RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	data, err := os.ReadFile(filepath.Join(dir, ConfigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys map[string]any
+	if err := yaml.Unmarshal(data, &keys); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := keys["base"]; ok {
+		t.Errorf("the run's %s names a base:\n%s", ConfigFile, data)
+	}
+	noPresets := func(name string) ([]byte, error) { return nil, errors.New("no presets here") }
+	recorded, err := parseConfig(data, noPresets)
+	if err != nil {
+		t.Fatalf("the run's %s needs a preset: %v", ConfigFile, err)
+	}
+	sameConfig(t, "recorded", recorded, cfg)
+	resumed, err := ResumeRun(dir, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resumed.Close()
+	sameConfig(t, "resumed", resumed.Config, cfg)
+}
