@@ -53,12 +53,13 @@ fuzz:
 	$(GO) test ./train -run '^$$' -fuzz '^FuzzDecodeModel$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./configs -run '^$$' -fuzz '^FuzzVariantSpec$$' -fuzztime $(FUZZTIME)
 
-# Trains in runs/<variant>-<preset>: after Ctrl-C the same make train
-# continues that run. FRESH=1 starts a new one (the old run is moved aside to
-# runs/<variant>-<preset>-<time>, never deleted). HOURS=H replaces the
-# stop: with H hours of training in all.
+# Trains the built-in preset PRESET (configs/train, embedded in the binary;
+# a path to a preset file works too) in runs/<variant>-<preset>: after
+# Ctrl-C the same make train continues that run. FRESH=1 starts a new one
+# (the old run is moved aside to runs/<variant>-<preset>-<time>, never
+# deleted). HOURS=H replaces the stop: with H hours of training in all.
 train: build
-	$(BIN) train --config configs/train/$(PRESET).yaml --variant $(or $(VARIANT),dablot)$(if $(HOURS), --hours $(HOURS))$(if $(filter 1 yes true,$(FRESH)), --fresh)
+	$(BIN) train --config $(PRESET) --variant $(or $(VARIANT),dablot)$(if $(HOURS), --hours $(HOURS))$(if $(filter 1 yes true,$(FRESH)), --fresh)
 
 # Strength at equal time (dablot ladder): MODEL against alphabeta:ms=MS, and
 # with VS=FILE against a second model, MS milliseconds a decision each, from

@@ -9,6 +9,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
+	"strings"
+	"text/tabwriter"
 
 	"golang.org/x/term"
 
@@ -19,10 +21,10 @@ import (
 )
 
 func init() {
-	register(&command{"train", "self-play training: --config FILE [--variant V] [--run DIR] [--init MODEL] [--fresh] | --resume DIR; [--hours H] [--generations N]", runTrain})
+	register(&command{"train", "self-play training: --config PRESET|FILE [--variant V] [--run DIR] [--init MODEL] [--fresh] | --resume DIR; [--hours H] [--generations N]", runTrain})
 }
 
-const trainUsage = `--config configs/train/PRESET.yaml [--variant V] [--run DIR] [--init MODEL.dbm] [--fresh] [--hours H] [--generations N]
+const trainUsage = `--config PRESET|FILE.yaml [--variant V] [--run DIR] [--init MODEL.dbm] [--fresh] [--hours H] [--generations N]
        dablot train --resume DIR [--hours H] [--generations N]
 
 Trains in DIR (default runs/<variant>-<preset>). If DIR already holds a run of the
@@ -37,11 +39,27 @@ Ctrl-C once: finish the generation under way, checkpoint, stop. Twice: stop at o
 none). Hours count the whole training history, a model given to --init included. A
 continued run keeps its own stop condition unless they are given: they extend (or
 shorten, not below the generations done) it, a finished run too, and its config.yaml
-records the new condition.`
+records the new condition.
+
+--config names a built-in preset (below) or, given a path (with a / or ending in
+.yaml), a preset file, which may start "base: hour" and state only what differs.
+The run records the whole config in its config.yaml; --resume reads only that.`
+
+// presetHelp lists the built-in presets for the usage of train.
+func presetHelp() string {
+	var b strings.Builder
+	b.WriteString("\n\nBuilt-in presets (name, variant, what it is):\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, p := range train.Presets() {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", p.Name, p.Variant, p.Description)
+	}
+	tw.Flush()
+	return b.String()
+}
 
 func runTrain(args []string, out io.Writer) error {
-	fs := newFlags("train", trainUsage, out)
-	cfgPath := fs.String("config", "", "training preset (YAML)")
+	fs := newFlags("train", trainUsage+presetHelp(), out)
+	cfgPath := fs.String("config", "", "training preset: a built-in name (such as hour) or a YAML file")
 	variant := fs.String("variant", "", "variant (default: the preset's)")
 	dir := fs.String("run", "", "run directory (default runs/<variant>-<preset>); a run there of the same setup is continued")
 	init := fs.String("init", "", "warm-start from this model file")
@@ -105,9 +123,9 @@ func runTrain(args []string, out io.Writer) error {
 			return err
 		}
 	case *cfgPath == "":
-		return usagef("--config is required (such as --config configs/train/hour.yaml)")
+		return usagef("--config is required (such as --config hour; see dablot train --help)")
 	default:
-		cfg, err := train.LoadConfig(*cfgPath)
+		cfg, err := train.LoadPreset(*cfgPath)
 		if err != nil {
 			return err
 		}
