@@ -37,9 +37,10 @@ value of the start position and the score at each strength; a model that scores 
 50 % against --anchor (in --check-games games) is flagged "balance not yet reliable".
 A variant with overrides is written with them (daablot,no_return=true,frostviken), and
 its model file has the full name (daablot,no_return=true.dbm).
-With --preset P (configs/train/P.yaml, or a YAML file), a variant without a model file
-gets one trained first, in DIR/runs/ of --out. Writes balance.md, results.json, PNG
-charts and the games (games/<variant>.pgn) to --out, and prints the tables.`
+With --preset P (a built-in preset such as short, or a YAML file), a variant without a
+model file gets one trained first, in DIR/runs/ of --out. Writes balance.md,
+results.json, PNG charts and the games (games/<variant>.pgn) to --out, and prints the
+tables.`
 
 // balanceFlags are the settings of one study.
 type balanceFlags struct {
@@ -54,7 +55,7 @@ func runBalance(args []string, out io.Writer) error {
 	var f balanceFlags
 	fs.StringVar(&f.variants, "variants", "", "variants to study, comma-separated (overrides follow their variant)")
 	fs.StringVar(&f.models, "models", "models", "directory of the models, one <variant>.dbm each")
-	fs.StringVar(&f.preset, "preset", "", "train a model with this preset (name in configs/train or YAML file) for a variant that has none")
+	fs.StringVar(&f.preset, "preset", "", "train a model with this preset (built-in name or YAML file) for a variant that has none")
 	fs.IntVar(&f.games, "games", 100, "self-play games at each strength")
 	fs.StringVar(&f.sims, "sims", "50,200,800", "the strength ladder: simulations per decision")
 	fs.IntVar(&f.mainSims, "main-sims", 0, "the fixed strength of the headline figures and the anchor check (default: the middle of --sims)")
@@ -80,8 +81,8 @@ func runBalance(args []string, out io.Writer) error {
 	}
 	var presetPath string
 	if f.preset != "" {
-		presetPath = presetFile(f.preset)
-		if _, err := train.LoadConfig(presetPath); err != nil {
+		presetPath = f.preset
+		if _, err := train.LoadPreset(presetPath); err != nil {
 			return fmt.Errorf("--preset %s: %w", f.preset, err)
 		}
 	}
@@ -221,15 +222,6 @@ func splitVariants(s string) []string {
 	return out
 }
 
-// presetFile returns the file of a preset: a path as given, or a name in
-// configs/train.
-func presetFile(p string) string {
-	if strings.ContainsAny(p, `/\`) || strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") {
-		return p
-	}
-	return filepath.Join("configs", "train", p+".yaml")
-}
-
 // fileName makes a variant's name (which may carry overrides) safe as a
 // file name.
 func fileName(name string) string {
@@ -245,7 +237,7 @@ func fileName(name string) string {
 // trainForBalance trains a model of r with the preset in a run directory
 // under outDir (resuming it if it exists) and returns its best model.
 func trainForBalance(ctx context.Context, r *game.Rules, presetPath, outDir string, out io.Writer, threads int) (*train.Model, string, error) {
-	cfg, err := train.LoadConfig(presetPath)
+	cfg, err := train.LoadPreset(presetPath)
 	if err != nil {
 		return nil, "", err
 	}

@@ -163,6 +163,7 @@ func TestBalanceErrors(t *testing.T) {
 		{[]string{"--variants", "frostviken", "--anchor", "alphabeta:depth=abc"}, 2, []string{"--anchor", "depth=abc"}},
 		{[]string{"--variants", "frostviken", "--temp", "-1"}, 2, []string{"--temp"}},
 		{[]string{"--variants", "frostviken", "--preset", filepath.Join(models, "nosuch.yaml")}, 1, []string{"--preset", "nosuch.yaml"}},
+		{[]string{"--variants", "frostviken", "--preset", "shorts"}, 1, []string{"--preset shorts: unknown preset \"shorts\" (built-in presets: hour,"}},
 		{[]string{"--variants", "frostviken", "extra"}, 2, []string{"unexpected argument"}},
 	} {
 		code, stdout, stderr := run(append([]string{"balance"}, tc.args...)...)
