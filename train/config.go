@@ -26,8 +26,11 @@ import (
 // (the built-in presets are configs/train/*.yaml, see LoadPreset), its
 // bases merged in, and stored in the run directory as used, complete.
 type Config struct {
-	Name    string `yaml:"name"`
-	Variant string `yaml:"variant"` // a variant spec (configs.Variant); --variant overrides
+	Name string `yaml:"name"`
+	// Variant is a variant spec (configs.Variant): the one a run plays
+	// unless --variant names another. The built-in presets name none (the
+	// command line, or an --init model, decides); a run records its own.
+	Variant string `yaml:"variant"`
 	Seed    uint64 `yaml:"seed"`
 
 	Network NetworkConfig `yaml:"network"`
@@ -334,11 +337,9 @@ func LoadPreset(spec string) (*Config, error) {
 	return c, nil
 }
 
-// Preset is a built-in training preset: its name, the variant it trains
-// unless told otherwise, and its description.
+// Preset is a built-in training preset: its name and its description.
 type Preset struct {
 	Name        string
-	Variant     string
 	Description string
 }
 
@@ -348,14 +349,14 @@ func Presets() []Preset {
 	var out []Preset
 	for _, name := range configs.PresetNames() {
 		data, err := configs.PresetYAML(name)
-		c, desc := &Config{}, ""
+		desc := ""
 		if err == nil {
-			desc, err = decodePreset(data, c, configs.PresetYAML, nil)
+			desc, err = decodePreset(data, &Config{}, configs.PresetYAML, nil)
 		}
 		if err != nil { // TestPresets reads them all
 			desc = "(does not read: " + err.Error() + ")"
 		}
-		out = append(out, Preset{Name: name, Variant: c.Variant, Description: desc})
+		out = append(out, Preset{Name: name, Description: desc})
 	}
 	return out
 }

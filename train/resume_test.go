@@ -64,7 +64,7 @@ func makeSmokeRun() (err error) {
 	}
 	cfg.Stop = StopConfig{Generations: 8}
 	dir := filepath.Join(fixture.root, "run")
-	r, err := CreateRun(dir, cfg, configs.MustVariant(cfg.Variant), "", RunOptions{})
+	r, err := CreateRun(dir, cfg, configs.MustVariant("keyland"), "", RunOptions{})
 	if err != nil {
 		return err
 	}
@@ -549,7 +549,7 @@ func TestCreateRunChecksPlayers(t *testing.T) {
 		}
 		tc.edit(cfg)
 		dir := filepath.Join(t.TempDir(), "run")
-		r, err := CreateRun(dir, cfg, configs.MustVariant(cfg.Variant), "", RunOptions{})
+		r, err := CreateRun(dir, cfg, configs.MustVariant("keyland"), "", RunOptions{})
 		if err == nil {
 			r.Close()
 			t.Errorf("a run with %v was created", cfg.Rating.Anchors)

@@ -21,10 +21,10 @@ import (
 )
 
 func init() {
-	register(&command{"train", "self-play training: --config PRESET|FILE [--variant V] [--run DIR] [--init MODEL] [--fresh] | --resume DIR; [--hours H] [--generations N]", runTrain})
+	register(&command{"train", "self-play training: --config PRESET|FILE --variant V [--run DIR] [--init MODEL] [--fresh] | --resume DIR; [--hours H] [--generations N]", runTrain})
 }
 
-const trainUsage = `--config PRESET|FILE.yaml [--variant V] [--run DIR] [--init MODEL.dbm] [--fresh] [--hours H] [--generations N]
+const trainUsage = `--config PRESET|FILE.yaml --variant V [--run DIR] [--init MODEL.dbm] [--fresh] [--hours H] [--generations N]
        dablot train --resume DIR [--hours H] [--generations N]
 
 Trains in DIR (default runs/<variant>-<preset>). If DIR already holds a run of the
@@ -48,10 +48,10 @@ The run records the whole config in its config.yaml; --resume reads only that.`
 // presetHelp lists the built-in presets for the usage of train.
 func presetHelp() string {
 	var b strings.Builder
-	b.WriteString("\n\nBuilt-in presets (name, variant, what it is):\n")
+	b.WriteString("\n\nBuilt-in presets (they name no variant: --variant, or the --init model's, decides):\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, p := range train.Presets() {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", p.Name, p.Variant, p.Description)
+		fmt.Fprintf(tw, "  %s\t%s\n", p.Name, p.Description)
 	}
 	tw.Flush()
 	return b.String()
@@ -60,7 +60,7 @@ func presetHelp() string {
 func runTrain(args []string, out io.Writer) error {
 	fs := newFlags("train", trainUsage+presetHelp(), out)
 	cfgPath := fs.String("config", "", "training preset: a built-in name (such as hour) or a YAML file")
-	variant := fs.String("variant", "", "variant (default: the preset's)")
+	variant := fs.String("variant", "", "variant (default: the preset file's, else the --init model's)")
 	dir := fs.String("run", "", "run directory (default runs/<variant>-<preset>); a run there of the same setup is continued")
 	init := fs.String("init", "", "warm-start from this model file")
 	fresh := fs.Bool("fresh", false, "start a new run: move a run already in the run directory aside")
@@ -145,6 +145,9 @@ func runTrain(args []string, out io.Writer) error {
 				return err
 			}
 			spec = m.Rules.Name
+		}
+		if spec == "" {
+			return usagef("--variant is required: preset %s names no variant (with --init the model's is the default)", cfg.Name)
 		}
 		rules, err := configs.Variant(spec)
 		if err != nil {

@@ -227,7 +227,7 @@ func runCmd(t *testing.T, args ...string) (string, error) {
 }
 
 // TestTrainHelp: dablot train --help lists every built-in preset with its
-// variant and description.
+// description.
 func TestTrainHelp(t *testing.T) {
 	out, err := runCmd(t, "train", "--help")
 	if err != nil {
@@ -238,12 +238,12 @@ func TestTrainHelp(t *testing.T) {
 		t.Fatalf("%d presets listed of %d", len(presets), len(configs.PresetNames()))
 	}
 	for _, p := range presets {
-		if p.Variant == "" || p.Description == "" || strings.HasPrefix(p.Description, "(") {
-			t.Errorf("preset %s: variant %q, description %q", p.Name, p.Variant, p.Description)
+		if p.Description == "" || strings.HasPrefix(p.Description, "(") {
+			t.Errorf("preset %s: description %q", p.Name, p.Description)
 		}
-		line := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(p.Name) + ` +` + regexp.QuoteMeta(p.Variant) + ` +` + regexp.QuoteMeta(p.Description) + `$`)
+		line := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(p.Name) + ` +` + regexp.QuoteMeta(p.Description) + `$`)
 		if !line.MatchString(out) {
-			t.Errorf("dablot train --help does not list %s (%s, %q):\n%s", p.Name, p.Variant, p.Description, out)
+			t.Errorf("dablot train --help does not list %s (%q):\n%s", p.Name, p.Description, out)
 		}
 	}
 }
@@ -265,6 +265,7 @@ func TestTrainErrors(t *testing.T) {
 		{[]string{"train", "--config", "../../configs/train/smoke.yaml", "--generations", "0"}, "stop = neither"},
 		{[]string{"train", "--config", "../../configs/train/smoke.yaml", "--hours", "an hour"}, "invalid value"},
 		{[]string{"train", "--config", "smoke", "--hours", "-1"}, "stop.hours"},
+		{[]string{"train", "--config", "smoke"}, "--variant is required: preset smoke names no variant"},
 		{[]string{"train", "--config", "hours"}, `unknown preset "hours" (built-in presets: hour, overnight, short, smoke)`},
 		{[]string{"train", "--config", "configs/train/nosuch.yaml"}, "configs/train/nosuch.yaml"},
 		{[]string{"export", t.TempDir(), "--out", "x.dbm"}, "best.dbm"},
@@ -326,9 +327,11 @@ func TestTrainContinueRefused(t *testing.T) {
 	}{
 		{[]string{"--config", "../../configs/train/smoke.yaml", "--variant", "dablot", "--run", dir},
 			[]string{"holds a run of other rules: keyland", "continue that run with: " + os.Args[0] + " train --resume " + dir, "--fresh"}},
+		{[]string{"--config", "smoke", "--init", "../../models/frostviken.dbm", "--run", dir}, // the model's variant
+			[]string{"holds a run of other rules: keyland", "not frostviken"}},
 		{[]string{"--config", other, "--variant", "keyland", "--run", dir},
 			[]string{"holds a run of another preset (selfplay.games: 16, 32 in the run's config.yaml"}},
-		{[]string{"--config", "../../configs/train/smoke.yaml", "--run", notRun},
+		{[]string{"--config", "../../configs/train/smoke.yaml", "--variant", "keyland", "--run", notRun},
 			[]string{"holds files but no run (no state.json): start anew with --fresh"}},
 		{[]string{"--resume", dir, "--fresh"}, []string{"give no --config, --variant, --init, --run or --fresh"}},
 	} {
