@@ -11,6 +11,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/internal/cputime"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net/model"
 )
 
 // SearchBench is a measurement of self-play search speed.
@@ -43,10 +44,10 @@ func (b SearchBench) MeanBatch() float64 { return float64(b.Positions) / float64
 // positions of random games) for d and reports their speed: sp.Workers
 // searches at once over one network evaluator per core, as SelfPlay runs
 // them.
-func MeasureSearch(ctx context.Context, m *Model, sp SelfPlayConfig, d time.Duration, seed uint64) (SearchBench, error) {
+func MeasureSearch(ctx context.Context, m *model.Model, sp SelfPlayConfig, d time.Duration, seed uint64) (SearchBench, error) {
 	starts := randomStarts(m.Rules, 64, seed)
 	lanes := max(1, min(runtime.NumCPU(), sp.Workers/2))
-	evs := make([]*NetEvaluator, lanes)
+	evs := make([]*model.NetEvaluator, lanes)
 	batchers := make([]*mcts.Batcher, lanes)
 	for i := range lanes {
 		evs[i] = m.NewEvaluator(sp.NetBatch, 1)

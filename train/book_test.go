@@ -9,6 +9,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net/model/modeltest"
 )
 
 // checkBook asserts that every opening of a book is legal (reached from
@@ -155,7 +156,7 @@ func TestBookCheck(t *testing.T) {
 // key; other positions do not.
 func TestOpeningKey(t *testing.T) {
 	r := configs.MustVariant("dablot")
-	ps := randomPositions(r, 30, 5)
+	ps := modeltest.RandomPositions(r, 30, 5)
 	keys := map[string]string{}
 	for _, p := range ps {
 		k := OpeningKey(&p)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net/model/modeltest"
 )
 
 // TestRandomEndgame checks the curriculum's positions on every variant:
@@ -115,7 +116,7 @@ func TestEndgameChances(t *testing.T) {
 // without the curriculum.
 func TestSelfPlayEndgames(t *testing.T) {
 	cfg := testConfig(t, 1)
-	m := newTestModel(t, "frostviken", 2)
+	m := modeltest.NewModel(t, "frostviken", 2)
 	play := func(fraction float64, workers int) []*SelfPlayGame {
 		sp := cfg.SelfPlay
 		sp.EndgameFraction, sp.EndgameSoldiers, sp.Workers = fraction, 4, workers

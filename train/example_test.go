@@ -69,18 +69,6 @@ func ExampleParseConfig() {
 	//   line 3: field gamez not found in type train.SelfPlayConfig
 }
 
-// The model that ships for keyland: its variant, network and training.
-func ExampleLoadModel() {
-	m, err := train.LoadModel("../models/keyland.dbm")
-	if err != nil {
-		panic(err)
-	}
-	c := m.Weights.Config
-	fmt.Printf("%s: %d blocks of %d channels, trained %v\n", m.Rules.Name, c.Blocks, c.Channels, m.Training.Hours > 0)
-	// Output:
-	// keyland: 2 blocks of 32 channels, trained true
-}
-
 // Can South's king and one soldier catch North's lone king in keyland?
 // Only by taking it at once: with North to move, never.
 func ExampleSolveLoneKing() {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
 	"github.com/dablot-zero/dablot/train/samples"
 )
@@ -35,7 +36,7 @@ type Replay struct {
 	seen   map[string]bool  // names of taken shards
 	buf    []samples.Sample // the newest samples, oldest first
 	total  int64            // samples ever taken in
-	encode *Model
+	encode *model.Model
 	// Check, if set, vets the file name and header of every shard before
 	// it is taken in (a run checks that the shard is its own); its error
 	// is reported as the shard's.
@@ -44,7 +45,7 @@ type Replay struct {
 
 // NewReplay returns an empty replay buffer over the shards in dir, keeping
 // at most limit samples.
-func NewReplay(m *Model, dir string, limit int) *Replay {
+func NewReplay(m *model.Model, dir string, limit int) *Replay {
 	return &Replay{rules: m.Rules, dir: dir, limit: limit, seen: map[string]bool{}, encode: m}
 }
 
@@ -179,7 +180,7 @@ func (rp *Replay) Len() int { return len(rp.buf) }
 
 // BatchMaker fills training batches from a replay buffer.
 type BatchMaker struct {
-	m       *Model
+	m       *model.Model
 	mirror  bool
 	qWeight float32
 	batch   trainer.Batch
@@ -191,7 +192,7 @@ type BatchMaker struct {
 // With mirror, each position is replaced by its left-right mirror image with
 // probability one half; qWeight blends the search value into the value
 // target.
-func NewBatchMaker(m *Model, n int, mirror bool, qWeight float64) *BatchMaker {
+func NewBatchMaker(m *model.Model, n int, mirror bool, qWeight float64) *BatchMaker {
 	ps, in := m.Encoder.PolicySize(), m.Encoder.InputSize()
 	return &BatchMaker{m: m, mirror: mirror, qWeight: float32(qWeight), batch: trainer.Batch{N: n,
 		Input: make([]float32, n*in), Policy: make([]float32, n*ps), Mask: make([]float32, n*ps), Value: make([]float32, n*3)}}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
 	"github.com/dablot-zero/dablot/train/runlog"
 	"github.com/dablot-zero/dablot/train/samples"
@@ -213,7 +214,7 @@ func rewriteTrainer(t *testing.T, dir string, meta func(map[string]string) map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := LoadModel(filepath.Join(dir, ModelDir, modelName(0)))
+	m, err := model.LoadModel(filepath.Join(dir, ModelDir, modelName(0)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,7 +479,7 @@ func TestResumeLegacyState(t *testing.T) {
 		rewriteShard(t, filepath.Join(dir, ShardDir, ref.Name), func(h *samples.Header, _ []samples.Sample) { h.Run = "" })
 	}
 	path := filepath.Join(dir, ModelDir, modelName(st.Best))
-	m, err := LoadModel(path)
+	m, err := model.LoadModel(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
 	"github.com/dablot-zero/dablot/train/runlog"
 	"github.com/dablot-zero/dablot/train/samples"
@@ -91,7 +92,7 @@ type Run struct {
 
 	opts    RunOptions
 	state   runState
-	best    *Model
+	best    *model.Model
 	trainer *trainer.Trainer
 	replay  *Replay
 	since   time.Time // when state.Hours was last brought up to date
@@ -113,10 +114,10 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 	if err := checkPlayers(cfg, rules); err != nil {
 		return nil, err
 	}
-	var first *Model
+	var first *model.Model
 	st := runState{Format: stateFormat, Variant: rules.Name, Fingerprint: rules.Fingerprint(), Run: newRunID(), Rated: -1}
 	if init != "" {
-		m, err := LoadModel(init)
+		m, err := model.LoadModel(init)
 		if err != nil {
 			return nil, err
 		}
@@ -134,12 +135,12 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		if h := cfg.Stop.Hours; h > 0 && st.Hours >= h {
 			return nil, fmt.Errorf("stop.hours = %g is reached before the run begins: --init %s has %.2f hours of training, and hours count the whole history (ask for more, such as --hours %.2f for another hour)", h, init, st.Hours, st.Hours+1)
 		}
-		if first, err = NewModel(rules, m.Weights, st.summary(cfg, filepath.Base(dir), 0, st.Hours)); err != nil {
+		if first, err = model.NewModel(rules, m.Weights, st.summary(cfg, filepath.Base(dir), 0, st.Hours)); err != nil {
 			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
 	} else {
 		var err error
-		if first, err = NewNetwork(rules, cfg.NetConfig(), mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
+		if first, err = model.NewNetwork(rules, cfg.NetConfig(), mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
 			return nil, err
 		}
 	}
@@ -231,7 +232,7 @@ func openRun(dir string, opts RunOptions) (*Run, error) {
 		return nil, fmt.Errorf("%s: %w", cfgPath, err)
 	}
 	bestPath := filepath.Join(dir, ModelDir, modelName(st.Best))
-	best, err := LoadModel(bestPath)
+	best, err := model.LoadModel(bestPath)
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +362,7 @@ func shellQuote(s string) string {
 func (r *Run) Generation() int { return r.state.Generation }
 
 // Best returns the current best model.
-func (r *Run) Best() *Model { return r.best }
+func (r *Run) Best() *model.Model { return r.best }
 
 // Close releases the trainer.
 func (r *Run) Close() error { return r.trainer.Close() }
@@ -542,7 +543,7 @@ func (r *Run) generation(ctx context.Context) error {
 	r.state.Games += len(games)
 	r.state.Samples = r.state.InitSamples + r.replay.Total()
 	m.TrainSeconds = time.Since(t0).Seconds()
-	cand, err := NewModel(r.Rules, r.trainer.Weights(), r.summary(g))
+	cand, err := model.NewModel(r.Rules, r.trainer.Weights(), r.summary(g))
 	if err != nil {
 		return err
 	}
@@ -619,14 +620,14 @@ func (r *Run) generation(ctx context.Context) error {
 }
 
 // summary is the provenance of the network trained in generation g.
-func (r *Run) summary(g int) TrainingSummary {
+func (r *Run) summary(g int) model.TrainingSummary {
 	return r.state.summary(r.Config, filepath.Base(r.Dir), g, r.hours())
 }
 
 // summary is the provenance of generation g's network of the run named run,
 // from the totals of st and the given training hours.
-func (st *runState) summary(cfg *Config, run string, g int, hours float64) TrainingSummary {
-	return TrainingSummary{Run: run, RunID: st.Run, Preset: cfg.Name, Seed: cfg.Seed, Generation: g,
+func (st *runState) summary(cfg *Config, run string, g int, hours float64) model.TrainingSummary {
+	return model.TrainingSummary{Run: run, RunID: st.Run, Preset: cfg.Name, Seed: cfg.Seed, Generation: g,
 		Games: st.Games, Samples: st.Samples, TrainSteps: st.TrainSteps, Hours: hours,
 		InitFrom: st.InitFrom, InitVariant: st.InitVariant, InitSHA256: st.InitSHA256}
 }
@@ -683,7 +684,7 @@ func (r *Run) rate(ctx context.Context, g int) error {
 	rc := r.Config.Rating
 	name := fmt.Sprintf("gen%d", r.state.Best)
 	for i, spec := range rc.Anchors {
-		anchor, err := mcts.ParseFactory(spec, SpecOptions(r.Rules, 1))
+		anchor, err := mcts.ParseFactory(spec, model.SpecOptions(r.Rules, 1))
 		if err != nil {
 			return err
 		}
@@ -718,7 +719,7 @@ func (r *Run) searchSettings(sims int) string {
 // ModelFactory returns a factory of players that search with model m
 // (the self-play search without noise, sims simulations per decision) and
 // a function that releases the network they share.
-func ModelFactory(name string, m *Model, sp SelfPlayConfig, sims, threads int) (*mcts.Factory, func()) {
+func ModelFactory(name string, m *model.Model, sp SelfPlayConfig, sims, threads int) (*mcts.Factory, func()) {
 	ev := m.NewEvaluator(sp.NetBatch, threads)
 	batcher := mcts.NewBatcher(ev, sp.NetBatch, 0)
 	f := mcts.NewFactory(name, func(seed uint64) (mcts.Player, error) {
@@ -728,14 +729,14 @@ func ModelFactory(name string, m *Model, sp SelfPlayConfig, sims, threads int) (
 }
 
 // match plays model a against model b.
-func (r *Run) match(ctx context.Context, a *Model, aName string, b *Model, bName string, sims, games, randomTurns int, seed uint64, test *SPRT, label string) (*ArenaResult, error) {
+func (r *Run) match(ctx context.Context, a *model.Model, aName string, b *model.Model, bName string, sims, games, randomTurns int, seed uint64, test *SPRT, label string) (*ArenaResult, error) {
 	fb, release := ModelFactory(bName, b, r.Config.SelfPlay, sims, r.threads())
 	defer release()
 	return r.matchFactory(ctx, a, aName, fb, sims, games, randomTurns, seed, test, label)
 }
 
 // matchFactory plays model a against the players of fb.
-func (r *Run) matchFactory(ctx context.Context, a *Model, aName string, fb *mcts.Factory, sims, games, randomTurns int, seed uint64, test *SPRT, label string) (*ArenaResult, error) {
+func (r *Run) matchFactory(ctx context.Context, a *model.Model, aName string, fb *mcts.Factory, sims, games, randomTurns int, seed uint64, test *SPRT, label string) (*ArenaResult, error) {
 	fa, release := ModelFactory(aName, a, r.Config.SelfPlay, sims, r.threads())
 	defer release()
 	bar := r.bar(games, label)

@@ -19,6 +19,8 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/model"
+	"github.com/dablot-zero/dablot/net/model/modeltest"
 	"github.com/dablot-zero/dablot/train/runlog"
 	"github.com/dablot-zero/dablot/train/samples"
 )
@@ -128,12 +130,12 @@ func TestConfigErrors(t *testing.T) {
 func TestSelfPlayQuiescence(t *testing.T) {
 	sp := testConfig(t, 1).SelfPlay
 	sp.Quiescence, sp.MaterialBlend = 0.5, 0.3
-	checkWorkersAgree(t, newTestModel(t, "frostviken", 2), sp)
+	checkWorkersAgree(t, modeltest.NewModel(t, "frostviken", 2), sp)
 }
 
 // checkWorkersAgree plays three self-play games of sp with 1 and with 3
 // workers and checks that they are the same games, and that they replay.
-func checkWorkersAgree(t *testing.T, m *Model, sp SelfPlayConfig) {
+func checkWorkersAgree(t *testing.T, m *model.Model, sp SelfPlayConfig) {
 	t.Helper()
 	var runs [][]*SelfPlayGame
 	for _, workers := range []int{1, 3} {
@@ -167,7 +169,7 @@ func TestSelfPlaySolver(t *testing.T) {
 	if c := sp.SearchConfig(1, false); !c.Solver || !c.SkipForced {
 		t.Fatalf("solve, forced: Solver %v, SkipForced %v", c.Solver, c.SkipForced)
 	}
-	checkWorkersAgree(t, newTestModel(t, "frostviken", 2), sp)
+	checkWorkersAgree(t, modeltest.NewModel(t, "frostviken", 2), sp)
 }
 
 // TestSearchConfigNoise: self-play searches explore (Gumbel noise, or
@@ -198,7 +200,7 @@ func TestSearchConfigNoise(t *testing.T) {
 // on the seed alone.
 func TestSelfPlayOpponents(t *testing.T) {
 	cfg := testConfig(t, 1)
-	m := newTestModel(t, "frostviken", 2)
+	m := modeltest.NewModel(t, "frostviken", 2)
 	const n = 12
 	var runs [][]*SelfPlayGame
 	for _, workers := range []int{1, 3} {
@@ -252,7 +254,7 @@ func TestSelfPlayOpponents(t *testing.T) {
 // how many are played at once.
 func TestSelfPlay(t *testing.T) {
 	cfg := testConfig(t, 1)
-	m := newTestModel(t, "frostviken", 2)
+	m := modeltest.NewModel(t, "frostviken", 2)
 	var runs [][]*SelfPlayGame
 	for _, workers := range []int{1, 3} {
 		sp := cfg.SelfPlay
@@ -307,10 +309,10 @@ func TestSelfPlay(t *testing.T) {
 // image, with the policy mapped by MirrorIndex, are both consistent with
 // the legal decisions.
 func TestBatchMaker(t *testing.T) {
-	m := newTestModel(t, "keyland", 4)
+	m := modeltest.NewModel(t, "keyland", 4)
 	dir := t.TempDir()
 	var ss []samples.Sample
-	for _, p := range randomPositions(m.Rules, 64, 3) {
+	for _, p := range modeltest.RandomPositions(m.Rules, 64, 3) {
 		legal := p.Decisions(nil)
 		idx := m.Encoder.LegalIndices(&p, legal, nil)
 		s := samples.Sample{Position: p, Result: 1, Target: 1, Full: true}
@@ -327,7 +329,7 @@ func TestBatchMaker(t *testing.T) {
 		t.Fatalf("scan: %d samples, %v", n, err)
 	}
 	bm := NewBatchMaker(m, 16, true, 0)
-	b, err := bm.Make(rp, 64, newTestRand(1))
+	b, err := bm.Make(rp, 64, modeltest.NewRand(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +356,7 @@ func TestBatchMaker(t *testing.T) {
 	if _, err := rp.Scan(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bm.Make(rp, 1, newTestRand(1)); err == nil || !strings.Contains(err.Error(), "not a legal decision") {
+	if _, err := bm.Make(rp, 1, modeltest.NewRand(1)); err == nil || !strings.Contains(err.Error(), "not a legal decision") {
 		t.Errorf("a target on an illegal decision: %v", err)
 	}
 }
@@ -362,7 +364,7 @@ func TestBatchMaker(t *testing.T) {
 // weightsOf reads the weights of a model file.
 func weightsOf(t *testing.T, path string) *net.Weights {
 	t.Helper()
-	m, err := LoadModel(path)
+	m, err := model.LoadModel(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -579,7 +581,7 @@ func TestKillAndResume(t *testing.T) {
 		}
 	}
 	for g := 0; g <= st.Generation; g++ {
-		if _, err := LoadModel(filepath.Join(killed, ModelDir, modelName(g))); err != nil {
+		if _, err := model.LoadModel(filepath.Join(killed, ModelDir, modelName(g))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -654,7 +656,7 @@ func TestExternalWorkers(t *testing.T) {
 // balance MaterialHorizon decisions after its position.
 func TestSelfPlayMaterialTarget(t *testing.T) {
 	cfg := testConfig(t, 1)
-	m := newTestModel(t, "frostviken", 2)
+	m := modeltest.NewModel(t, "frostviken", 2)
 	sp := cfg.SelfPlay
 	sp.FullFraction, sp.MaterialHorizon, sp.MaterialWeight = 1, 3, 0.75
 	games, err := SelfPlay(context.Background(), m, sp, 5, 0, 3, nil)
@@ -715,7 +717,7 @@ func TestSelfPlayMaterialTarget(t *testing.T) {
 // and the run records where they came from.
 func TestInitAcrossVariants(t *testing.T) {
 	cfg := testConfig(t, 1)
-	src, err := NewNetwork(configs.MustVariant("frostviken"), cfg.NetConfig(), 3)
+	src, err := model.NewNetwork(configs.MustVariant("frostviken"), cfg.NetConfig(), 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -734,7 +736,7 @@ func TestInitAcrossVariants(t *testing.T) {
 	if best.Rules.Name != "keyland" || best.Training.InitFrom != path || best.Training.InitVariant != "frostviken" {
 		t.Errorf("warm-started model: variant %s, training %+v", best.Rules.Name, best.Training)
 	}
-	saved, err := LoadModel(path)
+	saved, err := model.LoadModel(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -766,7 +768,7 @@ func TestInitAcrossVariants(t *testing.T) {
 func TestInitCarriesTotals(t *testing.T) {
 	cfg := testConfig(t, 1)
 	frostviken := configs.MustVariant("frostviken")
-	src, err := NewNetwork(frostviken, cfg.NetConfig(), 3)
+	src, err := model.NewNetwork(frostviken, cfg.NetConfig(), 3)
 	if err != nil {
 		t.Fatal(err)
 	}

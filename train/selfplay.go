@@ -12,6 +12,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
@@ -72,10 +73,10 @@ func (s *SelfPlayConfig) leafEvaluator(ev mcts.Evaluator) mcts.Evaluator {
 // them in index order. Game i's randomness comes from Mix(seed, i) alone,
 // so the same call plays the same games however the work is scheduled.
 // onGame, if set, is called (from one goroutine at a time) as games end.
-func SelfPlay(ctx context.Context, m *Model, cfg SelfPlayConfig, seed uint64, first, n int, onGame func(*SelfPlayGame)) ([]*SelfPlayGame, error) {
+func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint64, first, n int, onGame func(*SelfPlayGame)) ([]*SelfPlayGame, error) {
 	opponents := make([]*mcts.Factory, len(cfg.Opponents))
 	for i, spec := range cfg.Opponents {
-		f, err := mcts.ParseFactory(spec, SpecOptions(m.Rules, 1))
+		f, err := mcts.ParseFactory(spec, model.SpecOptions(m.Rules, 1))
 		if err != nil {
 			return nil, fmt.Errorf("self-play opponent: %w", err)
 		}
@@ -161,7 +162,7 @@ const SelfPlayName = "self-play"
 // playSelfPlayGame plays one game of m against itself, or, in a share
 // cfg.OpponentFraction of games, against one of opponents (the factories of
 // cfg.Opponents).
-func playSelfPlayGame(ctx context.Context, m *Model, ev mcts.Evaluator, opponents []*mcts.Factory, cfg *SelfPlayConfig, seed uint64) (*SelfPlayGame, error) {
+func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, opponents []*mcts.Factory, cfg *SelfPlayConfig, seed uint64) (*SelfPlayGame, error) {
 	began := time.Now()
 	r := m.Rules
 	rng := rand.New(rand.NewPCG(seed, mcts.Mix(seed, 2)))

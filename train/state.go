@@ -15,6 +15,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
@@ -135,7 +136,7 @@ func (st *runState) checkTrainer(path string, meta map[string]string) error {
 
 // checkModel verifies that the model m read from path is the run's
 // network of generation g.
-func (st *runState) checkModel(path string, m *Model, g int) error {
+func (st *runState) checkModel(path string, m *model.Model, g int) error {
 	switch {
 	case m.Training.RunID != st.Run:
 		return fmt.Errorf("%s is a network of another run (run %q, this run is %q)", path, m.Training.RunID, st.Run)
@@ -190,7 +191,7 @@ func checkPlayers(cfg *Config, rules *game.Rules) error {
 		specs   []string
 	}{{"rating.anchors", cfg.Rating.Anchors}, {"selfplay.opponents", cfg.SelfPlay.Opponents}} {
 		for _, spec := range set.specs {
-			f, err := mcts.ParseFactory(spec, SpecOptions(rules, 1))
+			f, err := mcts.ParseFactory(spec, model.SpecOptions(rules, 1))
 			if err != nil {
 				return fmt.Errorf("%s: %w", set.setting, err)
 			}

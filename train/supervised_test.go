@@ -13,6 +13,8 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/model"
+	"github.com/dablot-zero/dablot/net/model/modeltest"
 	"github.com/dablot-zero/dablot/net/trainer"
 	"github.com/dablot-zero/dablot/train/samples"
 )
@@ -188,14 +190,14 @@ func gamePositions(r *game.Rules, n int, rng *rand.Rand, jumpEvery, quietEvery, 
 
 // topDecisions returns, for each position, the index of the legal decision
 // to which m gives the highest prior.
-func topDecisions(t *testing.T, m *Model, xs []labelled) []int {
+func topDecisions(t *testing.T, m *model.Model, xs []labelled) []int {
 	t.Helper()
 	ps := make([]game.Position, len(xs))
 	for i := range xs {
 		ps[i] = xs[i].pos
 	}
 	top := make([]int, len(xs))
-	for i, req := range evalAll(t, m, ps) {
+	for i, req := range modeltest.EvalAll(t, m, ps) {
 		for k, p := range req.Priors {
 			if p > req.Priors[top[i]] {
 				top[i] = k
@@ -233,7 +235,7 @@ func TestSupervisedTactics(t *testing.T) {
 	began := time.Now()
 	r := configs.MustVariant(supervisedVariant)
 	lab := newABLabeler(t)
-	untrained, err := NewNetwork(r, supervisedNet, seed)
+	untrained, err := model.NewNetwork(r, supervisedNet, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,14 +320,14 @@ func TestSupervisedTactics(t *testing.T) {
 		}
 	}
 	trainTime := time.Since(trainBegan)
-	model, err := NewModel(r, tr.Weights(), TrainingSummary{Seed: seed})
+	learnt, err := model.NewModel(r, tr.Weights(), model.TrainingSummary{Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	// winShare is the share of xs where m's favourite decision is a winning
 	// capture; captureShare where it is any capture.
-	shares := func(m *Model, xs []labelled) (winShare, captureShare float64) {
+	shares := func(m *model.Model, xs []labelled) (winShare, captureShare float64) {
 		for i, k := range topDecisions(t, m, xs) {
 			if xs[i].winning(k) {
 				winShare++
@@ -341,9 +343,9 @@ func TestSupervisedTactics(t *testing.T) {
 		random += choices[i].randomCaptureShare() / float64(len(choices))
 	}
 	untrainedWin, untrainedCapture := shares(untrained, tests)
-	trainedWin, trainedCapture := shares(model, tests)
+	trainedWin, trainedCapture := shares(learnt, tests)
 	untrainedChoice, _ := shares(untrained, choices)
-	trainedChoice, _ := shares(model, choices)
+	trainedChoice, _ := shares(learnt, choices)
 	pct := func(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) }
 	t.Logf("%d samples, %d steps: policy loss %.3f → %.3f, value loss %.3f → %.3f",
 		len(ss), supervisedSteps, first.Policy, last.Policy, first.Value, last.Value)

@@ -16,6 +16,7 @@ import (
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
@@ -76,7 +77,7 @@ func SelfPlayWorker(ctx context.Context, dir string, opts WorkerOptions) error {
 			logf(opts.Out, "worker %s: the run is finished\n", opts.Name)
 			return nil
 		}
-		best, err := LoadModel(filepath.Join(dir, BestFile))
+		best, err := model.LoadModel(filepath.Join(dir, BestFile))
 		if err != nil {
 			return err
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 )
 
@@ -85,7 +86,7 @@ func runArena(args []string, out io.Writer) error {
 		}
 		test = &t
 	}
-	opts := train.SpecOptions(r, *threads)
+	opts := model.SpecOptions(r, *threads)
 	a, err := mcts.ParseFactory(*specA, opts)
 	if err != nil {
 		return usagef("--a: %v", err)

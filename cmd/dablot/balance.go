@@ -17,6 +17,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/balance"
 )
@@ -90,7 +91,7 @@ func runBalance(args []string, out io.Writer) error {
 	type job struct {
 		rules *game.Rules
 		path  string
-		model *train.Model
+		model *model.Model
 	}
 	var jobs []job
 	for _, spec := range specs {
@@ -102,7 +103,7 @@ func runBalance(args []string, out io.Writer) error {
 		j := job{rules: r, path: path}
 		switch _, err := os.Stat(path); {
 		case err == nil:
-			m, err := train.LoadModel(path)
+			m, err := model.LoadModel(path)
 			if err != nil {
 				return fmt.Errorf("%s: %w", r.Name, err)
 			}
@@ -236,7 +237,7 @@ func fileName(name string) string {
 
 // trainForBalance trains a model of r with the preset in a run directory
 // under outDir (resuming it if it exists) and returns its best model.
-func trainForBalance(ctx context.Context, r *game.Rules, presetPath, outDir string, out io.Writer, threads int) (*train.Model, string, error) {
+func trainForBalance(ctx context.Context, r *game.Rules, presetPath, outDir string, out io.Writer, threads int) (*model.Model, string, error) {
 	cfg, err := train.LoadPreset(presetPath)
 	if err != nil {
 		return nil, "", err
@@ -272,7 +273,7 @@ func trainForBalance(ctx context.Context, r *game.Rules, presetPath, outDir stri
 
 // studyVariant runs one study with a progress bar (on terminals) and
 // writes its games to outDir/games/<variant>.pgn.
-func studyVariant(ctx context.Context, m *train.Model, opts balance.Options, outDir string, out io.Writer) (*balance.VariantResult, error) {
+func studyVariant(ctx context.Context, m *model.Model, opts balance.Options, outDir string, out io.Writer) (*balance.VariantResult, error) {
 	gamesDir := filepath.Join(outDir, "games")
 	if err := os.MkdirAll(gamesDir, 0o755); err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/balance"
 )
@@ -20,7 +21,7 @@ import (
 // saveTinyModel writes an untrained network of variant to path.
 func saveTinyModel(t *testing.T, variant, path string) {
 	t.Helper()
-	m, err := train.NewNetwork(configs.MustVariant(variant), net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}, 1)
+	m, err := model.NewNetwork(configs.MustVariant(variant), net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

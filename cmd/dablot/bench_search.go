@@ -10,6 +10,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 )
 
@@ -21,7 +22,7 @@ func init() { benchCommands["search"] = runBenchSearch }
 func runBenchSearch(args []string, out io.Writer) error {
 	fs := newFlags("bench search", "[--variant V | --model FILE] [--blocks B --channels C] [--search gumbel|puct] [--sims N] [--workers W] [--leaf-batch L] [--seconds S]", out)
 	variant := fs.String("variant", "keyland", "variant (for a fresh network)")
-	model := fs.String("model", "", "model file (default: a fresh network of the default size)")
+	modelPath := fs.String("model", "", "model file (default: a fresh network of the default size)")
 	def := net.DefaultConfig(0)
 	blocks := fs.Int("blocks", def.Blocks, "residual blocks of a fresh network")
 	channels := fs.Int("channels", def.Channels, "channels of a fresh network")
@@ -39,10 +40,10 @@ func runBenchSearch(args []string, out io.Writer) error {
 	if *seconds <= 0 || *seconds > 3600 {
 		return usagef("--seconds %g: want more than 0, at most 3600", *seconds)
 	}
-	var m *train.Model
+	var m *model.Model
 	var err error
-	if *model != "" {
-		m, err = train.LoadModel(*model)
+	if *modelPath != "" {
+		m, err = model.LoadModel(*modelPath)
 	} else {
 		rules, verr := configs.Variant(*variant)
 		if verr != nil {
@@ -50,7 +51,7 @@ func runBenchSearch(args []string, out io.Writer) error {
 		}
 		cfg := def
 		cfg.Blocks, cfg.Channels = *blocks, *channels
-		m, err = train.NewNetwork(rules, cfg, *seed)
+		m, err = model.NewNetwork(rules, cfg, *seed)
 	}
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 )
 
@@ -59,7 +60,7 @@ func runBlunders(args []string, out io.Writer) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "player\tblunders (≥ 1 soldier)\t95 % CI\t≥ 3 soldiers\tmean loss")
 	for _, spec := range players {
-		fac, err := mcts.ParseFactory(spec, train.SpecOptions(r, *threads))
+		fac, err := mcts.ParseFactory(spec, model.SpecOptions(r, *threads))
 		if err != nil {
 			return usagef("--player %s: %v", spec, err)
 		}

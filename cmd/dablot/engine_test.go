@@ -9,7 +9,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/net/model"
 )
 
 // engineSession runs "dablot engine" with args on a script and returns its
@@ -26,7 +26,7 @@ func engineSession(t *testing.T, script string, args ...string) []string {
 // TestEngineSession is a scripted session: every command, good and bad,
 // answered in order, and the engine still up after errors.
 func TestEngineSession(t *testing.T) {
-	model := testModel(t, "keyland")
+	modelFile := testModel(t, "keyland")
 	script := strings.Join([]string{
 		"uci",
 		"isready",
@@ -51,8 +51,8 @@ func TestEngineSession(t *testing.T) {
 		"quit",
 		"isready", // not read: quit came first
 	}, "\n")
-	lines := engineSession(t, script, "--model", model, "--sims", "8")
-	r := mustModelRules(t, model)
+	lines := engineSession(t, script, "--model", modelFile, "--sims", "8")
+	r := mustModelRules(t, modelFile)
 	start := r.Start()
 	after := start
 	if err := after.ApplyTurn("i5-i7"); err != nil {
@@ -108,7 +108,7 @@ func TestEngineSession(t *testing.T) {
 
 func mustModelRules(t *testing.T, path string) *game.Rules {
 	t.Helper()
-	m, err := train.LoadModel(path)
+	m, err := model.LoadModel(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,8 +117,8 @@ func mustModelRules(t *testing.T, path string) *game.Rules {
 
 // TestEnginePositions: a table of position commands, good and bad.
 func TestEnginePositions(t *testing.T) {
-	model := testModel(t, "frostviken")
-	m, err := train.LoadModel(model)
+	modelFile := testModel(t, "frostviken")
+	m, err := model.LoadModel(modelFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,9 +160,9 @@ func TestEnginePositions(t *testing.T) {
 
 // TestEngineGameOver: go and legal in a finished game.
 func TestEngineGameOver(t *testing.T) {
-	model := testModel(t, "frostviken")
+	modelFile := testModel(t, "frostviken")
 	// North has no pieces left: South has won.
-	lines := engineSession(t, "position fen 5/4/5/4/4S/4/5/4/5 n\nlegal\ngo sims 4\nisready\n", "--model", model)
+	lines := engineSession(t, "position fen 5/4/5/4/4S/4/5/4/5 n\nlegal\ngo sims 4\nisready\n", "--model", modelFile)
 	want := []string{"legal", "error the game is over", "readyok"}
 	if len(lines) != len(want) {
 		t.Fatalf("lines %q, want %q", lines, want)
@@ -177,9 +177,9 @@ func TestEngineGameOver(t *testing.T) {
 // TestEngineLongLine: a line over the limit is refused and the engine goes
 // on.
 func TestEngineLongLine(t *testing.T) {
-	model := testModel(t, "frostviken")
+	modelFile := testModel(t, "frostviken")
 	script := "position startpos moves " + strings.Repeat("e3-e4 ", engineMaxLine/6+10) + "\nisready\n"
-	lines := engineSession(t, script, "--model", model)
+	lines := engineSession(t, script, "--model", modelFile)
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "error line too long") || lines[1] != "readyok" {
 		t.Errorf("lines %q", lines)
 	}
@@ -187,15 +187,15 @@ func TestEngineLongLine(t *testing.T) {
 
 // TestEngineFlags: command-line errors.
 func TestEngineFlags(t *testing.T) {
-	model := testModel(t, "keyland")
+	modelFile := testModel(t, "keyland")
 	for _, tc := range []struct {
 		args []string
 		code int
 		want string
 	}{
 		{[]string{"engine"}, 2, "--model FILE is required"},
-		{[]string{"engine", "--model", model, "--pv", "-1"}, 2, "--pv -1"},
-		{[]string{"engine", "--model", model, "--variant", "winther"}, 1, "not winther"},
+		{[]string{"engine", "--model", modelFile, "--pv", "-1"}, 2, "--pv -1"},
+		{[]string{"engine", "--model", modelFile, "--variant", "winther"}, 1, "not winther"},
 		{[]string{"engine", "--model", "/nonexistent.dbm"}, 1, "no such file"},
 	} {
 		code, _, stderr := run(tc.args...)
@@ -220,8 +220,8 @@ func handleWait(e *engine, line string) (quit bool) {
 // TestEngineStop: while go searches, stop, isready and quit are answered at
 // once and other commands wait their turn.
 func TestEngineStop(t *testing.T) {
-	model := testModel(t, "keyland")
-	r := mustModelRules(t, model)
+	modelFile := testModel(t, "keyland")
+	r := mustModelRules(t, modelFile)
 	start := r.Start()
 	for _, tc := range []struct {
 		name   string
@@ -250,7 +250,7 @@ func TestEngineStop(t *testing.T) {
 		{"gumbel infinite", "go infinite\nisready\nstop\n", []string{"readyok", "info sims ", "bestmove "}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := []string{"--model", model, "--sims", "8"}
+			args := []string{"--model", modelFile, "--sims", "8"}
 			if tc.gumbel {
 				args = append(args, "--gumbel")
 			}
@@ -280,9 +280,9 @@ func TestEngineStop(t *testing.T) {
 // stops at once as if "stop" had come, answers, and the engine exits. A
 // bounded search still answers in full ("end of input" in TestEngineStop).
 func TestEngineInfiniteAtEOF(t *testing.T) {
-	model := testModel(t, "keyland")
+	modelFile := testModel(t, "keyland")
 	for _, gumbel := range []bool{false, true} {
-		args := []string{"--model", model, "--sims", "8"}
+		args := []string{"--model", modelFile, "--sims", "8"}
 		if gumbel {
 			args = append(args, "--gumbel")
 		}
@@ -323,8 +323,8 @@ func FuzzEngine(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	model := testModel(f, "frostviken")
-	m, err := train.LoadModel(model)
+	modelFile := testModel(f, "frostviken")
+	m, err := model.LoadModel(modelFile)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -408,9 +408,9 @@ func FuzzEngine(f *testing.F) {
 // recapture opens a double capture of the king), and the exact WDL; with
 // --solve=false, no proof is reported.
 func TestEngineProof(t *testing.T) {
-	model := "../../models/winther-all-must-capture.dbm"
+	modelFile := "../../models/winther-all-must-capture.dbm"
 	script := "position startpos moves e5-d6 c9-d8 c5-b6 a7xc5xe7\ngo sims 400\n"
-	lines := engineSession(t, script, "--model", model, "--gumbel") // the solver is on by default
+	lines := engineSession(t, script, "--model", modelFile, "--gumbel") // the solver is on by default
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "info ") {
 		t.Fatalf("lines %q", lines)
 	}
@@ -425,14 +425,14 @@ func TestEngineProof(t *testing.T) {
 		t.Errorf("got %q, %q: want a win in 5 decisions by g5-g7 or g5-f6, heading the pv", lines[0], lines[1])
 	}
 
-	lines = engineSession(t, script, "--model", model, "--gumbel", "--solve=false", "--forced=false")
+	lines = engineSession(t, script, "--model", modelFile, "--gumbel", "--solve=false", "--forced=false")
 	if len(lines) != 2 || strings.Contains(lines[0], "proven") {
 		t.Errorf("with --solve=false: %q", lines)
 	}
 
 	// After g5-f6 North's only turn is e7xg5, lost in 4 decisions: the
 	// forced root is searched too, and its loss proven.
-	lines = engineSession(t, "position startpos moves e5-d6 c9-d8 c5-b6 a7xc5xe7 g5-f6\ngo sims 400\n", "--model", model, "--gumbel")
+	lines = engineSession(t, "position startpos moves e5-d6 c9-d8 c5-b6 a7xc5xe7 g5-f6\ngo sims 400\n", "--model", modelFile, "--gumbel")
 	if len(lines) != 2 {
 		t.Fatalf("forced root: lines %q", lines)
 	}
@@ -448,7 +448,7 @@ func TestEngineProof(t *testing.T) {
 // are returned unsearched, keep that value rather than the network's
 // guess at the position in mid-chain.
 func TestAnalyseForcedChain(t *testing.T) {
-	m, err := train.LoadModel("../../models/dablot.dbm")
+	m, err := model.LoadModel("../../models/dablot.dbm")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/rating"
 	"github.com/dablot-zero/dablot/train/report"
@@ -31,7 +32,7 @@ func runExport(args []string, out io.Writer) error {
 		return usagef("want a run directory and --out FILE")
 	}
 	dir := pos[0]
-	m, err := train.LoadModel(filepath.Join(dir, train.BestFile))
+	m, err := model.LoadModel(filepath.Join(dir, train.BestFile))
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func runExport(args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		extra[train.MetaRatings] = string(data)
+		extra[model.MetaRatings] = string(data)
 	}
 	if err := m.Save(*dest, extra); err != nil {
 		return err

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/safetensors"
-	"github.com/dablot-zero/dablot/train"
 )
 
 func init() {
@@ -45,7 +45,7 @@ func runInfo(args []string, out io.Writer) error {
 	case len(rest) > 0:
 		return usagef("unexpected argument %q", strings.Join(rest, " "))
 	}
-	m, err := train.LoadModel(file)
+	m, err := model.LoadModel(file)
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func runInfo(args []string, out io.Writer) error {
 }
 
 // printModelInfo writes what a model file says about itself.
-func printModelInfo(out io.Writer, file string, m *train.Model) error {
+func printModelInfo(out io.Writer, file string, m *model.Model) error {
 	meta := m.Metadata
 	r := m.Rules
 	cfg := m.Weights.Config
@@ -76,7 +76,7 @@ func printModelInfo(out io.Writer, file string, m *train.Model) error {
 	}
 	row("fingerprint", "%s", r.Fingerprint()) // of the rules as loaded, which the checksums cover
 	row("board", "%d × %d lines, %d points", r.Board.Cols, r.Board.Rows, r.Board.Points())
-	row("encoding", "version %s", or(meta[train.MetaEncoding], "?"))
+	row("encoding", "version %s", or(meta[model.MetaEncoding], "?"))
 	row("architecture", "%s × %d channels, value head %d, %d input planes",
 		plural(cfg.Blocks, "residual block"), cfg.Channels, cfg.ValueHidden, cfg.InputPlanes)
 	row("parameters", "%s (%.1f MFLOP per position)", groupDigits(params), cfg.FLOPsPerPosition(r.Board.Points())/1e6)
@@ -105,9 +105,9 @@ func printModelInfo(out io.Writer, file string, m *train.Model) error {
 	if ts.Description != "" {
 		row("description", "%s", ts.Description)
 	}
-	row("trained by", "%s", or(meta[train.MetaTrainedBy], "unknown"))
-	row("written by", "%s", or(meta[train.MetaCode], "unknown"))
-	created := or(meta[train.MetaCreated], "unknown")
+	row("trained by", "%s", or(meta[model.MetaTrainedBy], "unknown"))
+	row("written by", "%s", or(meta[model.MetaCode], "unknown"))
+	created := or(meta[model.MetaCreated], "unknown")
 	if t, err := time.Parse(time.RFC3339, created); err == nil {
 		created = t.UTC().Format("2006-01-02 15:04:05 UTC")
 	}
@@ -124,7 +124,7 @@ func printModelInfo(out io.Writer, file string, m *train.Model) error {
 	// The rules as a variant file is written (configs/variants/*.yaml).
 	fmt.Fprintln(out, "\nrules:")
 	fmt.Fprint(out, indent(string(r.YAML())))
-	if s, ok := meta[train.MetaRatings]; ok {
+	if s, ok := meta[model.MetaRatings]; ok {
 		fmt.Fprintln(out, "\nratings:")
 		fmt.Fprint(out, formatRatings(s))
 	}

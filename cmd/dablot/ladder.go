@@ -16,6 +16,7 @@ import (
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 )
 
@@ -67,18 +68,18 @@ func runLadder(args []string, out io.Writer) error {
 	case *threads < 1 || *threads > 256:
 		return usagef("--threads %d: want 1 to 256", *threads)
 	}
-	model := ""
+	modelPath := ""
 	if len(pos) == 1 {
-		model = pos[0]
+		modelPath = pos[0]
 	}
-	if *vs != "" && model == "" {
+	if *vs != "" && modelPath == "" {
 		return usagef("--vs compares two models: give MODEL too")
 	}
-	spec, err := ladderSpec(*player, model, *ms)
+	spec, err := ladderSpec(*player, modelPath, *ms)
 	if err != nil {
 		return err
 	}
-	r, sha, err := ladderRules(model, *variant)
+	r, sha, err := ladderRules(modelPath, *variant)
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func runLadder(args []string, out io.Writer) error {
 		return err
 	}
 
-	opts := train.OwnSpecOptions(r)
+	opts := model.OwnSpecOptions(r)
 	a, err := mcts.ParseFactory(spec, opts)
 	if err != nil {
 		return usagef("--player: %v", err)
@@ -135,7 +136,7 @@ func runLadder(args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		row := train.LadderRow{Time: time.Now(), Code: train.CodeVersion(), Model: model, ModelSHA256: sha,
+		row := train.LadderRow{Time: time.Now(), Code: model.CodeVersion(), Model: modelPath, ModelSHA256: sha,
 			Variant: r.Name, Player: spec, Opponent: specs[i], MS: *ms, WDL: res.WDL, AsSouth: res.AsSouth,
 			AsNorth: res.AsNorth, Book: bookName, Threads: *threads, Seed: *seed, Wall: res.Elapsed}
 		if *results == "" {
@@ -158,7 +159,7 @@ func runLadder(args []string, out io.Writer) error {
 
 // ladderSpec returns the spec of the ladder's player: the kind and
 // settings of --player, with model= (unless empty) and ms= added.
-func ladderSpec(player, model string, ms int) (string, error) {
+func ladderSpec(player, modelPath string, ms int) (string, error) {
 	sp, err := mcts.ParseSpec(player)
 	if err != nil {
 		return "", usagef("--player: %v", err)
@@ -173,14 +174,14 @@ func ladderSpec(player, model string, ms int) (string, error) {
 	}
 	_, hasEval := sp.Params["eval"]
 	switch {
-	case model == "" && !hasEval:
+	case modelPath == "" && !hasEval:
 		return "", usagef("a MODEL is required (or a player without one, such as --player mcts:eval=material --variant V)")
-	case model != "" && hasEval:
-		return "", usagef("--player %q: eval= plays without a model, but MODEL %s is given", player, model)
+	case modelPath != "" && hasEval:
+		return "", usagef("--player %q: eval= plays without a model, but MODEL %s is given", player, modelPath)
 	}
 	spec := sp.Kind + ":"
-	if model != "" {
-		spec += "model=" + model + ","
+	if modelPath != "" {
+		spec += "model=" + modelPath + ","
 	}
 	spec += "ms=" + strconv.Itoa(ms)
 	if _, settings, _ := strings.Cut(sp.Text, ":"); settings != "" {
@@ -191,12 +192,12 @@ func ladderSpec(player, model string, ms int) (string, error) {
 
 // ladderRules returns the variant of the match, the model's (or, without
 // a model, --variant's), and the model's checksum ("" without one).
-func ladderRules(model, variant string) (*game.Rules, string, error) {
-	if model == "" {
+func ladderRules(modelPath, variant string) (*game.Rules, string, error) {
+	if modelPath == "" {
 		r, _, err := position(variant, "")
 		return r, "", err
 	}
-	m, err := train.LoadModel(model)
+	m, err := model.LoadModel(modelPath)
 	if err != nil {
 		return nil, "", err
 	}
@@ -206,7 +207,7 @@ func ladderRules(model, variant string) (*game.Rules, string, error) {
 			return nil, "", err
 		}
 		if err := m.CheckRules(r); err != nil {
-			return nil, "", usagef("--variant %s: model %s: %v", variant, model, err)
+			return nil, "", usagef("--variant %s: model %s: %v", variant, modelPath, err)
 		}
 	}
 	return m.Rules, m.Metadata[net.MetaChecksum], nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 )
 
@@ -19,8 +20,8 @@ import (
 // reads back with the printed W/D/L.
 func TestLadder(t *testing.T) {
 	dir := t.TempDir()
-	model := testModel(t, "frostviken")
-	data, err := os.ReadFile(model)
+	modelFile := testModel(t, "frostviken")
+	data, err := os.ReadFile(modelFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func TestLadder(t *testing.T) {
 	}
 	results := filepath.Join(dir, "ladder.tsv")
 	records := filepath.Join(dir, "games.jsonl")
-	out, err := runCmd(t, "ladder", model, "--ms", "5", "--games", "4", "--threads", "2", "--vs", model2,
+	out, err := runCmd(t, "ladder", modelFile, "--ms", "5", "--games", "4", "--threads", "2", "--vs", model2,
 		"--results", results, "--out", records)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -59,7 +60,7 @@ func TestLadder(t *testing.T) {
 	if err != nil || len(rows) != 2 || len(wdls) != 2 {
 		t.Fatalf("%d rows (%v), %d W/D/L lines", len(rows), err, len(wdls))
 	}
-	m, err := train.LoadModel(model)
+	m, err := model.LoadModel(modelFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,15 +69,15 @@ func TestLadder(t *testing.T) {
 			t.Errorf("row %d: W/D/L %s, printed %s", i, got, wdls[i][0])
 		}
 		wantOpp := []string{"alphabeta:ms=5", "gumbel:model=" + model2 + ",ms=5"}[i]
-		if row.Model != model || row.ModelSHA256 != m.Metadata[net.MetaChecksum] || row.ModelSHA256 == "" ||
-			row.Variant != "frostviken" || row.Player != "gumbel:model="+model+",ms=5" || row.Opponent != wantOpp ||
+		if row.Model != modelFile || row.ModelSHA256 != m.Metadata[net.MetaChecksum] || row.ModelSHA256 == "" ||
+			row.Variant != "frostviken" || row.Player != "gumbel:model="+modelFile+",ms=5" || row.Opponent != wantOpp ||
 			row.MS != 5 || row.WDL.Games() != 4 || row.AsSouth.Games() != 2 || row.AsNorth.Games() != 2 ||
-			row.Book != "configs/books/frostviken.txt" || row.Threads != 2 || row.Seed != 1 || row.Code != train.CodeVersion() {
+			row.Book != "configs/books/frostviken.txt" || row.Threads != 2 || row.Seed != 1 || row.Code != model.CodeVersion() {
 			t.Errorf("row %d: %+v", i, row)
 		}
 	}
 	// A second ladder appends below the first.
-	if out, err := runCmd(t, "ladder", model, "--ms", "5", "--games", "2", "--results", results, "--seed", "3"); err != nil {
+	if out, err := runCmd(t, "ladder", modelFile, "--ms", "5", "--games", "2", "--results", results, "--seed", "3"); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if rows, err := train.ReadLadder(results); err != nil || len(rows) != 3 || rows[2].Seed != 3 || rows[2].WDL.Games() != 2 {
@@ -112,7 +113,7 @@ func TestLadderWithoutModelOrBook(t *testing.T) {
 // found before any game is played, and leave the results file as it was.
 func TestLadderErrors(t *testing.T) {
 	dir := t.TempDir()
-	model := testModel(t, "frostviken")
+	modelFile := testModel(t, "frostviken")
 	dablot := testModel(t, "dablot")
 	foreign := filepath.Join(dir, "notes.tsv")
 	os.WriteFile(foreign, []byte("name\tvalue\n"), 0o644)
@@ -127,27 +128,27 @@ func TestLadderErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{}, 2, "a MODEL is required"},
-		{[]string{model, model}, 2, "one MODEL, not 2"},
-		{[]string{model, "--games", "5"}, 2, "--games 5: want an even number"},
-		{[]string{model, "--games", "0"}, 2, "--games 0"},
-		{[]string{model, "--ms", "0"}, 2, "--ms 0: want 1 to 600000"},
-		{[]string{model, "--threads", "0"}, 2, "--threads 0"},
-		{[]string{model, "--player", "uct"}, 2, `--player "uct": want gumbel or mcts`},
-		{[]string{model, "--player", "gumbel:ms=5"}, 2, "ms= is the ladder's to set"},
-		{[]string{model, "--player", "gumbel:sims=5"}, 2, "sims= is the ladder's to set"},
-		{[]string{model, "--player", "gumbel:nosuch=1"}, 2, `unknown key "nosuch"`},
-		{[]string{model, "--player", "gumbel:m=0"}, 2, "m=0"},
-		{[]string{model, "--player", "mcts:eval=material"}, 2, "eval= plays without a model"},
+		{[]string{modelFile, modelFile}, 2, "one MODEL, not 2"},
+		{[]string{modelFile, "--games", "5"}, 2, "--games 5: want an even number"},
+		{[]string{modelFile, "--games", "0"}, 2, "--games 0"},
+		{[]string{modelFile, "--ms", "0"}, 2, "--ms 0: want 1 to 600000"},
+		{[]string{modelFile, "--threads", "0"}, 2, "--threads 0"},
+		{[]string{modelFile, "--player", "uct"}, 2, `--player "uct": want gumbel or mcts`},
+		{[]string{modelFile, "--player", "gumbel:ms=5"}, 2, "ms= is the ladder's to set"},
+		{[]string{modelFile, "--player", "gumbel:sims=5"}, 2, "sims= is the ladder's to set"},
+		{[]string{modelFile, "--player", "gumbel:nosuch=1"}, 2, `unknown key "nosuch"`},
+		{[]string{modelFile, "--player", "gumbel:m=0"}, 2, "m=0"},
+		{[]string{modelFile, "--player", "mcts:eval=material"}, 2, "eval= plays without a model"},
 		{[]string{"--player", "mcts:eval=material"}, 2, "--variant is required"},
-		{[]string{"--player", "mcts:eval=material", "--variant", "frostviken", "--vs", model}, 2, "--vs compares two models"},
+		{[]string{"--player", "mcts:eval=material", "--variant", "frostviken", "--vs", modelFile}, 2, "--vs compares two models"},
 		{[]string{filepath.Join(dir, "nosuch.dbm")}, 1, "nosuch.dbm"},
-		{[]string{model, "--vs", dablot}, 2, "plays dablot, not frostviken"},
-		{[]string{model, "--variant", "keyland"}, 2, "the model plays frostviken, not keyland"},
-		{[]string{model, "--results", foreign}, 2, "not the ladder's header"},
-		{[]string{model, "--results", filepath.Join(dir, "nosuch", "l.tsv")}, 2, "does not exist"},
-		{[]string{model, "--book", badBook}, 1, "bad.txt:3: FEN"},
-		{[]string{model, "--book", otherBoard}, 1, "dablot.txt:1: FEN"},
-		{[]string{model, "--book", filepath.Join(dir, "nosuch.txt")}, 1, "nosuch.txt"},
+		{[]string{modelFile, "--vs", dablot}, 2, "plays dablot, not frostviken"},
+		{[]string{modelFile, "--variant", "keyland"}, 2, "the model plays frostviken, not keyland"},
+		{[]string{modelFile, "--results", foreign}, 2, "not the ladder's header"},
+		{[]string{modelFile, "--results", filepath.Join(dir, "nosuch", "l.tsv")}, 2, "does not exist"},
+		{[]string{modelFile, "--book", badBook}, 1, "bad.txt:3: FEN"},
+		{[]string{modelFile, "--book", otherBoard}, 1, "dablot.txt:1: FEN"},
+		{[]string{modelFile, "--book", filepath.Join(dir, "nosuch.txt")}, 1, "nosuch.txt"},
 	} {
 		args := append([]string{"ladder"}, tc.args...)
 		if !slices.Contains(tc.args, "--results") {

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/safetensors"
-	"github.com/dablot-zero/dablot/train"
 )
 
 // TestChainModels: the models of the 8-hour chains load, with their rules
@@ -20,7 +20,7 @@ func TestChainModels(t *testing.T) {
 		t.Fatalf("no models in models/chains: %v", err)
 	}
 	for _, path := range files {
-		m, err := train.LoadModel(path)
+		m, err := model.LoadModel(path)
 		if err != nil {
 			t.Error(err)
 			continue
@@ -47,7 +47,7 @@ func TestShippedModels(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(path), ".dbm")
 		have[name] = true
 		t.Run(name, func(t *testing.T) {
-			m, err := train.LoadModel(path)
+			m, err := model.LoadModel(path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,7 +19,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/net/model"
 )
 
 // Bounds of the search settings a user may ask for; simulations go up to
@@ -122,8 +122,8 @@ func openAnalyst(path, variant string, s searchSettings) (*analyst, error) {
 
 // loadPlayModel loads a model file and checks it against --variant, if given.
 // The model's own rules are the game's rules.
-func loadPlayModel(path, variant string) (*train.Model, error) {
-	m, err := train.LoadModel(path)
+func loadPlayModel(path, variant string) (*model.Model, error) {
+	m, err := model.LoadModel(path)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func loadPlayModel(path, variant string) (*train.Model, error) {
 
 // modelName names a model for game records and messages: the file's base
 // name and, when known, its training generation.
-func modelName(path string, m *train.Model) string {
+func modelName(path string, m *model.Model) string {
 	name := filepath.Base(path)
 	if g := m.Training.Generation; g > 0 {
 		name += fmt.Sprintf(", generation %d", g)
@@ -200,15 +200,15 @@ func (a *analysis) Best() turnEval { return a.Top[0] }
 // analyst searches positions with one model: it is the model player of
 // play, engine and serve. It is not safe for concurrent use.
 type analyst struct {
-	model    *train.Model
-	ev       *train.NetEvaluator
+	model    *model.Model
+	ev       *model.NetEvaluator
 	settings searchSettings
 	cfg      mcts.Config
 	search   *mcts.Search // kept between calls: PUCT reuses its tree
 }
 
 // newAnalyst makes the model's player with the given settings.
-func newAnalyst(m *train.Model, s searchSettings) (*analyst, error) {
+func newAnalyst(m *model.Model, s searchSettings) (*analyst, error) {
 	cfg := mcts.DefaultConfig()
 	cfg.Gumbel = s.Gumbel
 	cfg.Solver, cfg.SkipForced = s.Solve, s.Forced
@@ -553,7 +553,7 @@ func (s *specPlayer) Move(ctx context.Context, p game.Position) ([]game.Decision
 // newSpecPlayer makes a baseline player of variant r from a player spec.
 // It returns the factory too, to be closed when done.
 func newSpecPlayer(spec string, r *game.Rules, threads int, seed uint64) (*specPlayer, *mcts.Factory, error) {
-	f, err := mcts.ParseFactory(spec, train.SpecOptions(r, threads))
+	f, err := mcts.ParseFactory(spec, model.SpecOptions(r, threads))
 	if err != nil {
 		return nil, nil, err
 	}

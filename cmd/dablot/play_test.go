@@ -11,7 +11,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/net"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/net/model"
 )
 
 // testModels caches the model files made for the tests, by variant spec.
@@ -38,14 +38,14 @@ func testModel(t testing.TB, spec string) string {
 		testModels.dir = dir
 		testModels.paths = map[string]string{}
 	}
-	m, err := train.NewNetwork(configs.MustVariant(spec), net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}, 7)
+	m, err := model.NewNetwork(configs.MustVariant(spec), net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Training = train.TrainingSummary{Run: "test-run", Generation: 3, Games: 1234, Samples: 56789, Hours: 0.25, Seed: 7,
+	m.Training = model.TrainingSummary{Run: "test-run", Generation: 3, Games: 1234, Samples: 56789, Hours: 0.25, Seed: 7,
 		InitFrom: "models/earlier.dbm", InitSHA256: "0123abcd"}
 	path := filepath.Join(testModels.dir, strings.NewReplacer(",", "_", "=", "-").Replace(spec)+".dbm")
-	extra := map[string]string{train.MetaRatings: `[{"Name":"gen3","Elo":152.5,"Err95":30.1,"Games":40,"Score":0.71,"Anchor":false},{"Name":"random","Elo":0,"Err95":0,"Games":40,"Score":0.29,"Anchor":true}]`}
+	extra := map[string]string{model.MetaRatings: `[{"Name":"gen3","Elo":152.5,"Err95":30.1,"Games":40,"Score":0.71,"Anchor":false},{"Name":"random","Elo":0,"Err95":0,"Games":40,"Score":0.29,"Anchor":true}]`}
 	if err := m.Save(path, extra); err != nil {
 		t.Fatal(err)
 	}

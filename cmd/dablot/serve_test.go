@@ -9,13 +9,13 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/net/model"
 )
 
 // newTestWebServer serves a small model of variant spec on 127.0.0.1:0.
 func newTestWebServer(t *testing.T, spec string, sims int) *httptest.Server {
 	t.Helper()
-	m, err := train.LoadModel(testModel(t, spec))
+	m, err := model.LoadModel(testModel(t, spec))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestServeGame(t *testing.T) {
 // found (a lure of the shipped winther-all-must-capture model, as in
 // TestEngineProof) and the best turn's exact result.
 func TestServeProof(t *testing.T) {
-	m, err := train.LoadModel("../../models/winther-all-must-capture.dbm")
+	m, err := model.LoadModel("../../models/winther-all-must-capture.dbm")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 )
 
@@ -140,7 +141,7 @@ func runTrain(args []string, out io.Writer) error {
 			spec = *variant
 		}
 		if spec == "" && *init != "" {
-			m, err := train.LoadModel(*init)
+			m, err := model.LoadModel(*init)
 			if err != nil {
 				return err
 			}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
@@ -137,18 +138,18 @@ func TestTrainSmoke(t *testing.T) {
 	if last.Best < 1 {
 		t.Fatalf("no generation was promoted: %+v", last)
 	}
-	model := filepath.Join(t.TempDir(), "smoke.dbm")
+	modelFile := filepath.Join(t.TempDir(), "smoke.dbm")
 	best := gens[last.Best-1]
-	if got, err := runCmd(t, "export", dir, "--out", model); err != nil || !strings.Contains(got, fmt.Sprintf("generation %d,", last.Best)) {
+	if got, err := runCmd(t, "export", dir, "--out", modelFile); err != nil || !strings.Contains(got, fmt.Sprintf("generation %d,", last.Best)) {
 		t.Errorf("export: %v\n%s", err, got)
 	}
-	m, err := train.LoadModel(model)
+	m, err := model.LoadModel(modelFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var table []map[string]any
-	if err := json.Unmarshal([]byte(m.Metadata[train.MetaRatings]), &table); err != nil || len(table) < 2 {
-		t.Errorf("exported ratings %q: %v", m.Metadata[train.MetaRatings], err)
+	if err := json.Unmarshal([]byte(m.Metadata[model.MetaRatings]), &table); err != nil || len(table) < 2 {
+		t.Errorf("exported ratings %q: %v", m.Metadata[model.MetaRatings], err)
 	}
 	if m.Training.Generation != last.Best || m.Training.Games != best.Games || m.Training.Hours <= 0 {
 		t.Errorf("exported training summary %+v", m.Training)

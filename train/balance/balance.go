@@ -39,6 +39,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/rating"
 )
@@ -200,7 +201,7 @@ type StrengthResult struct {
 }
 
 // StoredRating is what the rating table a model file carries
-// (train.MetaRatings) says about the model and the anchor.
+// (model.MetaRatings) says about the model and the anchor.
 type StoredRating struct {
 	Player    string  `json:"player"` // the model's entry, "genN"
 	Elo       float64 `json:"elo"`
@@ -216,7 +217,7 @@ type VariantResult struct {
 	FirstName string `json:"first"`
 	Model     string `json:"model,omitempty"` // where the model came from
 	// Training is the model's provenance.
-	Training train.TrainingSummary `json:"training"`
+	Training model.TrainingSummary `json:"training"`
 	// Opening settings and the search used.
 	OpeningTurns       int     `json:"opening_turns"`
 	OpeningTemperature float64 `json:"opening_temperature"`
@@ -269,7 +270,7 @@ func (v *VariantResult) Main() *StrengthResult {
 
 // Study plays the self-play games of every strength and the anchor games
 // of model m, and returns what they say about its variant.
-func Study(ctx context.Context, m *train.Model, opts Options) (*VariantResult, error) {
+func Study(ctx context.Context, m *model.Model, opts Options) (*VariantResult, error) {
 	if m == nil {
 		return nil, errors.New("balance: no model")
 	}
@@ -370,8 +371,8 @@ func judge(res *VariantResult, checkGames int) {
 
 // storedRating reads the model's rating table, if it rates both the
 // model's generation and the anchor.
-func storedRating(m *train.Model, anchor string) *StoredRating {
-	data := m.Metadata[train.MetaRatings]
+func storedRating(m *model.Model, anchor string) *StoredRating {
+	data := m.Metadata[model.MetaRatings]
 	if data == "" || anchor == "" {
 		return nil
 	}
@@ -405,7 +406,7 @@ func describeSearch(c mcts.Config) string {
 
 // study is the state shared by the games of one Study.
 type study struct {
-	m        *train.Model
+	m        *model.Model
 	r        *game.Rules
 	opts     Options
 	search   mcts.Config
@@ -741,7 +742,7 @@ func median(xs []float64) float64 {
 
 // anchorGames plays the model at sims against the anchor player.
 func (s *study) anchorGames(ctx context.Context, sims int, res *VariantResult) error {
-	anchor, err := mcts.ParseFactory(s.opts.CheckAnchor, train.SpecOptions(s.r, 1))
+	anchor, err := mcts.ParseFactory(s.opts.CheckAnchor, model.SpecOptions(s.r, 1))
 	if err != nil {
 		return fmt.Errorf("balance: anchor: %w", err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/rating"
 )
@@ -32,18 +33,18 @@ const decisive = "frostviken,ranks.king.must_capture=true,ranks.prince.must_capt
 
 var (
 	modelsMu sync.Mutex
-	models   = map[string]*train.Model{}
+	models   = map[string]*model.Model{}
 )
 
 // tinyModel returns an untrained network of one block of 8 channels.
-func tinyModel(t testing.TB, variant string) *train.Model {
+func tinyModel(t testing.TB, variant string) *model.Model {
 	t.Helper()
 	modelsMu.Lock()
 	defer modelsMu.Unlock()
 	if m, ok := models[variant]; ok {
 		return m
 	}
-	m, err := train.NewNetwork(configs.MustVariant(variant), net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}, 1)
+	m, err := model.NewNetwork(configs.MustVariant(variant), net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func smallOptions(games int, seed uint64) Options {
 }
 
 // studyGames runs a study and returns it with every game, sorted.
-func studyGames(t *testing.T, m *train.Model, o Options) (*VariantResult, []*Game) {
+func studyGames(t *testing.T, m *model.Model, o Options) (*VariantResult, []*Game) {
 	t.Helper()
 	var games []*Game
 	o.OnGame = func(g *Game) { games = append(games, g) }
@@ -306,10 +307,10 @@ func TestStoredRating(t *testing.T) {
 	}
 	data, _ := json.Marshal(table)
 	path := filepath.Join(t.TempDir(), "m.dbm")
-	if err := m.Save(path, map[string]string{train.MetaRatings: string(data)}); err != nil {
+	if err := m.Save(path, map[string]string{model.MetaRatings: string(data)}); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := train.LoadModel(path)
+	loaded, err := model.LoadModel(path)
 	if err != nil {
 		t.Fatal(err)
 	}

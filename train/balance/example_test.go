@@ -6,17 +6,17 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/net"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train/balance"
 )
 
 // A study of frostviken with a tiny untrained network: four games at each
 // of two strengths, without the anchor check (so the figures are flagged).
-// A real study loads a trained model (train.LoadModel) and keeps the
+// A real study loads a trained model (model.LoadModel) and keeps the
 // defaults: 100 games at 50, 200 and 800 simulations and 20 games against
 // alphabeta:depth=4.
 func ExampleStudy() {
-	m, err := train.NewNetwork(configs.MustVariant("frostviken"), net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}, 1)
+	m, err := model.NewNetwork(configs.MustVariant("frostviken"), net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}, 1)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,13 +1,11 @@
-package train
+package model_test
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,72 +13,23 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
-	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/model"
+	"github.com/dablot-zero/dablot/net/model/modeltest"
 	"github.com/dablot-zero/dablot/net/safetensors"
 )
-
-// tinyNet is a small architecture that keeps tests fast.
-var tinyNet = net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}
-
-func newTestModel(t testing.TB, spec string, seed uint64) *Model {
-	t.Helper()
-	fresh, err := NewNetwork(configs.MustVariant(spec), tinyNet, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	randomise(fresh.Weights, seed)
-	m, err := NewModel(fresh.Rules, fresh.Weights, fresh.Training)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-// randomise gives every weight a small pseudo-random value, so that a fresh
-// network's outputs are not trivially uniform.
-func randomise(w *net.Weights, seed uint64) {
-	x := seed*0x9e3779b97f4a7c15 + 1
-	for _, t := range w.Tensors {
-		for i := range t.Data {
-			x ^= x << 13
-			x ^= x >> 7
-			x ^= x << 17
-			t.Data[i] = (float32(x%2001)/1000 - 1) * 0.3
-		}
-	}
-}
-
-// randomPositions plays random games of r and returns positions along them
-// (including positions inside capture chains when there are any).
-func randomPositions(r *game.Rules, n int, seed uint64) []game.Position {
-	var out []game.Position
-	var scratch game.MoveScratch
-	rng := rand.New(rand.NewPCG(seed, 1))
-	for len(out) < n {
-		p := r.Start()
-		for !p.Status().Over() && len(out) < n {
-			if rng.IntN(3) == 0 {
-				out = append(out, p)
-			}
-			d, _ := p.RandomDecision(rng, &scratch)
-			p.Apply(d)
-		}
-	}
-	return out
-}
 
 func TestModelSaveLoad(t *testing.T) {
 	dir := t.TempDir()
 	for _, spec := range []string{"keyland", "daablot,no_return=true,promotion=prince"} {
-		m := newTestModel(t, spec, 3)
-		m.Training = TrainingSummary{Run: "r1", Generation: 7, Games: 100, Samples: 5000, Hours: 1.5}
+		m := modeltest.NewModel(t, spec, 3)
+		m.Training = model.TrainingSummary{Run: "r1", Generation: 7, Games: 100, Samples: 5000, Hours: 1.5}
 		path := filepath.Join(dir, "m.dbm")
-		if err := m.Save(path, map[string]string{MetaRatings: `[]`}); err != nil {
+		if err := m.Save(path, map[string]string{model.MetaRatings: `[]`}); err != nil {
 			t.Fatal(err)
 		}
-		back, err := LoadModel(path)
+		back, err := model.LoadModel(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,15 +39,15 @@ func TestModelSaveLoad(t *testing.T) {
 		if back.Training != m.Training {
 			t.Errorf("%s: training summary %+v, want %+v", spec, back.Training, m.Training)
 		}
-		if back.Metadata[MetaRatings] != `[]` || back.Metadata[MetaCode] == "" {
+		if back.Metadata[model.MetaRatings] != `[]` || back.Metadata[model.MetaCode] == "" {
 			t.Errorf("%s: metadata lost: %v", spec, back.Metadata)
 		}
 		if err := back.CheckRules(m.Rules); err != nil {
 			t.Error(err)
 		}
 		// The same outputs from the loaded model.
-		ps := randomPositions(m.Rules, 5, 1)
-		a, b := evalAll(t, m, ps), evalAll(t, back, ps)
+		ps := modeltest.RandomPositions(m.Rules, 5, 1)
+		a, b := modeltest.EvalAll(t, m, ps), modeltest.EvalAll(t, back, ps)
 		for i := range a {
 			if a[i].Value != b[i].Value || !slices.Equal(a[i].Priors, b[i].Priors) {
 				t.Fatalf("%s: position %d evaluates differently after loading", spec, i)
@@ -109,17 +58,17 @@ func TestModelSaveLoad(t *testing.T) {
 
 func TestModelRefused(t *testing.T) {
 	dir := t.TempDir()
-	m := newTestModel(t, "keyland", 1)
+	m := modeltest.NewModel(t, "keyland", 1)
 	path := filepath.Join(dir, "m.dbm")
 	if err := m.Save(path, nil); err != nil {
 		t.Fatal(err)
 	}
 	good, _ := os.ReadFile(path)
-	otherEnc, err := net.Encode(m.Topology, m.Weights, map[string]string{MetaEncoding: "0", MetaRules: string(m.Rules.YAML())})
+	otherEnc, err := net.Encode(m.Topology, m.Weights, map[string]string{model.MetaEncoding: "0", model.MetaRules: string(m.Rules.YAML())})
 	if err != nil {
 		t.Fatal(err)
 	}
-	noRules, _ := net.Encode(m.Topology, m.Weights, map[string]string{MetaEncoding: "1"})
+	noRules, _ := net.Encode(m.Topology, m.Weights, map[string]string{model.MetaEncoding: "1"})
 	flipped := append([]byte(nil), good...)
 	flipped[len(flipped)-3] ^= 0x40
 	for _, tc := range []struct {
@@ -135,36 +84,20 @@ func TestModelRefused(t *testing.T) {
 		{"no rules", noRules, "no rules"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := DecodeModel(tc.data)
+			_, err := model.DecodeModel(tc.data)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want an error about %q", err, tc.want)
 			}
 		})
 	}
-	other := newTestModel(t, "winther", 1)
+	other := modeltest.NewModel(t, "winther", 1)
 	if err := other.CheckRules(m.Rules); err == nil || !strings.Contains(err.Error(), "plays winther") {
 		t.Errorf("CheckRules across variants: %v", err)
 	}
-	opts := SpecOptions(configs.MustVariant("dablot"), 1)
+	opts := model.SpecOptions(configs.MustVariant("dablot"), 1)
 	if _, err := opts.LoadModel(path); err == nil || !strings.Contains(err.Error(), "plays keyland, not dablot") {
 		t.Errorf("loading a keyland model for dablot: %v", err)
 	}
-}
-
-func evalAll(t *testing.T, m *Model, ps []game.Position) []mcts.Request {
-	t.Helper()
-	ev := m.NewEvaluator(len(ps), 1)
-	defer ev.Close()
-	reqs := make([]mcts.Request, len(ps))
-	for i, p := range ps {
-		reqs[i].Pos = p
-		reqs[i].Legal = p.Decisions(nil)
-		reqs[i].Priors = make([]float32, len(reqs[i].Legal))
-	}
-	if err := ev.Evaluate(reqs); err != nil {
-		t.Fatal(err)
-	}
-	return reqs
 }
 
 // TestNetEvaluator checks priors and values against the network's own
@@ -172,9 +105,9 @@ func evalAll(t *testing.T, m *Model, ps []game.Position) []mcts.Request {
 // rest of its batch or on which side is to move in the same picture.
 func TestNetEvaluator(t *testing.T) {
 	for _, spec := range []string{"keyland", "dablot", "frostviken"} {
-		m := newTestModel(t, spec, 5)
-		ps := randomPositions(m.Rules, 40, 2)
-		batch := evalAll(t, m, ps)
+		m := modeltest.NewModel(t, spec, 5)
+		ps := modeltest.RandomPositions(m.Rules, 40, 2)
+		batch := modeltest.EvalAll(t, m, ps)
 		ws := m.Net.NewWorkspace(1, 1)
 		in := make([]float32, m.Encoder.InputSize())
 		for i, r := range batch {
@@ -213,81 +146,57 @@ func TestNetEvaluator(t *testing.T) {
 	}
 }
 
-// TestModelSpec plays a short match between a network player and the
-// random player through the spec strings the arena uses.
-func TestModelSpec(t *testing.T) {
-	m := newTestModel(t, "frostviken", 9)
-	path := filepath.Join(t.TempDir(), "f.dbm")
-	if err := m.Save(path, nil); err != nil {
-		t.Fatal(err)
-	}
-	opts := SpecOptions(m.Rules, 1)
-	for _, spec := range []string{"mcts:model=" + path + ",sims=8", "gumbel:model=" + path + ",sims=8,m=4"} {
-		a, err := mcts.ParseFactory(spec, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := mcts.ParseFactory("random", opts)
-		res, err := RunArena(context.Background(), ArenaConfig{Rules: m.Rules, A: a, B: b, Games: 2, Threads: 2, Seed: 1})
-		a.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", spec, err)
-		}
-		if res.WDL.Games() != 2 {
-			t.Fatalf("%s: %d games", spec, res.WDL.Games())
-		}
-	}
-}
-
-func newTestRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 1)) }
-
 // TestModelTrainedBy checks that saving a loaded model (as export does)
 // keeps the code version that trained it, and that older files without
 // the entry count their writer as their trainer.
 func TestModelTrainedBy(t *testing.T) {
 	dir := t.TempDir()
-	m := newTestModel(t, "keyland", 1)
-	if got := m.TrainedBy(); got != CodeVersion() {
-		t.Errorf("a new model is trained by %q, want this program, %q", got, CodeVersion())
+	m := modeltest.NewModel(t, "keyland", 1)
+	if got := m.TrainedBy(); got != model.CodeVersion() {
+		t.Errorf("a new model is trained by %q, want this program, %q", got, model.CodeVersion())
 	}
 	for _, tc := range []struct {
 		name string
 		meta map[string]string
 		want string
 	}{
-		{"trained elsewhere", map[string]string{MetaTrainedBy: "v0.0.0-trainer", MetaCode: "v0.0.0-exporter"}, "v0.0.0-trainer"},
-		{"file before trained_by", map[string]string{MetaCode: "v0.0.0-old"}, "v0.0.0-old"},
+		{"trained elsewhere", map[string]string{model.MetaTrainedBy: "v0.0.0-trainer", model.MetaCode: "v0.0.0-exporter"}, "v0.0.0-trainer"},
+		{"file before trained_by", map[string]string{model.MetaCode: "v0.0.0-old"}, "v0.0.0-old"},
 	} {
 		m.Metadata = tc.meta
 		path := filepath.Join(dir, "m.dbm")
 		if err := m.Save(path, nil); err != nil {
 			t.Fatal(err)
 		}
-		back, err := LoadModel(path)
+		back, err := model.LoadModel(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := back.Metadata[MetaTrainedBy]; got != tc.want {
+		if got := back.Metadata[model.MetaTrainedBy]; got != tc.want {
 			t.Errorf("%s: trained_by %q, want %q", tc.name, got, tc.want)
 		}
-		if got := back.Metadata[MetaCode]; got != CodeVersion() {
-			t.Errorf("%s: code_version %q, want the writer's, %q", tc.name, got, CodeVersion())
+		if got := back.Metadata[model.MetaCode]; got != model.CodeVersion() {
+			t.Errorf("%s: code_version %q, want the writer's, %q", tc.name, got, model.CodeVersion())
 		}
 	}
 }
 
 // TestNetEvaluatorClone: a clone evaluates exactly as the evaluator it
-// was made from, on one thread, and OwnSpecOptions plays a match with a
-// clone per player.
+// was made from, on one thread.
 func TestNetEvaluatorClone(t *testing.T) {
-	m := newTestModel(t, "frostviken", 4)
-	ps := randomPositions(m.Rules, 12, 3)
-	want := evalAll(t, m, ps)
+	m := modeltest.NewModel(t, "frostviken", 4)
+	ps := modeltest.RandomPositions(m.Rules, 12, 3)
+	want := modeltest.EvalAll(t, m, ps)
 	ev := m.NewEvaluator(4, 2)
 	defer ev.Close()
-	c, ok := ev.Clone().(*NetEvaluator)
-	if !ok || c.threads != 1 || c.maxBatch != 4 || c.ws == ev.ws {
-		t.Fatalf("clone %T: threads %d, batch %d, shared workspace %v", c, c.threads, c.maxBatch, c.ws == ev.ws)
+	c, ok := ev.Clone().(*model.NetEvaluator)
+	if !ok {
+		t.Fatal("the clone is not a *model.NetEvaluator")
+	}
+	threads, batch, ws := model.EvaluatorShape(c)
+	_, _, evWS := model.EvaluatorShape(ev)
+	if threads != 1 || batch != 4 || ws == evWS {
+		t.Fatalf("clone: threads %d, batch %d, shared workspace %v", threads, batch, ws == evWS)
 	}
 	got := make([]mcts.Request, len(ps))
 	for i, p := range ps {
@@ -303,24 +212,10 @@ func TestNetEvaluatorClone(t *testing.T) {
 			t.Errorf("position %d: clone %v %v, original %v %v", i, got[i].Value, got[i].Priors, want[i].Value, want[i].Priors)
 		}
 	}
-
-	path := filepath.Join(t.TempDir(), "f.dbm")
-	if err := m.Save(path, nil); err != nil {
-		t.Fatal(err)
-	}
-	a, err := mcts.ParseFactory("gumbel:model="+path+",sims=8,m=4", OwnSpecOptions(m.Rules))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	res, err := RunArena(context.Background(), ArenaConfig{Rules: m.Rules, A: a, B: factory(t, "random"), Games: 2, Threads: 2, Seed: 1})
-	if err != nil || res.WDL.Games() != 2 {
-		t.Fatalf("match: %v, %v", res, err)
-	}
 }
 
 // savedImage returns the model file image that Save writes of m.
-func savedImage(t testing.TB, m *Model) []byte {
+func savedImage(t testing.TB, m *model.Model) []byte {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "m.dbm")
 	if err := m.Save(path, nil); err != nil {
@@ -373,14 +268,14 @@ func editMetadata(buf []byte, edit func(meta map[string]string, data []byte)) ([
 // before metadata checksums, whose data alone were checked, must still
 // agree with its fingerprint and variant name, and loads when it does.
 func TestModelRulesCovered(t *testing.T) {
-	m := newTestModel(t, "keyland", 1)
+	m := modeltest.NewModel(t, "keyland", 1)
 	good := savedImage(t, m)
 	other, err := configs.Variant("keyland,max_plies=3")
 	if err != nil {
 		t.Fatal(err)
 	}
 	otherRules := func(meta map[string]string) {
-		meta[MetaRules], meta[MetaCanonical] = string(other.YAML()), other.Canonical()
+		meta[model.MetaRules], meta[model.MetaCanonical] = string(other.YAML()), other.Canonical()
 	}
 	legacy := func(edit func(map[string]string)) func(map[string]string) {
 		return func(meta map[string]string) {
@@ -394,13 +289,13 @@ func TestModelRulesCovered(t *testing.T) {
 		want string
 	}{
 		{"rules edited", otherRules, "metadata checksum mismatch"},
-		{"fingerprint edited", func(meta map[string]string) { meta[MetaFingerprint] = "0123456789abcdef" }, "metadata checksum mismatch"},
-		{"variant edited", func(meta map[string]string) { meta[MetaVariant] = "dablot" }, "metadata checksum mismatch"},
+		{"fingerprint edited", func(meta map[string]string) { meta[model.MetaFingerprint] = "0123456789abcdef" }, "metadata checksum mismatch"},
+		{"variant edited", func(meta map[string]string) { meta[model.MetaVariant] = "dablot" }, "metadata checksum mismatch"},
 		{"checksum removed, rules edited", legacy(otherRules), "rules in the model have the fingerprint " + other.Fingerprint() + ", the model records " + m.Rules.Fingerprint()},
-		{"checksum removed, variant edited", legacy(func(meta map[string]string) { meta[MetaVariant] = "dablot" }), `rules in the model are keyland's, the model records the variant "dablot"`},
+		{"checksum removed, variant edited", legacy(func(meta map[string]string) { meta[model.MetaVariant] = "dablot" }), `rules in the model are keyland's, the model records the variant "dablot"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			back, err := DecodeModel(rewriteMetadata(t, good, tc.edit))
+			back, err := model.DecodeModel(rewriteMetadata(t, good, tc.edit))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				var rules string
 				if back != nil {
@@ -411,7 +306,7 @@ func TestModelRulesCovered(t *testing.T) {
 		})
 	}
 	// A file from before metadata checksums loads as it did.
-	back, err := DecodeModel(rewriteMetadata(t, good, legacy(func(map[string]string) {})))
+	back, err := model.DecodeModel(rewriteMetadata(t, good, legacy(func(map[string]string) {})))
 	if err != nil || back.Rules.Canonical() != m.Rules.Canonical() {
 		t.Fatalf("a model without a metadata checksum: %v", err)
 	}
@@ -423,7 +318,7 @@ func TestModelRulesCovered(t *testing.T) {
 // consistent rewrite would), so that the fuzzer reaches the checks of the
 // rules behind them.
 func FuzzDecodeModel(f *testing.F) {
-	good := savedImage(f, newTestModel(f, "frostviken", 1))
+	good := savedImage(f, modeltest.NewModel(f, "frostviken", 1))
 	f.Add(good, false)
 	f.Add(good, true)
 	f.Add(good[:100], true)
@@ -431,14 +326,14 @@ func FuzzDecodeModel(f *testing.F) {
 		if repair {
 			buf = resignModel(buf)
 		}
-		back, err := DecodeModel(buf)
+		back, err := model.DecodeModel(buf)
 		if err != nil {
 			return
 		}
 		r, meta := back.Rules, back.Metadata
-		if meta[MetaCanonical] != r.Canonical() || meta[MetaFingerprint] != r.Fingerprint() || meta[MetaVariant] != r.Name {
+		if meta[model.MetaCanonical] != r.Canonical() || meta[model.MetaFingerprint] != r.Fingerprint() || meta[model.MetaVariant] != r.Name {
 			t.Fatalf("accepted rules %s (%s, %s), the file records %s (%s, %s)", r.Canonical(), r.Fingerprint(), r.Name,
-				meta[MetaCanonical], meta[MetaFingerprint], meta[MetaVariant])
+				meta[model.MetaCanonical], meta[model.MetaFingerprint], meta[model.MetaVariant])
 		}
 		if err := back.Weights.Check(); err != nil {
 			t.Fatalf("accepted weights: %v", err)

@@ -1,4 +1,4 @@
-package train
+package model
 
 import (
 	"encoding/json"
@@ -70,7 +70,7 @@ func Topology(r *game.Rules) *net.Topology {
 func NewModel(r *game.Rules, w *net.Weights, ts TrainingSummary) (*Model, error) {
 	enc := encode.New(r)
 	if w.Config.InputPlanes != encode.Planes {
-		return nil, fmt.Errorf("train: network takes %d input planes, encoding version %d has %d", w.Config.InputPlanes, encode.Version, encode.Planes)
+		return nil, fmt.Errorf("model: network takes %d input planes, encoding version %d has %d", w.Config.InputPlanes, encode.Version, encode.Planes)
 	}
 	topo := Topology(r)
 	ev, err := net.NewEvaluator(topo, w)
