@@ -7,6 +7,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net/durable"
 )
 
@@ -94,7 +95,7 @@ type BlunderStats struct {
 // Rate returns the share of positions with a blunder, with its 95 %
 // confidence interval (WDL.ScoreCI of blunders as wins, the rest as losses).
 func (b BlunderStats) Rate() (rate, lo, hi float64) {
-	w := WDL{W: b.Blunders, L: b.Positions - b.Blunders}
+	w := match.WDL{W: b.Blunders, L: b.Positions - b.Blunders}
 	lo, hi = w.ScoreCI(0.95)
 	return w.Score(), lo, hi
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/encode"
@@ -148,8 +149,8 @@ type SelfPlayConfig struct {
 }
 
 // Endgame returns the spec of the curriculum's random endgames.
-func (s *SelfPlayConfig) Endgame() EndgameSpec {
-	e := DefaultEndgame(s.EndgameSoldiers)
+func (s *SelfPlayConfig) Endgame() match.EndgameSpec {
+	e := match.DefaultEndgame(s.EndgameSoldiers)
 	if s.EndgameKingChance != nil {
 		e.KingChance = *s.EndgameKingChance
 	}

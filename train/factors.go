@@ -5,6 +5,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/match"
 )
 
 // GameFactors says what decided a set of games: whether the side that
@@ -17,7 +18,7 @@ type GameFactors struct {
 	// KingFirst is the result, for the side whose king was taken first, of
 	// the games in which a king was taken; NoKingTaken is South's result
 	// of the other games.
-	KingFirst, NoKingTaken WDL
+	KingFirst, NoKingTaken match.WDL
 	// Leads sorts positions with both kings on the board by the material
 	// lead of one side without the kings (mcts.DefaultWeights: soldier 1,
 	// prince 3).
@@ -36,8 +37,8 @@ type GameFactors struct {
 type LeadBucket struct {
 	Min, Max  int
 	Positions int
-	Result    WDL     // the final result for the side ahead
-	Later     float64 // its mean lead Horizon turns later
+	Result    match.WDL // the final result for the side ahead
+	Later     float64   // its mean lead Horizon turns later
 }
 
 // leadBounds are the lower bounds of the LeadBucket ranges.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts/match"
 )
 
 func TestAnalyseGames(t *testing.T) {
@@ -26,22 +27,22 @@ func TestAnalyseGames(t *testing.T) {
 	if f.Games != 3 {
 		t.Errorf("games %d, want 3", f.Games)
 	}
-	if want := (WDL{L: 1}); f.KingFirst != want {
+	if want := (match.WDL{L: 1}); f.KingFirst != want {
 		t.Errorf("king taken first: %+v, want %+v (North lost its king and the game)", f.KingFirst, want)
 	}
-	if want := (WDL{D: 1, L: 1}); f.NoKingTaken != want {
+	if want := (match.WDL{D: 1, L: 1}); f.NoKingTaken != want {
 		t.Errorf("no king taken: %+v, want %+v for South", f.NoKingTaken, want)
 	}
 	tests := []struct {
 		min, max, positions int
-		result              WDL
+		result              match.WDL
 		later               float64
 	}{
-		{0, 0, 1, WDL{L: 1}, 0},
-		{1, 2, 2, WDL{W: 1, D: 1}, 1}, // the position after a7xe7 has one king: not counted
-		{3, 5, 0, WDL{}, 0},
-		{6, 9, 0, WDL{}, 0},
-		{10, -1, 0, WDL{}, 0},
+		{0, 0, 1, match.WDL{L: 1}, 0},
+		{1, 2, 2, match.WDL{W: 1, D: 1}, 1}, // the position after a7xe7 has one king: not counted
+		{3, 5, 0, match.WDL{}, 0},
+		{6, 9, 0, match.WDL{}, 0},
+		{10, -1, 0, match.WDL{}, 0},
 	}
 	if len(f.Leads) != len(tests) {
 		t.Fatalf("%d lead buckets, want %d", len(f.Leads), len(tests))
@@ -62,7 +63,7 @@ func TestAnalyseGames(t *testing.T) {
 	if f, err = AnalyseGames(north, r, 0, 1, 1); err != nil {
 		t.Fatal(err)
 	}
-	if b := f.Leads[1]; b.Positions != 1 || b.Result != (WDL{W: 1}) || b.Later != 1 || f.KingFirst != (WDL{L: 1}) {
+	if b := f.Leads[1]; b.Positions != 1 || b.Result != (match.WDL{W: 1}) || b.Later != 1 || f.KingFirst != (match.WDL{L: 1}) {
 		t.Errorf("North ahead: lead bucket %+v, king first %+v", b, f.KingFirst)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
@@ -25,12 +26,12 @@ type LadderRow struct {
 	Model       string    // the player's model file ("-" for none)
 	ModelSHA256 string    // its checksum (net.MetaChecksum; "-" for none)
 	Variant     string
-	Player      string // the player's spec
-	Opponent    string // the opponent's spec
-	MS          int    // time per move of both, in milliseconds
-	WDL         WDL    // the player's wins, draws and losses
+	Player      string    // the player's spec
+	Opponent    string    // the opponent's spec
+	MS          int       // time per move of both, in milliseconds
+	WDL         match.WDL // the player's wins, draws and losses
 	// AsSouth and AsNorth split WDL by the player's side.
-	AsSouth, AsNorth WDL
+	AsSouth, AsNorth match.WDL
 	Book             string // the openings: a book file, or "generated:N"
 	Threads          int    // games played at once, one core each
 	Seed             uint64
@@ -67,17 +68,17 @@ func (r LadderRow) Format() string {
 		text(r.Player), text(r.Opponent), strconv.Itoa(r.MS),
 		strconv.Itoa(r.WDL.Games()), strconv.Itoa(r.WDL.W), strconv.Itoa(r.WDL.D), strconv.Itoa(r.WDL.L),
 		fmt.Sprintf("%.4f", r.WDL.Score()), fmt.Sprintf("%.4f", lo), fmt.Sprintf("%.4f", hi),
-		FormatElo(elo), FormatElo(elo0), FormatElo(elo1),
+		match.FormatElo(elo), match.FormatElo(elo0), match.FormatElo(elo1),
 		formatWDL(r.AsSouth), formatWDL(r.AsNorth), text(r.Book),
 		strconv.Itoa(r.Threads), strconv.FormatUint(r.Seed, 10), strconv.Itoa(int(math.Round(r.Wall.Seconds()))),
 	}
 	return strings.Join(fields, "\t")
 }
 
-func formatWDL(w WDL) string { return fmt.Sprintf("%d/%d/%d", w.W, w.D, w.L) }
+func formatWDL(w match.WDL) string { return fmt.Sprintf("%d/%d/%d", w.W, w.D, w.L) }
 
-func parseWDL(s string) (WDL, error) {
-	var w WDL
+func parseWDL(s string) (match.WDL, error) {
+	var w match.WDL
 	parts := strings.Split(s, "/")
 	if len(parts) != 3 {
 		return w, fmt.Errorf("%q: want W/D/L", s)

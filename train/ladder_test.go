@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"github.com/dablot-zero/dablot/mcts/match"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,7 @@ import (
 func testRow(w, d, l int) LadderRow {
 	return LadderRow{Time: time.Date(2026, 11, 24, 10, 30, 0, 0, time.UTC), Code: "v0.0.0 abc123", Model: "models/dablot.dbm",
 		ModelSHA256: "eaf43a52", Variant: "dablot", Player: "gumbel:model=models/dablot.dbm,ms=100", Opponent: "alphabeta:ms=100",
-		MS: 100, WDL: WDL{w, d, l}, AsSouth: WDL{w, d, 0}, AsNorth: WDL{0, 0, l}, Book: "configs/books/dablot.txt",
+		MS: 100, WDL: match.WDL{W: w, D: d, L: l}, AsSouth: match.WDL{W: w, D: d}, AsNorth: match.WDL{L: l}, Book: "configs/books/dablot.txt",
 		Threads: 2, Seed: 7, Wall: 1234 * time.Second}
 }
 
@@ -41,7 +42,7 @@ func TestLadderRow(t *testing.T) {
 		for col, want := range map[string]string{
 			"games": fmt.Sprint(row.WDL.Games()), "wins": fmt.Sprint(row.WDL.W), "ms_per_move": "100", "wall_s": "1234",
 			"score": fmt.Sprintf("%.4f", row.WDL.Score()), "score_lo95": fmt.Sprintf("%.4f", lo), "score_hi95": fmt.Sprintf("%.4f", hi),
-			"elo": FormatElo(elo), "elo_lo95": FormatElo(elo0), "elo_hi95": FormatElo(elo1),
+			"elo": match.FormatElo(elo), "elo_lo95": match.FormatElo(elo0), "elo_hi95": match.FormatElo(elo1),
 			"date_utc": "2026-11-24T10:30:00Z", "south_wdl": formatWDL(row.AsSouth), "model_sha256": "eaf43a52",
 		} {
 			if got := f[columnIndex(t, col)]; got != want {

@@ -20,6 +20,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/internal/cputime"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/model"
@@ -562,7 +563,7 @@ func (r *Run) generation(ctx context.Context) error {
 		}
 		m.CandidateWins, m.CandidateDraws, m.CandidateLosses = res.WDL.W, res.WDL.D, res.WDL.L
 		m.CandidateScore = res.WDL.Score()
-		promote = res.Verdict == AcceptH1 || (res.Verdict == Continue && m.CandidateScore >= cfg.Evaluation.Threshold)
+		promote = res.Verdict == match.AcceptH1 || (res.Verdict == match.Continue && m.CandidateScore >= cfg.Evaluation.Threshold)
 	}
 	m.EvalSeconds = time.Since(t0).Seconds()
 	if promote {
@@ -632,12 +633,12 @@ func (st *runState) summary(cfg *Config, run string, g int, hours float64) model
 		InitFrom: st.InitFrom, InitVariant: st.InitVariant, InitSHA256: st.InitSHA256}
 }
 
-func (r *Run) evalSPRT() *SPRT {
+func (r *Run) evalSPRT() *match.SPRT {
 	e := r.Config.Evaluation
 	if e.Mode != "sprt" {
 		return nil
 	}
-	return &SPRT{Elo0: e.Elo0, Elo1: e.Elo1, Alpha: 0.05, Beta: 0.05}
+	return &match.SPRT{Elo0: e.Elo0, Elo1: e.Elo1, Alpha: 0.05, Beta: 0.05}
 }
 
 // checkpoint saves the trainer and then, atomically, the state: the point a
@@ -729,20 +730,20 @@ func ModelFactory(name string, m *model.Model, sp SelfPlayConfig, sims, threads 
 }
 
 // match plays model a against model b.
-func (r *Run) match(ctx context.Context, a *model.Model, aName string, b *model.Model, bName string, sims, games, randomTurns int, seed uint64, test *SPRT, label string) (*ArenaResult, error) {
+func (r *Run) match(ctx context.Context, a *model.Model, aName string, b *model.Model, bName string, sims, games, randomTurns int, seed uint64, test *match.SPRT, label string) (*match.ArenaResult, error) {
 	fb, release := ModelFactory(bName, b, r.Config.SelfPlay, sims, r.threads())
 	defer release()
 	return r.matchFactory(ctx, a, aName, fb, sims, games, randomTurns, seed, test, label)
 }
 
 // matchFactory plays model a against the players of fb.
-func (r *Run) matchFactory(ctx context.Context, a *model.Model, aName string, fb *mcts.Factory, sims, games, randomTurns int, seed uint64, test *SPRT, label string) (*ArenaResult, error) {
+func (r *Run) matchFactory(ctx context.Context, a *model.Model, aName string, fb *mcts.Factory, sims, games, randomTurns int, seed uint64, test *match.SPRT, label string) (*match.ArenaResult, error) {
 	fa, release := ModelFactory(aName, a, r.Config.SelfPlay, sims, r.threads())
 	defer release()
 	bar := r.bar(games, label)
 	defer bar.Finish()
-	return RunArena(ctx, ArenaConfig{Rules: r.Rules, A: fa, B: fb, Games: games, Threads: min(games, r.Config.SelfPlay.Workers),
-		Seed: seed, OpeningTurns: randomTurns, SPRT: test, OnGame: func(*ArenaGame, WDL) { bar.Add(1) }})
+	return match.RunArena(ctx, match.ArenaConfig{Rules: r.Rules, A: fa, B: fb, Games: games, Threads: min(games, r.Config.SelfPlay.Workers),
+		Seed: seed, OpeningTurns: randomTurns, SPRT: test, OnGame: func(*match.ArenaGame, match.WDL) { bar.Add(1) }})
 }
 
 func (r *Run) threads() int {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train/samples"
 )
@@ -173,7 +174,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	if cfg.EndgameFraction > 0 {
 		crng := rand.New(rand.NewPCG(mcts.Mix(seed, 3), mcts.Mix(seed, 4)))
 		if crng.Float64() < cfg.EndgameFraction {
-			p, endgame = RandomEndgame(r, crng, cfg.Endgame())
+			p, endgame = match.RandomEndgame(r, crng, cfg.Endgame())
 		}
 	}
 	// So does the choice of an opponent.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
@@ -78,7 +79,7 @@ func runArena(args []string, out io.Writer) error {
 	case *endgames >= 0 && *fen != "":
 		return usagef("--endgames and --fen exclude each other")
 	}
-	var test *train.SPRT
+	var test *match.SPRT
 	if *sprt != "" {
 		t, err := parseSPRT(*sprt)
 		if err != nil {
@@ -108,12 +109,12 @@ func runArena(args []string, out io.Writer) error {
 	defer sink.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	cfg := train.ArenaConfig{
+	cfg := match.ArenaConfig{
 		Rules: r, Start: &start, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed,
 		OpeningTurns: *opening, SPRT: test,
 	}
 	if *endgames >= 0 {
-		cfg.Start, cfg.Endgame = nil, new(train.DefaultEndgame(*endgames))
+		cfg.Start, cfg.Endgame = nil, new(match.DefaultEndgame(*endgames))
 		fmt.Fprintf(out, "random endgames: each pair of games starts from its own (at most %d soldiers a side)\n", *endgames)
 	}
 	fmt.Fprintf(out, "arena: %s, A = %s, B = %s, %d games, %d threads, seed %d\n", r.Name, a.Name, b.Name, *games, *threads, *seed)
@@ -132,10 +133,10 @@ func runArena(args []string, out io.Writer) error {
 // playMatch plays a match as the arena shows it: a progress bar on a
 // terminal, else a line per game; each game's record goes to sink; the
 // result is printed by printArena, even when the match stopped early.
-func playMatch(ctx context.Context, out io.Writer, cfg train.ArenaConfig, sink *recordSink) (*train.ArenaResult, error) {
+func playMatch(ctx context.Context, out io.Writer, cfg match.ArenaConfig, sink *recordSink) (*match.ArenaResult, error) {
 	bar := train.NewProgress(out, cfg.Games, "games")
 	logGames := !isTerminal(out) // no bar: a line per game instead
-	cfg.OnGame = func(g *train.ArenaGame, sofar train.WDL) {
+	cfg.OnGame = func(g *match.ArenaGame, sofar match.WDL) {
 		sink.write(g.Record)
 		bar.Describe(fmt.Sprintf("A +%d =%d -%d", sofar.W, sofar.D, sofar.L))
 		bar.Add(1)
@@ -143,7 +144,7 @@ func playMatch(ctx context.Context, out io.Writer, cfg train.ArenaConfig, sink *
 			fmt.Fprintln(out, gameLine(g, cfg.Games, sofar))
 		}
 	}
-	res, err := train.RunArena(ctx, cfg)
+	res, err := match.RunArena(ctx, cfg)
 	bar.Finish()
 	if res != nil && len(res.Games) > 0 {
 		printArena(out, res, cfg.SPRT)
@@ -202,7 +203,7 @@ func (s *recordSink) Close() error {
 // gameLine describes a finished arena game in one line, for output that is
 // not a terminal: its number, A's side and result, how it ended, its length,
 // the pieces left, its time, and the score so far.
-func gameLine(g *train.ArenaGame, games int, sofar train.WDL) string {
+func gameLine(g *match.ArenaGame, games int, sofar match.WDL) string {
 	side, result := "North", "draw"
 	if g.AIsSouth {
 		side = "South"
@@ -234,24 +235,24 @@ func writeJSONLine(w io.Writer, rec *game.Record) error {
 	return err
 }
 
-func parseSPRT(s string) (train.SPRT, error) {
+func parseSPRT(s string) (match.SPRT, error) {
 	e0s, e1s, ok := strings.Cut(s, ",")
 	if !ok {
-		return train.SPRT{}, usagef("--sprt %q: want elo0,elo1 such as 0,50", s)
+		return match.SPRT{}, usagef("--sprt %q: want elo0,elo1 such as 0,50", s)
 	}
 	e0, err0 := strconv.ParseFloat(strings.TrimSpace(e0s), 64)
 	e1, err1 := strconv.ParseFloat(strings.TrimSpace(e1s), 64)
 	if err0 != nil || err1 != nil {
-		return train.SPRT{}, usagef("--sprt %q: want two numbers elo0,elo1", s)
+		return match.SPRT{}, usagef("--sprt %q: want two numbers elo0,elo1", s)
 	}
-	t := train.SPRT{Elo0: e0, Elo1: e1, Alpha: 0.05, Beta: 0.05}
+	t := match.SPRT{Elo0: e0, Elo1: e1, Alpha: 0.05, Beta: 0.05}
 	if err := t.Validate(); err != nil {
-		return train.SPRT{}, usagef("--sprt %q: %v", s, err)
+		return match.SPRT{}, usagef("--sprt %q: %v", s, err)
 	}
 	return t, nil
 }
 
-func printArena(out io.Writer, res *train.ArenaResult, test *train.SPRT) {
+func printArena(out io.Writer, res *match.ArenaResult, test *match.SPRT) {
 	w := res.WDL
 	n := w.Games()
 	lo, hi := w.ScoreCI(0.95)
@@ -268,17 +269,17 @@ func printArena(out io.Writer, res *train.ArenaResult, test *train.SPRT) {
 	fmt.Fprintf(out, "A W/D/L %d/%d/%d   (as south %d/%d/%d, as north %d/%d/%d)\n", w.W, w.D, w.L,
 		res.AsSouth.W, res.AsSouth.D, res.AsSouth.L, res.AsNorth.W, res.AsNorth.D, res.AsNorth.L)
 	fmt.Fprintf(out, "score   %.1f%%  95%% CI [%.1f%%, %.1f%%]\n", 100*w.Score(), 100*lo, 100*hi)
-	fmt.Fprintf(out, "Elo     %s  95%% CI [%s, %s]   LOS %.1f%%\n", train.FormatElo(elo), train.FormatElo(elo0), train.FormatElo(elo1), 100*w.LOS())
+	fmt.Fprintf(out, "Elo     %s  95%% CI [%s, %s]   LOS %.1f%%\n", match.FormatElo(elo), match.FormatElo(elo0), match.FormatElo(elo1), 100*w.LOS())
 	won, lost := res.Ends()
 	if w.W > 0 {
-		fmt.Fprintf(out, "A won   %d (%s)\n", w.W, train.FormatEnds(won))
+		fmt.Fprintf(out, "A won   %d (%s)\n", w.W, match.FormatEnds(won))
 	}
 	if w.L > 0 {
-		fmt.Fprintf(out, "A lost  %d (%s)\n", w.L, train.FormatEnds(lost))
+		fmt.Fprintf(out, "A lost  %d (%s)\n", w.L, match.FormatEnds(lost))
 	}
 	if d := res.Draws(); d.Games > 0 {
 		fmt.Fprintf(out, "draws   %d (%s): A ahead on pieces in %d, level in %d, behind in %d; pieces left %.1f to %.1f on average\n",
-			d.Games, train.FormatEnds(d.Reasons), d.AAhead, d.Level, d.BAhead, d.PiecesA, d.PiecesB)
+			d.Games, match.FormatEnds(d.Reasons), d.AAhead, d.Level, d.BAhead, d.PiecesA, d.PiecesB)
 	}
 	if test != nil {
 		lower, upper := test.Bounds()

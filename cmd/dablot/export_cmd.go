@@ -10,9 +10,9 @@ import (
 	"os/signal"
 	"path/filepath"
 
+	"github.com/dablot-zero/dablot/mcts/match/rating"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
-	"github.com/dablot-zero/dablot/train/rating"
 	"github.com/dablot-zero/dablot/train/report"
 )
 

@@ -14,6 +14,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/model"
@@ -131,7 +132,7 @@ func runLadder(args []string, out io.Writer) error {
 	for i, b := range opponents {
 		fmt.Fprintf(out, "ladder: %s, A = %s, B = %s, %d games from %s, %d at once (one core each), seed %d\n",
 			r.Name, a.Name, b.Name, *games, bookName, *threads, *seed)
-		res, err := playMatch(ctx, out, train.ArenaConfig{Rules: r, Openings: openings, A: a, B: b,
+		res, err := playMatch(ctx, out, match.ArenaConfig{Rules: r, Openings: openings, A: a, B: b,
 			Games: *games, Threads: *threads, Seed: *seed}, sink)
 		if err != nil {
 			return err

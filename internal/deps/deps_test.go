@@ -11,7 +11,7 @@ import (
 // model and play (the model, the search, inference) import neither
 // gorgonia nor the training pipeline.
 func TestPlayingDoesNotLinkTraining(t *testing.T) {
-	pkgs := []string{"./net", "./net/model", "./mcts"}
+	pkgs := []string{"./net", "./net/model", "./mcts", "./mcts/match", "./mcts/match/rating"}
 	out, err := exec.Command("go", append([]string{"list", "-deps", "-test=false"}, prefixed(pkgs)...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)

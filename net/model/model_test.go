@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/model/modeltest"
@@ -354,4 +356,53 @@ func resignModel(buf []byte) []byte {
 		return buf
 	}
 	return out
+}
+
+// TestModelSpec plays a short match between a network player and the
+// random player through the spec strings the arena uses.
+func TestModelSpec(t *testing.T) {
+	m := modeltest.NewModel(t, "frostviken", 9)
+	path := filepath.Join(t.TempDir(), "f.dbm")
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	opts := model.SpecOptions(m.Rules, 1)
+	for _, spec := range []string{"mcts:model=" + path + ",sims=8", "gumbel:model=" + path + ",sims=8,m=4"} {
+		a, err := mcts.ParseFactory(spec, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := mcts.ParseFactory("random", opts)
+		res, err := match.RunArena(context.Background(), match.ArenaConfig{Rules: m.Rules, A: a, B: b, Games: 2, Threads: 2, Seed: 1})
+		a.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		if res.WDL.Games() != 2 {
+			t.Fatalf("%s: %d games", spec, res.WDL.Games())
+		}
+	}
+}
+
+// TestOwnSpecOptionsMatch: model.OwnSpecOptions plays a match with a
+// clone of the network evaluator per player.
+func TestOwnSpecOptionsMatch(t *testing.T) {
+	m := modeltest.NewModel(t, "frostviken", 4)
+	path := filepath.Join(t.TempDir(), "f.dbm")
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	a, err := mcts.ParseFactory("gumbel:model="+path+",sims=8,m=4", model.OwnSpecOptions(m.Rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := mcts.ParseFactory("random", mcts.SpecOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := match.RunArena(context.Background(), match.ArenaConfig{Rules: m.Rules, A: a, B: b, Games: 2, Threads: 2, Seed: 1})
+	if err != nil || res.WDL.Games() != 2 {
+		t.Fatalf("match: %v, %v", res, err)
+	}
 }

@@ -18,7 +18,7 @@
 // a pair would be the same game, counted twice. So every game has its own
 // opening, and the games are independent draws; the first player's score
 // (rules.First, which need not be South) is a mean over them, and its 95 %
-// interval is train.WDL.ScoreCI: the normal approximation with the
+// interval is match.WDL.ScoreCI: the normal approximation with the
 // trinomial (win/draw/loss) variance, or Wilson's interval when every game
 // had the same result. Every strength of the ladder replays the same
 // openings, so the differences between strengths are paired.
@@ -39,9 +39,9 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/match"
+	"github.com/dablot-zero/dablot/mcts/match/rating"
 	"github.com/dablot-zero/dablot/net/model"
-	"github.com/dablot-zero/dablot/train"
-	"github.com/dablot-zero/dablot/train/rating"
 )
 
 // DefaultAnchor is the player a model must not lose to for its balance
@@ -181,9 +181,9 @@ type StrengthResult struct {
 	Sims  int `json:"sims"`
 	Games int `json:"games"`
 	// First counts the games from the first player's point of view.
-	First train.WDL `json:"first"`
+	First match.WDL `json:"first"`
 	// FirstScore is First's mean score; CILow and CIHigh its 95 %
-	// interval (train.WDL.ScoreCI).
+	// interval (match.WDL.ScoreCI).
 	FirstScore float64 `json:"first_score"`
 	CILow      float64 `json:"ci_low"`
 	CIHigh     float64 `json:"ci_high"`
@@ -240,11 +240,11 @@ type VariantResult struct {
 	// The anchor check: the model's games at MainSims against Anchor
 	// (none if AnchorWDL has no games), its score and 95 % interval.
 	Anchor         string    `json:"anchor,omitempty"`
-	AnchorWDL      train.WDL `json:"anchor_wdl"`
+	AnchorWDL      match.WDL `json:"anchor_wdl"`
 	AnchorScore    float64   `json:"anchor_score"`
 	AnchorCILow    float64   `json:"anchor_ci_low"`
 	AnchorCIHigh   float64   `json:"anchor_ci_high"`
-	AnchorFirstWDL train.WDL `json:"anchor_first_wdl"` // the model's games as first player
+	AnchorFirstWDL match.WDL `json:"anchor_first_wdl"` // the model's games as first player
 	// Rating is the stored rating of the model and the anchor, when the
 	// model file's table holds both.
 	Rating *StoredRating `json:"rating,omitempty"`
@@ -650,7 +650,7 @@ func (s *study) searchPlayer(ev mcts.Evaluator, sims int, seed uint64) (mcts.Pla
 // play plays a game from opening o between south and north and returns
 // its full record and final status.
 func (s *study) play(ctx context.Context, o opening, south, north mcts.Player, southName, northName string) (*game.Record, game.Status, error) {
-	rec, st, err := train.PlayGame(ctx, s.r, o.pos, south, north)
+	rec, st, err := match.PlayGame(ctx, s.r, o.pos, south, north)
 	if err != nil {
 		return nil, st, err
 	}

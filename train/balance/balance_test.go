@@ -19,10 +19,10 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/match"
+	"github.com/dablot-zero/dablot/mcts/match/rating"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
-	"github.com/dablot-zero/dablot/train"
-	"github.com/dablot-zero/dablot/train/rating"
 )
 
 // decisive is frostviken with compulsory capture for every rank (the
@@ -208,7 +208,7 @@ func TestFirstPlayerNorth(t *testing.T) {
 	o := smallOptions(8, 3)
 	o.Sims = []int{4}
 	res, games := studyGames(t, m, o)
-	var north train.WDL
+	var north match.WDL
 	for _, g := range games {
 		switch g.Record.Result {
 		case "0-1":
@@ -237,10 +237,10 @@ func TestFirstPlayerNorth(t *testing.T) {
 		return &Game{Status: game.Status{Outcome: o, Reason: game.KingCaptured}, Record: &game.Record{Turns: []string{fmt.Sprint(o)}}}
 	}
 	gs := []*Game{st(game.NorthWins), st(game.NorthWins), st(game.SouthWins), st(game.Draw)}
-	if w := summarize(4, game.North, gs).First; w != (train.WDL{W: 2, D: 1, L: 1}) {
+	if w := summarize(4, game.North, gs).First; w != (match.WDL{W: 2, D: 1, L: 1}) {
 		t.Errorf("North first: %v, want 2/1/1", w)
 	}
-	if w := summarize(4, game.South, gs).First; w != (train.WDL{W: 1, D: 1, L: 2}) {
+	if w := summarize(4, game.South, gs).First; w != (match.WDL{W: 1, D: 1, L: 2}) {
 		t.Errorf("South first: %v, want 1/1/2", w)
 	}
 }
@@ -359,17 +359,17 @@ func fakeResult(variant string, reliable bool) *VariantResult {
 	v := &VariantResult{Variant: variant, FirstName: "south", MainSims: 200, Search: "puct", OpeningTurns: 4,
 		OpeningTemperature: 1, Seed: 1, StartValue: 0.1, StartWDL: [3]float64{0.4, 0.3, 0.3}, Anchor: DefaultAnchor}
 	for i, n := range []int{50, 200, 800} {
-		w := train.WDL{W: 50 - 5*i, D: 20, L: 30 + 5*i}
+		w := match.WDL{W: 50 - 5*i, D: 20, L: 30 + 5*i}
 		lo, hi := w.ScoreCI(0.95)
 		v.PerSims = append(v.PerSims, StrengthResult{Sims: n, Games: 100, First: w, FirstScore: w.Score(), CILow: lo, CIHigh: hi,
 			DrawRate: 0.2, MeanLen: 60, MedianLen: 55, Ends: map[string]int{"king-captured": 80, "no-capture": 20}, Distinct: 100})
 	}
-	v.PerSims[1].First = train.WDL{W: 50, D: 20, L: 30}
+	v.PerSims[1].First = match.WDL{W: 50, D: 20, L: 30}
 	v.PerSims[1].FirstScore = 0.6
 	v.PerSims[1].CILow, v.PerSims[1].CIHigh = v.PerSims[1].First.ScoreCI(0.95)
-	v.AnchorWDL = train.WDL{W: 6, D: 2, L: 2}
+	v.AnchorWDL = match.WDL{W: 6, D: 2, L: 2}
 	if !reliable {
-		v.AnchorWDL = train.WDL{W: 2, D: 2, L: 6}
+		v.AnchorWDL = match.WDL{W: 2, D: 2, L: 6}
 	}
 	v.AnchorScore = v.AnchorWDL.Score()
 	v.AnchorCILow, v.AnchorCIHigh = v.AnchorWDL.ScoreCI(0.95)

@@ -25,9 +25,9 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts/match/rating"
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train"
-	"github.com/dablot-zero/dablot/train/rating"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 

@@ -14,8 +14,8 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts/match/rating"
 	"github.com/dablot-zero/dablot/train"
-	"github.com/dablot-zero/dablot/train/rating"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 

@@ -6,8 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dablot-zero/dablot/mcts/match"
+	"github.com/dablot-zero/dablot/mcts/match/rating"
 	"github.com/dablot-zero/dablot/train"
-	"github.com/dablot-zero/dablot/train/rating"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 
@@ -90,7 +91,7 @@ func lastGeneration(b *strings.Builder, g runlog.Generation) {
 	row("draw rate", "%.1f %%", 100*g.DrawRate)
 	row("first-player score", "%.1f %%", 100*g.FirstPlayerScore)
 	if len(g.Ends) > 0 {
-		row("game ends", "%s", train.FormatEnds(g.Ends))
+		row("game ends", "%s", match.FormatEnds(g.Ends))
 	}
 	row("policy / value loss", "%.4f / %.4f", g.PolicyLoss, g.ValueLoss)
 	row("train steps (cumulative)", "%d", g.TrainSteps)
@@ -127,7 +128,7 @@ func factorsSection(b *strings.Builder, f train.GameFactors, first, last int) {
 		b.WriteString("No finished self-play games from the setup.\n\n")
 		return
 	}
-	wdl := func(r train.WDL) string {
+	wdl := func(r match.WDL) string {
 		return fmt.Sprintf("%d | %d / %d / %d | %.1f %%", r.Games(), r.W, r.D, r.L, 100*r.Score())
 	}
 	fmt.Fprintf(b, "%d finished games from the variant's setup (games from curriculum endgames left out).\n\n", f.Games)

@@ -1,10 +1,9 @@
-package train
+package match
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,8 +11,6 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
-	"github.com/dablot-zero/dablot/net/model"
-	"github.com/dablot-zero/dablot/net/model/modeltest"
 )
 
 func factory(t *testing.T, spec string) *mcts.Factory {
@@ -230,11 +227,11 @@ func TestArenaEndgames(t *testing.T) {
 // position, are refused; and the ends of the games are counted by reason.
 func TestArenaOpenings(t *testing.T) {
 	r := configs.MustVariant("frostviken")
-	book, err := MakeBook(context.Background(), r, BookConfig{Openings: 2, Turns: 4, Depth: 1, Margin: 100, Seed: 2})
-	if err != nil {
-		t.Fatal(err)
+	book, ok, err := configs.Book(r)
+	if err != nil || !ok || len(book) < 2 {
+		t.Fatalf("frostviken's book: %d openings, %v", len(book), err)
 	}
-	ops := book.Positions()
+	ops := book[:2]
 	res, err := RunArena(context.Background(), ArenaConfig{Rules: r, Openings: ops, A: factory(t, "alphabeta:depth=1"),
 		B: factory(t, "greedy"), Games: 6, Threads: 2, Seed: 4})
 	if err != nil {
@@ -279,50 +276,5 @@ func TestArenaOpenings(t *testing.T) {
 		if _, err := RunArena(context.Background(), tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("error %v, want %q", err, tc.want)
 		}
-	}
-}
-
-// TestModelSpec plays a short match between a network player and the
-// random player through the spec strings the arena uses.
-func TestModelSpec(t *testing.T) {
-	m := modeltest.NewModel(t, "frostviken", 9)
-	path := filepath.Join(t.TempDir(), "f.dbm")
-	if err := m.Save(path, nil); err != nil {
-		t.Fatal(err)
-	}
-	opts := model.SpecOptions(m.Rules, 1)
-	for _, spec := range []string{"mcts:model=" + path + ",sims=8", "gumbel:model=" + path + ",sims=8,m=4"} {
-		a, err := mcts.ParseFactory(spec, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := mcts.ParseFactory("random", opts)
-		res, err := RunArena(context.Background(), ArenaConfig{Rules: m.Rules, A: a, B: b, Games: 2, Threads: 2, Seed: 1})
-		a.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", spec, err)
-		}
-		if res.WDL.Games() != 2 {
-			t.Fatalf("%s: %d games", spec, res.WDL.Games())
-		}
-	}
-}
-
-// TestOwnSpecOptionsMatch: model.OwnSpecOptions plays a match with a
-// clone of the network evaluator per player.
-func TestOwnSpecOptionsMatch(t *testing.T) {
-	m := modeltest.NewModel(t, "frostviken", 4)
-	path := filepath.Join(t.TempDir(), "f.dbm")
-	if err := m.Save(path, nil); err != nil {
-		t.Fatal(err)
-	}
-	a, err := mcts.ParseFactory("gumbel:model="+path+",sims=8,m=4", model.OwnSpecOptions(m.Rules))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	res, err := RunArena(context.Background(), ArenaConfig{Rules: m.Rules, A: a, B: factory(t, "random"), Games: 2, Threads: 2, Seed: 1})
-	if err != nil || res.WDL.Games() != 2 {
-		t.Fatalf("match: %v, %v", res, err)
 	}
 }

@@ -35,6 +35,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/dablot-zero/dablot/mcts/match"
 )
 
 // DefaultAnchor is the player fixed at 0 unless another is named.
@@ -340,7 +342,7 @@ func (t Table) Markdown() string {
 	b.WriteString("| # | player | Elo | ±95 % | games | score |\n")
 	b.WriteString("|---:|---|---:|---:|---:|---:|\n")
 	for k, r := range t {
-		elo, err := formatElo(r.Elo), fmt.Sprintf("%.0f", r.Err95)
+		elo, err := match.FormatElo(r.Elo), fmt.Sprintf("%.0f", r.Err95)
 		switch {
 		case math.IsNaN(r.Elo):
 			elo, err = "—", "not connected"
@@ -350,14 +352,6 @@ func (t Table) Markdown() string {
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %d | %.1f %% |\n", k+1, escape(r.Name), elo, err, r.Games, 100*r.Score)
 	}
 	return b.String()
-}
-
-// formatElo writes a rating with its sign, and 0 for one that rounds to it.
-func formatElo(e float64) string {
-	if math.Abs(e) < 0.5 {
-		return "0"
-	}
-	return fmt.Sprintf("%+.0f", e)
 }
 
 // escape keeps a player name from breaking a markdown table row.

@@ -8,80 +8,9 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net/model/modeltest"
 )
-
-// TestRandomEndgame checks the curriculum's positions on every variant:
-// playable, within the piece limits, readable back from their FEN, varied,
-// and the same for the same seed.
-func TestRandomEndgame(t *testing.T) {
-	const maxSoldiers = 5
-	for _, name := range configs.VariantNames() {
-		r := configs.MustVariant(name)
-		start := r.Start()
-		draw := func(seed uint64) []string {
-			rng := rand.New(rand.NewPCG(seed, 1))
-			var fens []string
-			for range 200 {
-				p, ok := RandomEndgame(r, rng, DefaultEndgame(maxSoldiers))
-				if !ok {
-					t.Fatalf("%s: no endgame found", name)
-				}
-				fens = append(fens, p.FEN())
-			}
-			return fens
-		}
-		fens := draw(1)
-		if !slices.Equal(fens, draw(1)) {
-			t.Fatalf("%s: the same seed drew different endgames", name)
-		}
-		if slices.Equal(fens, draw(2)) {
-			t.Fatalf("%s: seeds 1 and 2 drew the same endgames", name)
-		}
-		toMove := map[game.Side]int{}
-		soldiers := map[int]int{}
-		kingless := 0
-		for _, fen := range fens {
-			p, err := game.ParseFEN(r, fen)
-			if err != nil {
-				t.Fatalf("%s: %s does not read back: %v", name, fen, err)
-			}
-			if p.Status().Over() {
-				t.Fatalf("%s: %s is already over", name, fen)
-			}
-			toMove[p.SideToMove()]++
-			for s := range game.Side(2) {
-				if p.Occupied(s).Empty() {
-					t.Fatalf("%s: %s leaves %s no piece", name, fen, s)
-				}
-				n := p.Pieces(s, game.Soldier).Count()
-				if n > maxSoldiers {
-					t.Fatalf("%s: %s gives %s %d soldiers, more than %d", name, fen, s, n, maxSoldiers)
-				}
-				soldiers[n]++
-				for _, k := range []game.Rank{game.Prince, game.King} {
-					if p.Pieces(s, k).Count() > start.Pieces(s, k).Count() {
-						t.Fatalf("%s: %s gives %s more %ss than the setup", name, fen, s, k)
-					}
-				}
-				if p.Pieces(s, game.King).Empty() {
-					kingless++
-				}
-			}
-		}
-		if toMove[game.South] < 50 || toMove[game.North] < 50 {
-			t.Errorf("%s: side to move South %d, North %d times in 200", name, toMove[game.South], toMove[game.North])
-		}
-		// A side without soldiers is lost where a lone king loses; a side
-		// without its king, where the king's capture loses.
-		if counts := len(soldiers); counts < maxSoldiers || (!r.WinLoneKing && counts != maxSoldiers+1) {
-			t.Errorf("%s: soldier counts %v: not varied", name, soldiers)
-		}
-		if (kingless > 0) == r.WinKingCaptured {
-			t.Errorf("%s: %d kingless sides in 200 endgames (the king's capture wins: %v)", name, kingless, r.WinKingCaptured)
-		}
-	}
-}
 
 // TestEndgameChances checks that the spec's chances of keeping the king and
 // the prince are obeyed, and that the curriculum config sets them.
@@ -93,7 +22,7 @@ func TestEndgameChances(t *testing.T) {
 		sp := SelfPlayConfig{EndgameSoldiers: 3, EndgameKingChance: &tc.king, EndgamePrinceChance: &tc.prince}
 		rng := rand.New(rand.NewPCG(7, 1))
 		for range 100 {
-			p, ok := RandomEndgame(r, rng, sp.Endgame())
+			p, ok := match.RandomEndgame(r, rng, sp.Endgame())
 			if !ok {
 				t.Fatalf("king %g prince %g: no endgame found", tc.king, tc.prince)
 			}
@@ -105,8 +34,8 @@ func TestEndgameChances(t *testing.T) {
 			}
 		}
 	}
-	if got := (&SelfPlayConfig{EndgameSoldiers: 5}).Endgame(); got != DefaultEndgame(5) {
-		t.Errorf("chances unset: spec %+v, want the default %+v", got, DefaultEndgame(5))
+	if got := (&SelfPlayConfig{EndgameSoldiers: 5}).Endgame(); got != match.DefaultEndgame(5) {
+		t.Errorf("chances unset: spec %+v, want the default %+v", got, match.DefaultEndgame(5))
 	}
 }
 

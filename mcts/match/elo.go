@@ -1,4 +1,4 @@
-package train
+package match
 
 import (
 	"fmt"
@@ -273,3 +273,6 @@ func (t SPRT) Test(r WDL) (llr float64, v Verdict) {
 	}
 	return llr, Continue
 }
+
+// finite reports whether x is neither infinite nor NaN.
+func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }

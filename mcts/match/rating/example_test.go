@@ -3,7 +3,7 @@ package rating_test
 import (
 	"fmt"
 
-	"github.com/dablot-zero/dablot/train/rating"
+	"github.com/dablot-zero/dablot/mcts/match/rating"
 )
 
 // Ratings of two models and a baseline, relative to the random player.

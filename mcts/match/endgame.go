@@ -1,4 +1,4 @@
-package train
+package match
 
 import (
 	"math/rand/v2"
