@@ -50,7 +50,7 @@ fuzz:
 	$(GO) test ./net/safetensors -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./train/samples -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./train -run '^$$' -fuzz '^FuzzParseConfig$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./train -run '^$$' -fuzz '^FuzzDecodeModel$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./net/model -run '^$$' -fuzz '^FuzzDecodeModel$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./configs -run '^$$' -fuzz '^FuzzVariantSpec$$' -fuzztime $(FUZZTIME)
 
 # Trains the built-in preset PRESET (configs/train, embedded in the binary;
