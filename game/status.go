@@ -31,6 +31,18 @@ func (o Outcome) Result() string {
 	return [...]string{"*", "1-0", "0-1", "1/2-1/2"}[o]
 }
 
+// ResultScore returns side s's score in a game with the given result in
+// record notation, and false if the game is unfinished or the result
+// unknown.
+func ResultScore(result string, s Side) (float64, bool) {
+	for _, o := range []Outcome{SouthWins, NorthWins, Draw} {
+		if o.Result() == result {
+			return o.ScoreFor(s), true
+		}
+	}
+	return 0, false
+}
+
 // ScoreFor returns the game's score for side s: 1 win, 0.5 draw, 0 loss.
 func (o Outcome) ScoreFor(s Side) float64 {
 	if w, ok := o.Winner(); ok {

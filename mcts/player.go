@@ -192,6 +192,12 @@ func (g *GreedyPlayer) Turn(_ context.Context, p *game.Position) ([]game.Decisio
 	return best, nil
 }
 
+// Material is side s's material in p at DefaultWeights: soldier 1,
+// prince 3, king 5.
+func Material(p *game.Position, s game.Side) float64 {
+	return sideMaterial(p, s, &DefaultWeights)
+}
+
 // sideMaterial is the weighted material of side s.
 func sideMaterial(p *game.Position, s game.Side, w *[game.NumRanks]float64) float64 {
 	var v float64

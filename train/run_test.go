@@ -681,11 +681,11 @@ func TestSelfPlayMaterialTarget(t *testing.T) {
 			}
 			for _, d := range ds {
 				positions = append(positions, p)
-				lead = append(lead, material(&p, game.South)-material(&p, game.North))
+				lead = append(lead, mcts.Material(&p, game.South)-mcts.Material(&p, game.North))
 				p.Apply(d)
 			}
 		}
-		lead = append(lead, material(&p, game.South)-material(&p, game.North))
+		lead = append(lead, mcts.Material(&p, game.South)-mcts.Material(&p, game.North))
 		k, checked := 0, 0
 		for _, s := range g.Samples {
 			for k < len(positions) && positions[k].Hash() != s.Position.Hash() {
@@ -841,7 +841,7 @@ func TestRunOpponents(t *testing.T) {
 			}
 			if name == "random" {
 				against++
-				res, _ := resultFor(rec.Result, s.Other())
+				res, _ := game.ResultScore(rec.Result, s.Other())
 				score += res
 			}
 		}

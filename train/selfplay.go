@@ -147,15 +147,6 @@ feed:
 	return games, nil
 }
 
-// material is side s's material in p: soldier 1, prince 3, king 5.
-func material(p *game.Position, s game.Side) float64 {
-	var sum float64
-	for r, w := range mcts.DefaultWeights {
-		sum += w * float64(p.Pieces(s, game.Rank(r)).Count())
-	}
-	return sum
-}
-
 // SelfPlayName is the player name of the network in the records of
 // self-play games.
 const SelfPlayName = "self-play"
@@ -216,7 +207,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	var balance []float64
 	var sampleAt []int
 	play := func(d game.Decision) {
-		balance = append(balance, material(&p, game.South)-material(&p, game.North))
+		balance = append(balance, mcts.Material(&p, game.South)-mcts.Material(&p, game.North))
 		side := p.SideToMove()
 		p.Apply(d)
 		turn = append(turn, d)
@@ -291,7 +282,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	}
 	g.Status = p.Status()
 	rec.Finish(g.Status)
-	balance = append(balance, material(&p, game.South)-material(&p, game.North))
+	balance = append(balance, mcts.Material(&p, game.South)-mcts.Material(&p, game.North))
 	shaped := func(lead float64, me game.Side) float64 {
 		if me == game.North {
 			lead = -lead

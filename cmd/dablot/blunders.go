@@ -12,6 +12,7 @@ import (
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/study"
 )
 
 func init() {
@@ -50,7 +51,7 @@ func runBlunders(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	positions, err := takePositions(rr, recs, r, train.RecordPositions)
+	positions, err := takePositions(rr, recs, r, study.RecordPositions)
 	if err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func runBlunders(args []string, out io.Writer) error {
 			return usagef("--player %s: %v", spec, err)
 		}
 		bar := train.NewProgress(out, len(positions), "positions")
-		st, err := train.JudgePlayer(ctx, positions, fac, *threads, *seed, func() { bar.Add(1) })
+		st, err := study.JudgePlayer(ctx, positions, fac, *threads, *seed, func() { bar.Add(1) })
 		bar.Finish()
 		fac.Close()
 		if err != nil {

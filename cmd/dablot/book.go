@@ -9,7 +9,7 @@ import (
 	"os/signal"
 
 	"github.com/dablot-zero/dablot/net/durable"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/study"
 )
 
 func init() {
@@ -27,7 +27,7 @@ its header.`
 
 func runBook(args []string, out io.Writer) error {
 	fs := newFlags("book", bookUsage, out)
-	def := train.DefaultBookConfig(50, 1)
+	def := study.DefaultBookConfig(50, 1)
 	variant := fs.String("variant", "", "variant name, YAML file, or name,key=value,...")
 	openings := fs.Int("openings", def.Openings, "openings in the book")
 	turns := fs.Int("turns", def.Turns, "random turns from the start to each opening")
@@ -42,13 +42,13 @@ func runBook(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cfg := train.BookConfig{Openings: *openings, Turns: *turns, Depth: *depth, Margin: *margin, Seed: *seed}
+	cfg := study.BookConfig{Openings: *openings, Turns: *turns, Depth: *depth, Margin: *margin, Seed: *seed}
 	if err := cfg.Validate(); err != nil {
 		return usagef("--%v", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	book, err := train.MakeBook(ctx, r, cfg)
+	book, err := study.MakeBook(ctx, r, cfg)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/study"
 )
 
 func init() {
@@ -72,12 +73,12 @@ func runKingHunt(args []string, out io.Writer) error {
 		r.Name, len(recs), *rr.from, *rr.to-1, *rr.every, reach, *king)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	positions, err := takePositions(rr, recs, r, train.KingHuntPositions)
+	positions, err := takePositions(rr, recs, r, study.KingHuntPositions)
 	if err != nil {
 		return err
 	}
 	bar := train.NewProgress(out, len(positions), "positions")
-	stats, finds, err := train.HuntKings(ctx, positions, cfg, *threads, func() { bar.Add(1) })
+	stats, finds, err := study.HuntKings(ctx, positions, cfg, *threads, func() { bar.Add(1) })
 	bar.Finish()
 	if err != nil {
 		return err

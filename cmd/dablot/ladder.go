@@ -19,6 +19,7 @@ import (
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/study"
 )
 
 func init() {
@@ -216,7 +217,7 @@ func ladderRules(modelPath, variant string) (*game.Rules, string, error) {
 
 // ladderOpenings returns the openings of a match of the given number of
 // games and names their source: the book file, else the variant's built-in
-// book, else games/2 openings made by train.MakeBook (with a note).
+// book, else games/2 openings made by study.MakeBook (with a note).
 func ladderOpenings(ctx context.Context, out io.Writer, r *game.Rules, file string, games int, seed uint64) ([]game.Position, string, error) {
 	var openings []game.Position
 	name := file
@@ -239,10 +240,10 @@ func ladderOpenings(ctx context.Context, out io.Writer, r *game.Rules, file stri
 		if ok {
 			break
 		}
-		cfg := train.DefaultBookConfig(games/2, seed)
+		cfg := study.DefaultBookConfig(games/2, seed)
 		fmt.Fprintf(out, "note: %s has no opening book; generating %d level openings (dablot book --variant %s --openings %d --seed %d writes them)\n",
 			r.Name, cfg.Openings, r.Name, cfg.Openings, seed)
-		book, err := train.MakeBook(ctx, r, cfg)
+		book, err := study.MakeBook(ctx, r, cfg)
 		if err != nil {
 			return nil, "", err
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/study"
 )
 
 func init() {
@@ -34,8 +35,8 @@ func runLoneKing(args []string, out io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *soldiers < 0 || *soldiers > train.MaxLoneKingSoldiers {
-		return usagef("--soldiers %d: want 0 to %d", *soldiers, train.MaxLoneKingSoldiers)
+	if *soldiers < 0 || *soldiers > study.MaxLoneKingSoldiers {
+		return usagef("--soldiers %d: want 0 to %d", *soldiers, study.MaxLoneKingSoldiers)
 	}
 	r, p, err := position(*variant, *fen)
 	if err != nil {
@@ -46,7 +47,7 @@ func runLoneKing(args []string, out io.Writer) error {
 	start := time.Now()
 	bar := train.NewProgress(out, 1000*(*soldiers+1), "tables")
 	done := 0
-	t, err := train.SolveLoneKing(ctx, r, *soldiers, func(n int, f float64) {
+	t, err := study.SolveLoneKing(ctx, r, *soldiers, func(n int, f float64) {
 		if now := 1000*n + int(1000*f); now > done {
 			bar.Add(now - done)
 			done = now

@@ -6,7 +6,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/study"
 )
 
 // recordRange is the flags of the commands that study positions taken from
@@ -45,7 +45,7 @@ func (rr *recordRange) check() error {
 // the first record's variant.
 func (rr *recordRange) read() ([]*game.Record, *game.Rules, error) {
 	path, name := *rr.records, *rr.variant
-	recs, err := train.ReadRecordsFile(path)
+	recs, err := study.ReadRecordsFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -63,7 +63,7 @@ func (rr *recordRange) read() ([]*game.Record, *game.Rules, error) {
 }
 
 // takePositions takes the positions of rr's turn range from recs with take
-// (such as train.RecordPositions), naming the records file in its errors:
+// (such as study.RecordPositions), naming the records file in its errors:
 // an empty range is an error too, since there is nothing to study.
 func takePositions[P any](rr *recordRange, recs []*game.Record, r *game.Rules,
 	take func(recs []*game.Record, r *game.Rules, from, to, every int) ([]P, error)) ([]P, error) {

@@ -7,22 +7,52 @@ import (
 	"testing"
 )
 
-// TestPlayingDoesNotLinkTraining: the packages a program needs to load a
-// model and play (the model, the search, inference) import neither
-// gorgonia nor the training pipeline.
-func TestPlayingDoesNotLinkTraining(t *testing.T) {
-	pkgs := []string{"./net", "./net/model", "./mcts", "./mcts/match", "./mcts/match/rating"}
-	out, err := exec.Command("go", append([]string{"list", "-deps", "-test=false"}, prefixed(pkgs)...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		for _, banned := range []string{"gorgonia.org/", "github.com/dablot-zero/dablot/train", "github.com/dablot-zero/dablot/net/trainer"} {
-			if strings.HasPrefix(dep, banned) {
-				t.Errorf("%v depend on %s", pkgs, dep)
+const mod = "github.com/dablot-zero/dablot/"
+
+// TestImportGraph: the packages a program needs to load a model and play
+// (the model, the search, inference) import neither gorgonia nor the
+// training pipeline, and the analysis tools of train/study need neither
+// the pipeline nor the trainer.
+func TestImportGraph(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		pkgs   []string
+		banned []string // import paths; a path ending in /... bans the tree under it too
+	}{
+		{
+			name:   "playing",
+			pkgs:   []string{"./net", "./net/model", "./mcts", "./mcts/match", "./mcts/match/rating"},
+			banned: []string{"gorgonia.org/...", mod + "train/...", mod + "net/trainer/..."},
+		},
+		{
+			name:   "study",
+			pkgs:   []string{"./train/study"},
+			banned: []string{"gorgonia.org/...", mod + "train", mod + "net/trainer/..."},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := exec.Command("go", append([]string{"list", "-deps", "-test=false"}, prefixed(tc.pkgs)...)...).CombinedOutput()
+			if err != nil {
+				t.Fatalf("go list: %v\n%s", err, out)
 			}
-		}
+			for _, dep := range strings.Fields(string(out)) {
+				for _, b := range tc.banned {
+					if matches(dep, b) {
+						t.Errorf("%v depend on %s", tc.pkgs, dep)
+					}
+				}
+			}
+		})
 	}
+}
+
+// matches reports whether import path dep is pattern, or lies under it if
+// the pattern ends in /... (as in the go command's package patterns).
+func matches(dep, pattern string) bool {
+	if tree, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return dep == tree || strings.HasPrefix(dep, tree+"/")
+	}
+	return dep == pattern
 }
 
 // prefixed makes the package paths relative to the module root, two

@@ -1,7 +1,7 @@
 // Package report turns the records of a training run directory
 // (runlog.MetricsFile and runlog.RatingsFile) into PNG plots and a
 // markdown summary, with what decided the last generations' self-play games
-// (train.AnalyseGames).
+// (study.AnalyseGames).
 package report
 
 import (
@@ -29,6 +29,7 @@ import (
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/runlog"
+	"github.com/dablot-zero/dablot/train/study"
 )
 
 // The files Write makes in the output directory.
@@ -499,10 +500,10 @@ const (
 	factorHorizon     = 40
 )
 
-// selfPlay is the train.GameFactors of the self-play games of generations
+// selfPlay is the study.GameFactors of the self-play games of generations
 // first to last.
 type selfPlay struct {
-	train.GameFactors
+	study.GameFactors
 	first, last int
 }
 
@@ -544,7 +545,7 @@ func loadSelfPlay(dir string, n int) (*selfPlay, error) {
 			sp.first = g
 		}
 		sp.last = g
-		rs, err := train.ReadRecordsFile(path)
+		rs, err := study.ReadRecordsFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -555,8 +556,8 @@ func loadSelfPlay(dir string, n int) (*selfPlay, error) {
 			}
 		}
 	}
-	sp.GameFactors, err = train.AnalyseGames(recs, rules, factorFrom, factorEvery, factorHorizon)
-	if re := (*train.RecordError)(nil); errors.As(err, &re) {
+	sp.GameFactors, err = study.AnalyseGames(recs, rules, factorFrom, factorEvery, factorHorizon)
+	if re := (*study.RecordError)(nil); errors.As(err, &re) {
 		in := *re
 		in.Record = from[re.Record-1].game
 		return nil, fmt.Errorf("%s: %w", from[re.Record-1].path, &in)

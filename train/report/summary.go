@@ -8,8 +8,8 @@ import (
 
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/mcts/match/rating"
-	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/runlog"
+	"github.com/dablot-zero/dablot/train/study"
 )
 
 // summary returns the markdown summary of a run: totals, the last
@@ -121,8 +121,8 @@ func share(s, total float64) string {
 }
 
 // factorsSection writes what decided the self-play games of generations
-// first to last (train.GameFactors).
-func factorsSection(b *strings.Builder, f train.GameFactors, first, last int) {
+// first to last (study.GameFactors).
+func factorsSection(b *strings.Builder, f study.GameFactors, first, last int) {
 	fmt.Fprintf(b, "## What decided the self-play games (generations %d to %d)\n\n", first, last)
 	if f.Games == 0 {
 		b.WriteString("No finished self-play games from the setup.\n\n")

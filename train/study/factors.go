@@ -1,4 +1,4 @@
-package train
+package study
 
 import (
 	"fmt"
@@ -61,7 +61,7 @@ func AnalyseGames(recs []*game.Record, r *game.Rules, from, every, horizon int) 
 	}
 	var sxy, sxx float64
 	for i, rec := range recs {
-		south, ok := resultFor(rec.Result, game.South)
+		south, ok := game.ResultScore(rec.Result, game.South)
 		if !ok {
 			continue // unfinished
 		}
@@ -93,7 +93,7 @@ func AnalyseGames(recs []*game.Record, r *game.Rules, from, every, horizon int) 
 		}
 		f.Games++
 		if taken {
-			s, _ := resultFor(rec.Result, firstTaken)
+			s, _ := game.ResultScore(rec.Result, firstTaken)
 			f.KingFirst.Add(s)
 		} else {
 			f.NoKingTaken.Add(south)
@@ -137,16 +137,5 @@ func bucketOf(lead float64) int {
 
 // soldierMaterial is side s's material without its king.
 func soldierMaterial(p *game.Position, s game.Side) float64 {
-	return material(p, s) - mcts.DefaultWeights[game.King]*float64(p.Pieces(s, game.King).Count())
-}
-
-// resultFor returns side s's score in a game with the given result string,
-// and false if the game is unfinished or the result unknown.
-func resultFor(result string, s game.Side) (float64, bool) {
-	for _, o := range []game.Outcome{game.SouthWins, game.NorthWins, game.Draw} {
-		if o.Result() == result {
-			return o.ScoreFor(s), true
-		}
-	}
-	return 0, false
+	return mcts.Material(p, s) - mcts.DefaultWeights[game.King]*float64(p.Pieces(s, game.King).Count())
 }
