@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/dablot-zero/dablot/train/progress"
 )
 
 // Progress returns how far the run is toward its stop condition, with the
@@ -56,7 +58,15 @@ func runProgress(stop StopConfig, gens int, hours, perGen, current float64) stri
 	}
 	text := fmt.Sprintf("run %.0f%%: %s", math.Floor(100*min(max(share, 0), 1)), strings.Join(parts, ", "))
 	if known && left > 0 {
-		text += ", about " + shortDuration(time.Duration(left*float64(time.Hour))) + " left"
+		text += ", about " + progress.ShortDuration(time.Duration(left*float64(time.Hour))) + " left"
 	}
 	return text
+}
+
+// bar starts a progress bar of n steps for the run, if it shows progress.
+func (r *Run) bar(n int, label string) progress.Bar {
+	if !r.opts.Progress || r.opts.Out == nil {
+		return progress.Bar{}
+	}
+	return progress.New(r.opts.Out, n, label)
 }

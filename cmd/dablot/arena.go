@@ -17,7 +17,7 @@ import (
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/model"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/progress"
 )
 
 func init() {
@@ -134,7 +134,7 @@ func runArena(args []string, out io.Writer) error {
 // terminal, else a line per game; each game's record goes to sink; the
 // result is printed by printArena, even when the match stopped early.
 func playMatch(ctx context.Context, out io.Writer, cfg match.ArenaConfig, sink *recordSink) (*match.ArenaResult, error) {
-	bar := train.NewProgress(out, cfg.Games, "games")
+	bar := progress.New(out, cfg.Games, "games")
 	logGames := !isTerminal(out) // no bar: a line per game instead
 	cfg.OnGame = func(g *match.ArenaGame, sofar match.WDL) {
 		sink.write(g.Record)

@@ -20,6 +20,7 @@ import (
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/balance"
+	"github.com/dablot-zero/dablot/train/progress"
 )
 
 func init() {
@@ -284,7 +285,7 @@ func studyVariant(ctx context.Context, m *model.Model, opts balance.Options, out
 		return nil, err
 	}
 	defer sink.Close()
-	bar := train.NewProgress(out, opts.TotalGames(), m.Rules.Name)
+	bar := progress.New(out, opts.TotalGames(), m.Rules.Name)
 	var writeErr error
 	opts.OnGame = func(g *balance.Game) {
 		if g.Anchor {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net/model"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/progress"
 	"github.com/dablot-zero/dablot/train/study"
 )
 
@@ -65,7 +65,7 @@ func runBlunders(args []string, out io.Writer) error {
 		if err != nil {
 			return usagef("--player %s: %v", spec, err)
 		}
-		bar := train.NewProgress(out, len(positions), "positions")
+		bar := progress.New(out, len(positions), "positions")
 		st, err := study.JudgePlayer(ctx, positions, fac, *threads, *seed, func() { bar.Add(1) })
 		bar.Finish()
 		fac.Close()

@@ -12,7 +12,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/progress"
 	"github.com/dablot-zero/dablot/train/study"
 )
 
@@ -77,7 +77,7 @@ func runKingHunt(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bar := train.NewProgress(out, len(positions), "positions")
+	bar := progress.New(out, len(positions), "positions")
 	stats, finds, err := study.HuntKings(ctx, positions, cfg, *threads, func() { bar.Add(1) })
 	bar.Finish()
 	if err != nil {

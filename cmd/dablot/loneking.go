@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/progress"
 	"github.com/dablot-zero/dablot/train/study"
 )
 
@@ -45,7 +45,7 @@ func runLoneKing(args []string, out io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
-	bar := train.NewProgress(out, 1000*(*soldiers+1), "tables")
+	bar := progress.New(out, 1000*(*soldiers+1), "tables")
 	done := 0
 	t, err := study.SolveLoneKing(ctx, r, *soldiers, func(n int, f float64) {
 		if now := 1000*n + int(1000*f); now > done {

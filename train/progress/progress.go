@@ -1,4 +1,6 @@
-package train
+// Package progress draws the progress bars of long runs on a terminal and
+// writes the times they show.
+package progress
 
 import (
 	"fmt"
@@ -11,14 +13,14 @@ import (
 	"golang.org/x/term"
 )
 
-// Progress is a progress bar with a count and labelled times, drawn only
+// Bar is a progress bar with a count and labelled times, drawn only
 // when its output is a terminal (so that logs stay readable); otherwise its
 // methods do nothing. Every long run of the program shows one:
 //
 //	45% |██████████          | (29/64) gen 4 self-play · 12s elapsed, 15s left
-type Progress struct{ p *progress }
+type Bar struct{ p *progress }
 
-// progress is the state behind a drawn Progress. Add may be called from
+// progress is the state behind a drawn Bar. Add may be called from
 // several goroutines: mu orders every use of the bar.
 type progress struct {
 	bar   *progressbar.ProgressBar
@@ -29,11 +31,11 @@ type progress struct {
 	start time.Time
 }
 
-// NewProgress starts a bar of n steps described by label on out.
-func NewProgress(out io.Writer, n int, label string) Progress {
+// New starts a bar of n steps described by label on out.
+func New(out io.Writer, n int, label string) Bar {
 	f, ok := out.(*os.File)
 	if !ok || n <= 0 || !term.IsTerminal(int(f.Fd())) {
-		return Progress{}
+		return Bar{}
 	}
 	p := &progress{label: label, n: n, start: time.Now()}
 	// progressbar's own times read "[12s:15s]" with no names: the bar
@@ -47,11 +49,11 @@ func NewProgress(out io.Writer, n int, label string) Progress {
 		progressbar.OptionShowCount(),
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionThrottle(200*time.Millisecond))
-	return Progress{p}
+	return Bar{p}
 }
 
 // Add advances the bar by n steps.
-func (p Progress) Add(n int) {
+func (p Bar) Add(n int) {
 	if p.p == nil {
 		return
 	}
@@ -65,7 +67,7 @@ func (p Progress) Add(n int) {
 }
 
 // Describe changes the bar's label, shown from the next step on.
-func (p Progress) Describe(label string) {
+func (p Bar) Describe(label string) {
 	if p.p == nil {
 		return
 	}
@@ -75,7 +77,7 @@ func (p Progress) Describe(label string) {
 }
 
 // Finish completes the bar.
-func (p Progress) Finish() {
+func (p Bar) Finish() {
 	if p.p == nil {
 		return
 	}
@@ -87,17 +89,17 @@ func (p Progress) Finish() {
 // barText is what a bar shows after its count: its label, the time since
 // it started and, once a step is done, the time left at the rate so far.
 func barText(label string, done, n int, elapsed time.Duration) string {
-	text := label + " · " + shortDuration(elapsed) + " elapsed"
+	text := label + " · " + ShortDuration(elapsed) + " elapsed"
 	if done > 0 && done <= n {
 		left := time.Duration(float64(elapsed) * float64(n-done) / float64(done))
-		text += ", " + shortDuration(left) + " left"
+		text += ", " + ShortDuration(left) + " left"
 	}
 	return text
 }
 
-// shortDuration writes d as a person reads a time to wait: 45s, 4m10s,
+// ShortDuration writes d as a person reads a time to wait: 45s, 4m10s,
 // 35m, 7h35m.
-func shortDuration(d time.Duration) string {
+func ShortDuration(d time.Duration) string {
 	d = max(d, 0).Round(time.Second)
 	if d >= 10*time.Minute {
 		d = d.Round(time.Minute)
@@ -111,12 +113,4 @@ func shortDuration(d time.Duration) string {
 		return fmt.Sprintf("%dm%02ds", d/time.Minute, d%time.Minute/time.Second)
 	}
 	return fmt.Sprintf("%ds", d/time.Second)
-}
-
-// bar starts a progress bar of n steps for the run, if it shows progress.
-func (r *Run) bar(n int, label string) Progress {
-	if !r.opts.Progress || r.opts.Out == nil {
-		return Progress{}
-	}
-	return NewProgress(r.opts.Out, n, label)
 }
