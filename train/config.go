@@ -214,12 +214,16 @@ type RatingConfig struct {
 	RandomTurns int `yaml:"random_turns"`
 }
 
-// StopConfig ends a run: after Generations generations or Hours of
-// wall-clock time (counted over the whole run, resumes included), whichever
-// comes first; zero is no bound (at least one must be set).
+// StopConfig ends a run: after Generations generations, Hours of wall-clock
+// time (counted over the whole run, resumes and a warm start's history
+// included) or CPUHours of the run's own CPU time (resumes included),
+// whichever comes first; zero is no bound (at least one must be set).
+// CPUHours makes two runs comparable on a shared machine: an ablation and its
+// control get the same compute whatever else runs beside them.
 type StopConfig struct {
 	Generations int     `yaml:"generations"`
 	Hours       float64 `yaml:"hours"`
+	CPUHours    float64 `yaml:"cpu_hours"`
 }
 
 // MaxConfigBytes bounds a training config (a preset) and each of its
@@ -435,7 +439,8 @@ func (c *Config) Validate() error {
 		{r.RandomTurns >= 0, "rating.random_turns", "0 or more", r.RandomTurns},
 		{c.Stop.Generations >= 0, "stop.generations", "0 or more", c.Stop.Generations},
 		{c.Stop.Hours >= 0 && finite(c.Stop.Hours), "stop.hours", "a finite number, 0 or more", c.Stop.Hours},
-		{c.Stop.Generations > 0 || c.Stop.Hours > 0, "stop", "generations or hours", "neither"},
+		{c.Stop.CPUHours >= 0 && finite(c.Stop.CPUHours), "stop.cpu_hours", "a finite number, 0 or more", c.Stop.CPUHours},
+		{c.Stop.Generations > 0 || c.Stop.Hours > 0 || c.Stop.CPUHours > 0, "stop", "generations, hours or cpu_hours", "none"},
 	}
 	// The searches of the games played at once (selfplay.workers of them,
 	// two a game in evaluation matches) hold their trees together.

@@ -22,20 +22,25 @@ func (r *Run) Progress() string {
 	} else if r.state.InitFrom == "" && r.state.Generation > 0 {
 		perGen = r.state.Hours / float64(r.state.Generation)
 	}
-	return runProgress(r.Config.Stop, r.state.Generation, r.hours(), perGen, time.Since(r.since).Hours())
+	rate := 0.0 // CPU hours per hour in this process
+	if wall := r.hours() - r.paceHours; wall > 0 {
+		rate = (r.cpuHours() - r.paceCPU) / wall
+	}
+	return runProgress(r.Config.Stop, r.state.Generation, r.hours(), perGen, time.Since(r.since).Hours(), r.cpuHours(), rate)
 }
 
 // startPace marks where this process begins to train, for Progress.
 func (r *Run) startPace() {
-	r.paceGen, r.paceHours = r.state.Generation, r.state.Hours
+	r.paceGen, r.paceHours, r.paceCPU = r.state.Generation, r.state.Hours, r.state.CPUHours
 }
 
 // runProgress describes progress toward stop after gens generations and
 // hours of training in all, given the hours a generation takes (perGen; 0
-// if not known) and the hours the generation under way has run (current).
-// With both bounds, the share and the time left are those of the bound
+// if not known) and the hours the generation under way has run (current),
+// and after cpu CPU hours, spent at rate CPU hours an hour (0 if not known).
+// With several bounds, the share and the time left are those of the bound
 // reached first.
-func runProgress(stop StopConfig, gens int, hours, perGen, current float64) string {
+func runProgress(stop StopConfig, gens int, hours, perGen, current, cpu, rate float64) string {
 	var parts []string
 	share, left, known := 0.0, 0.0, false
 	if g := stop.Generations; g > 0 {
@@ -54,6 +59,16 @@ func runProgress(stop StopConfig, gens int, hours, perGen, current float64) stri
 		parts = append(parts, fmt.Sprintf("%.2f of %g %s", hours, h, unit))
 		if l := h - hours; !known || l < left {
 			share, left, known = hours/h, l, true
+		}
+	}
+	if c := stop.CPUHours; c > 0 {
+		parts = append(parts, fmt.Sprintf("%.2f of %g CPU hours", cpu, c))
+		if rate > 0 {
+			if l := (c - cpu) / rate; !known || l < left {
+				share, left, known = cpu/c, l, true
+			}
+		} else if !known {
+			share = cpu / c
 		}
 	}
 	text := fmt.Sprintf("run %.0f%%: %s", math.Floor(100*min(max(share, 0), 1)), strings.Join(parts, ", "))

@@ -46,19 +46,23 @@ const (
 // runState is the checkpoint of a run: everything written before it is
 // complete, and a resumed run starts from exactly this point.
 type runState struct {
-	Format      int        `json:"format"`
-	Variant     string     `json:"variant"`
-	Fingerprint string     `json:"fingerprint"`
-	Run         string     `json:"run,omitempty"` // the run's identity (newRunID); "" in runs from before it
-	Generation  int        `json:"generation"`    // generations completed
-	Best        int        `json:"best"`          // generation of best.dbm
-	Promotions  int        `json:"promotions"`
-	Rated       int        `json:"rated"` // last generation rated against the anchors (-1: none)
-	Games       int        `json:"games"`
-	Samples     int64      `json:"samples"`      // samples generated, the init model's included
-	InitSamples int64      `json:"init_samples"` // the init model's samples (Samples counts on from them)
-	TrainSteps  int        `json:"train_steps"`
-	Hours       float64    `json:"hours"` // training hours up to this checkpoint, earlier runs included
+	Format      int     `json:"format"`
+	Variant     string  `json:"variant"`
+	Fingerprint string  `json:"fingerprint"`
+	Run         string  `json:"run,omitempty"` // the run's identity (newRunID); "" in runs from before it
+	Generation  int     `json:"generation"`    // generations completed
+	Best        int     `json:"best"`          // generation of best.dbm
+	Promotions  int     `json:"promotions"`
+	Rated       int     `json:"rated"` // last generation rated against the anchors (-1: none)
+	Games       int     `json:"games"`
+	Samples     int64   `json:"samples"`      // samples generated, the init model's included
+	InitSamples int64   `json:"init_samples"` // the init model's samples (Samples counts on from them)
+	TrainSteps  int     `json:"train_steps"`
+	Hours       float64 `json:"hours"` // training hours up to this checkpoint, earlier runs included
+	// CPUHours is the training process's CPU time up to this checkpoint, in
+	// hours (the run's own processes; warm starts and external workers are
+	// not counted).
+	CPUHours    float64    `json:"cpu_hours,omitempty"`
 	Trainer     string     `json:"trainer,omitempty"`
 	Shards      []ShardRef `json:"shards"`
 	InitFrom    string     `json:"init_from,omitempty"`
@@ -96,10 +100,12 @@ type Run struct {
 	best    *model.Model
 	trainer *trainer.Trainer
 	replay  *Replay
-	since   time.Time // when state.Hours was last brought up to date
+	since   time.Time     // when state.Hours was last brought up to date
+	cpu     time.Duration // and the process's CPU time then (state.CPUHours)
 
 	paceGen   int     // generations done when this process began to train (Progress)
 	paceHours float64 // and the hours of training then
+	paceCPU   float64 // and the CPU hours
 }
 
 // CreateRun starts a new run in dir, which must not exist or be empty. With
@@ -170,7 +176,7 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{Dir: dir, Config: cfg, Rules: rules, opts: opts, state: st, best: first, trainer: tr, since: time.Now()}
+	r := &Run{Dir: dir, Config: cfg, Rules: rules, opts: opts, state: st, best: first, trainer: tr, since: time.Now(), cpu: cputime.Process()}
 	r.replay = r.newReplay()
 	if err := r.checkpoint(); err != nil {
 		return nil, err
@@ -255,7 +261,7 @@ func openRun(dir string, opts RunOptions) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{Dir: dir, Config: cfg, Rules: rules, opts: opts, state: st, best: best, trainer: tr, since: time.Now()}
+	r := &Run{Dir: dir, Config: cfg, Rules: rules, opts: opts, state: st, best: best, trainer: tr, since: time.Now(), cpu: cputime.Process()}
 	if err := st.checkTrainer(ckpt, meta); err != nil {
 		r.Close()
 		return nil, err
@@ -371,10 +377,14 @@ func (r *Run) Close() error { return r.trainer.Close() }
 // hours returns the training hours so far.
 func (r *Run) hours() float64 { return r.state.Hours + time.Since(r.since).Hours() }
 
+// cpuHours returns the run's CPU hours so far.
+func (r *Run) cpuHours() float64 { return r.state.CPUHours + (cputime.Process() - r.cpu).Hours() }
+
 // done reports whether the run has reached its stop condition.
 func (r *Run) done() bool {
 	s := r.Config.Stop
-	return (s.Generations > 0 && r.state.Generation >= s.Generations) || (s.Hours > 0 && r.hours() >= s.Hours)
+	return (s.Generations > 0 && r.state.Generation >= s.Generations) || (s.Hours > 0 && r.hours() >= s.Hours) ||
+		(s.CPUHours > 0 && r.cpuHours() >= s.CPUHours)
 }
 
 // SetStop replaces the stop condition of a run that exists, as `dablot
@@ -591,7 +601,7 @@ func (r *Run) generation(ctx context.Context) error {
 	m.Utilisation = (cputime.Process() - cpuBegan).Seconds() / (wall * float64(runtime.NumCPU()))
 	m.Time = time.Now().UTC()
 	r.state.Generation = g
-	m.Hours = r.hours()
+	m.Hours, m.CPUHours = r.hours(), r.cpuHours()
 	m.Games, m.Samples, m.TrainSteps = r.state.Games, r.state.Samples, r.state.TrainSteps
 	if err := runlog.Append(filepath.Join(r.Dir, runlog.MetricsFile), m); err != nil {
 		return err
@@ -644,8 +654,8 @@ func (r *Run) evalSPRT() *match.SPRT {
 // checkpoint saves the trainer and then, atomically, the state: the point a
 // resumed run starts from.
 func (r *Run) checkpoint() error {
-	r.state.Hours = r.hours()
-	r.since = time.Now()
+	r.state.Hours, r.state.CPUHours = r.hours(), r.cpuHours()
+	r.since, r.cpu = time.Now(), cputime.Process()
 	r.state.Shards = r.replay.Shards()
 	name := trainerName(r.state.Generation)
 	if err := r.trainer.SaveCheckpoint(filepath.Join(r.Dir, CheckDir, name), r.state.trainerMeta()); err != nil {

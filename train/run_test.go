@@ -854,3 +854,47 @@ func TestRunOpponents(t *testing.T) {
 		t.Fatalf("opponent score %v, want %v", g.OpponentScore, score/float64(against))
 	}
 }
+
+// TestRunStopsAtCPUHours: a run bounded by CPU hours stops once its own
+// processes have used them, records them in its state and metrics, and a
+// resumed run counts on from them.
+func TestRunStopsAtCPUHours(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cpu")
+	cfg := testConfig(t, 5)
+	r, err := CreateRun(dir, cfg, configs.MustVariant(cfg.Variant), "", RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.generation(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetStop(StopConfig{CPUHours: 1e-9}); err != nil { // reached by now
+		t.Fatal(err)
+	}
+	if err := r.Train(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	st, err := readState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Generation != 1 || !st.Finished || st.CPUHours <= 0 {
+		t.Fatalf("state: generation %d, finished %v, cpu hours %g; want 1, true, > 0", st.Generation, st.Finished, st.CPUHours)
+	}
+	gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile))
+	if err != nil || len(gens) != 1 || gens[0].CPUHours <= 0 || gens[0].CPUHours > st.CPUHours {
+		t.Fatalf("metrics: %+v, %v", gens, err)
+	}
+	r, err = ResumeRun(dir, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if !r.done() || r.cpuHours() < st.CPUHours {
+		t.Fatalf("resumed: done %v, cpu hours %g (state %g)", r.done(), r.cpuHours(), st.CPUHours)
+	}
+	if err := r.SetStop(StopConfig{CPUHours: math.NaN()}); err == nil || !strings.Contains(err.Error(), "stop.cpu_hours") {
+		t.Fatalf("a NaN stop: %v", err)
+	}
+}

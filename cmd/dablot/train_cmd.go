@@ -22,11 +22,11 @@ import (
 )
 
 func init() {
-	register(&command{"train", "self-play training: --config PRESET|FILE --variant V [--run DIR] [--init MODEL] [--fresh] | --resume DIR; [--hours H] [--generations N]", runTrain})
+	register(&command{"train", "self-play training: --config PRESET|FILE --variant V [--run DIR] [--init MODEL] [--fresh] | --resume DIR; [--hours H] [--cpu-hours H] [--generations N]", runTrain})
 }
 
-const trainUsage = `--config PRESET|FILE.yaml --variant V [--run DIR] [--init MODEL.dbm] [--fresh] [--hours H] [--generations N]
-       dablot train --resume DIR [--hours H] [--generations N]
+const trainUsage = `--config PRESET|FILE.yaml --variant V [--run DIR] [--init MODEL.dbm] [--fresh] [--hours H] [--cpu-hours H] [--generations N]
+       dablot train --resume DIR [--hours H] [--cpu-hours H] [--generations N]
 
 Trains in DIR (default runs/<variant>-<preset>). If DIR already holds a run of the
 same preset, variant and --init model, it is continued where it stopped (so the same
@@ -36,8 +36,11 @@ DIR-<time of its last checkpoint> (nothing is deleted).
 Ctrl-C once: finish the generation under way, checkpoint, stop. Twice: stop at once
 (the last checkpoint stands). --resume DIR continues any run.
 
---hours and --generations replace the preset's stop: condition (a bound not given is
-none). Hours count the whole training history, a model given to --init included. A
+--hours, --cpu-hours and --generations replace the preset's stop: condition (a bound
+not given is none). Hours count the whole training history, a model given to --init
+included. CPU hours count the run's own CPU time (this process, resumes included;
+external workers not): an ablation and its control stopped at the same CPU hours had
+the same compute, whatever else shared the machine. A
 continued run keeps its own stop condition unless they are given: they extend (or
 shorten, not below the generations done) it, a finished run too, and its config.yaml
 records the new condition.
@@ -69,14 +72,15 @@ func runTrain(args []string, out io.Writer) error {
 	threads := fs.Int("threads", 0, "threads of the network's forward pass (default: all cores)")
 	profile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	hours := fs.Float64("hours", 0, "stop after this many hours of training in all (replaces the preset's stop:)")
+	cpuHours := fs.Float64("cpu-hours", 0, "stop after this many hours of the run's CPU time (replaces the preset's stop:)")
 	generations := fs.Int("generations", 0, "stop after this many generations of the run (replaces the preset's stop:)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	var bound *train.StopConfig // set when --hours or --generations is given
+	var bound *train.StopConfig // set when --hours, --cpu-hours or --generations is given
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "hours" || f.Name == "generations" {
-			bound = &train.StopConfig{Generations: *generations, Hours: *hours}
+		if f.Name == "hours" || f.Name == "cpu-hours" || f.Name == "generations" {
+			bound = &train.StopConfig{Generations: *generations, Hours: *hours, CPUHours: *cpuHours}
 		}
 	})
 	if *profile != "" {

@@ -263,7 +263,7 @@ func TestTrainErrors(t *testing.T) {
 		{[]string{"train", "--resume", "x", "--config", "y"}, "--resume takes the run's own config"},
 		{[]string{"train", "--config", "../../configs/train/smoke.yaml", "--variant", "nosuch"}, "nosuch"},
 		{[]string{"train", "--config", "../../configs/train/smoke.yaml", "--hours", "-1"}, "stop.hours"},
-		{[]string{"train", "--config", "../../configs/train/smoke.yaml", "--generations", "0"}, "stop = neither"},
+		{[]string{"train", "--config", "../../configs/train/smoke.yaml", "--generations", "0"}, "stop = none"},
 		{[]string{"train", "--config", "../../configs/train/smoke.yaml", "--hours", "an hour"}, "invalid value"},
 		{[]string{"train", "--config", "smoke", "--hours", "-1"}, "stop.hours"},
 		{[]string{"train", "--config", "smoke"}, "--variant is required: preset smoke names no variant"},

@@ -33,9 +33,10 @@ const (
 // across resumes and warm starts.
 type Generation struct {
 	Generation int       `json:"generation"`
-	Time       time.Time `json:"time"`  // when the generation ended
-	Hours      float64   `json:"hours"` // cumulative wall-clock hours of training
-	Games      int       `json:"games"` // cumulative self-play games
+	Time       time.Time `json:"time"`                // when the generation ended
+	Hours      float64   `json:"hours"`               // cumulative wall-clock hours of training
+	CPUHours   float64   `json:"cpu_hours,omitempty"` // cumulative CPU hours of the run's own processes
+	Games      int       `json:"games"`               // cumulative self-play games
 	Samples    int64     `json:"samples"`
 
 	GenGames   int `json:"gen_games"`   // self-play games this generation
