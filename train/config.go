@@ -212,6 +212,15 @@ type RatingConfig struct {
 	Anchors []string `yaml:"anchors"`
 	// RandomTurns random turns open each pair of games.
 	RandomTurns int `yaml:"random_turns"`
+	// Previous games against the previous rated generation (0: none): with
+	// them the ratings of successive generations are tied by a match of
+	// their own, which tells them apart far better than small matches
+	// against fixed anchors do.
+	Previous int `yaml:"previous"`
+	// Book starts the games from the variant's opening book (configs/books;
+	// each opening twice, colours swapped, as dablot ladder does) when it
+	// has one, after RandomTurns random turns.
+	Book bool `yaml:"book"`
 }
 
 // StopConfig ends a run: after Generations generations, Hours of wall-clock
@@ -225,6 +234,10 @@ type StopConfig struct {
 	Hours       float64 `yaml:"hours"`
 	CPUHours    float64 `yaml:"cpu_hours"`
 }
+
+// maxRatingGames bounds each rating match (rating.games, rating.previous):
+// ten thousand games take hours even at a few simulations.
+const maxRatingGames = 10000
 
 // MaxConfigBytes bounds a training config (a preset) and each of its
 // bases; the presets take a few kilobytes.
@@ -434,9 +447,10 @@ func (c *Config) Validate() error {
 		{(e.Mode == "always" || e.Sims >= 1) && e.Sims <= mcts.MaxSims, "evaluation.sims", simsRange, e.Sims},
 		{e.RandomTurns >= 0, "evaluation.random_turns", "0 or more", e.RandomTurns},
 		{r.Every >= 0, "rating.every", "0 or more", r.Every},
-		{r.Every == 0 || r.Games >= 1, "rating.games", "at least 1", r.Games},
+		{(r.Every == 0 || r.Games >= 1) && r.Games <= maxRatingGames, "rating.games", fmt.Sprintf("1 to %d", maxRatingGames), r.Games},
 		{(r.Every == 0 || r.Sims >= 1) && r.Sims <= mcts.MaxSims, "rating.sims", simsRange, r.Sims},
 		{r.RandomTurns >= 0, "rating.random_turns", "0 or more", r.RandomTurns},
+		{r.Previous >= 0 && r.Previous <= maxRatingGames, "rating.previous", fmt.Sprintf("0 to %d", maxRatingGames), r.Previous},
 		{c.Stop.Generations >= 0, "stop.generations", "0 or more", c.Stop.Generations},
 		{c.Stop.Hours >= 0 && finite(c.Stop.Hours), "stop.hours", "a finite number, 0 or more", c.Stop.Hours},
 		{c.Stop.CPUHours >= 0 && finite(c.Stop.CPUHours), "stop.cpu_hours", "a finite number, 0 or more", c.Stop.CPUHours},

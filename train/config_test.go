@@ -169,7 +169,7 @@ func TestOvernightAndShortAreHour(t *testing.T) {
 	want.Name = "overnight"
 	want.Network.Blocks = 3
 	want.Train.WindowMax = 1000000
-	want.Rating.Anchors = []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4", "uct:playouts=1000"}
+	want.Rating.Anchors = []string{"alphabeta:depth=2", "alphabeta:depth=4"}
 	want.Stop.Hours = 8
 	sameConfig(t, "overnight", preset(t, "overnight"), want)
 

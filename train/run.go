@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/internal/cputime"
 	"github.com/dablot-zero/dablot/mcts"
@@ -566,8 +567,8 @@ func (r *Run) generation(ctx context.Context) error {
 	t0 = time.Now()
 	promote := true
 	if cfg.Evaluation.Mode != "always" {
-		res, err := r.match(ctx, cand, fmt.Sprintf("gen%d", g), r.best, fmt.Sprintf("gen%d", r.state.Best), cfg.Evaluation.Sims,
-			cfg.Evaluation.Games, cfg.Evaluation.RandomTurns, mcts.Mix(seed, 4), r.evalSPRT(), "gen "+strconv.Itoa(g)+" evaluation")
+		res, err := r.match(ctx, cand, fmt.Sprintf("gen%d", g), r.best, fmt.Sprintf("gen%d", r.state.Best), matchSpec{sims: cfg.Evaluation.Sims,
+			games: cfg.Evaluation.Games, randomTurns: cfg.Evaluation.RandomTurns, seed: mcts.Mix(seed, 4), test: r.evalSPRT(), label: "gen " + strconv.Itoa(g) + " evaluation"})
 		if err != nil {
 			return err
 		}
@@ -689,28 +690,64 @@ func (r *Run) writeState() error {
 	return durable.WriteFile(filepath.Join(r.Dir, StateFile), append(data, '\n'))
 }
 
-// rate plays the best model against every anchor and appends the results
-// to ratings.jsonl.
+// rate plays the best model against the previous rated generation (with
+// rating.previous) and every anchor, and appends the results to
+// ratings.jsonl.
 func (r *Run) rate(ctx context.Context, g int) error {
 	rc := r.Config.Rating
 	name := fmt.Sprintf("gen%d", r.state.Best)
-	for i, spec := range rc.Anchors {
-		anchor, err := mcts.ParseFactory(spec, model.SpecOptions(r.Rules, 1))
+	var openings []game.Position
+	if rc.Book {
+		book, ok, err := configs.Book(r.Rules)
 		if err != nil {
 			return err
 		}
-		res, err := r.matchFactory(ctx, r.best, name, anchor, rc.Sims, rc.Games, rc.RandomTurns,
-			mcts.Mix(r.Config.Seed, uint64(1_000_000+1000*g+i)), nil, fmt.Sprintf("gen %d vs %s", r.state.Best, spec))
-		anchor.Close()
+		if ok {
+			openings = book
+		}
+	}
+	type opponent struct {
+		spec  string // as ratings.jsonl names it
+		games int
+		make  func() (f *mcts.Factory, release func(), err error)
+	}
+	var opps []opponent
+	if prev := r.state.Rated; rc.Previous > 0 && prev >= 0 && prev != r.state.Best {
+		opps = append(opps, opponent{fmt.Sprintf("gen%d", prev), rc.Previous, func() (*mcts.Factory, func(), error) {
+			m, err := model.LoadModel(filepath.Join(r.Dir, ModelDir, modelName(prev)))
+			if err != nil {
+				return nil, nil, fmt.Errorf("rating against the previous rated generation: %w", err)
+			}
+			f, release := ModelFactory(fmt.Sprintf("gen%d", prev), m, r.Config.SelfPlay, rc.Sims, r.threads())
+			return f, release, nil
+		}})
+	}
+	for _, spec := range rc.Anchors {
+		opps = append(opps, opponent{spec, rc.Games, func() (*mcts.Factory, func(), error) {
+			f, err := mcts.ParseFactory(spec, model.SpecOptions(r.Rules, 1))
+			if err != nil {
+				return nil, nil, err
+			}
+			return f, f.Close, nil
+		}})
+	}
+	for i, o := range opps {
+		f, release, err := o.make()
 		if err != nil {
 			return err
 		}
-		rec := runlog.Match{Time: time.Now().UTC(), Hours: r.hours(), Generation: g, Player: name, Opponent: spec,
+		res, err := r.matchFactory(ctx, r.best, name, f, matchSpec{sims: rc.Sims, games: o.games, randomTurns: rc.RandomTurns,
+			openings: openings, seed: mcts.Mix(r.Config.Seed, uint64(1_000_000+1000*g+i)), label: fmt.Sprintf("gen %d vs %s", r.state.Best, o.spec)})
+		release()
+		if err != nil {
+			return err
+		}
+		rec := runlog.Match{Time: time.Now().UTC(), Hours: r.hours(), Generation: g, Player: name, Opponent: o.spec,
 			Wins: res.WDL.W, Draws: res.WDL.D, Losses: res.WDL.L, Settings: r.searchSettings(rc.Sims)}
 		if err := runlog.Append(filepath.Join(r.Dir, runlog.RatingsFile), rec); err != nil {
 			return err
 		}
-		r.printf("  gen %d vs %-22s %3d/%3d/%3d  score %5.1f%%\n", r.state.Best, spec, res.WDL.W, res.WDL.D, res.WDL.L, 100*res.WDL.Score())
+		r.printf("  gen %d vs %-22s %3d/%3d/%3d  score %5.1f%%\n", r.state.Best, o.spec, res.WDL.W, res.WDL.D, res.WDL.L, 100*res.WDL.Score())
 	}
 	return nil
 }
@@ -739,21 +776,33 @@ func ModelFactory(name string, m *model.Model, sp SelfPlayConfig, sims, threads 
 	return f, func() { batcher.Close(); ev.Close() }
 }
 
+// matchSpec is what a match of the run plays: games at sims simulations a
+// decision, from openings (or the start) after randomTurns random turns,
+// seeded by seed, stopped early by test if set; label names its progress
+// bar.
+type matchSpec struct {
+	sims, games, randomTurns int
+	openings                 []game.Position
+	seed                     uint64
+	test                     *match.SPRT
+	label                    string
+}
+
 // match plays model a against model b.
-func (r *Run) match(ctx context.Context, a *model.Model, aName string, b *model.Model, bName string, sims, games, randomTurns int, seed uint64, test *match.SPRT, label string) (*match.ArenaResult, error) {
-	fb, release := ModelFactory(bName, b, r.Config.SelfPlay, sims, r.threads())
+func (r *Run) match(ctx context.Context, a *model.Model, aName string, b *model.Model, bName string, ms matchSpec) (*match.ArenaResult, error) {
+	fb, release := ModelFactory(bName, b, r.Config.SelfPlay, ms.sims, r.threads())
 	defer release()
-	return r.matchFactory(ctx, a, aName, fb, sims, games, randomTurns, seed, test, label)
+	return r.matchFactory(ctx, a, aName, fb, ms)
 }
 
 // matchFactory plays model a against the players of fb.
-func (r *Run) matchFactory(ctx context.Context, a *model.Model, aName string, fb *mcts.Factory, sims, games, randomTurns int, seed uint64, test *match.SPRT, label string) (*match.ArenaResult, error) {
-	fa, release := ModelFactory(aName, a, r.Config.SelfPlay, sims, r.threads())
+func (r *Run) matchFactory(ctx context.Context, a *model.Model, aName string, fb *mcts.Factory, ms matchSpec) (*match.ArenaResult, error) {
+	fa, release := ModelFactory(aName, a, r.Config.SelfPlay, ms.sims, r.threads())
 	defer release()
-	bar := r.bar(games, label)
+	bar := r.bar(ms.games, ms.label)
 	defer bar.Finish()
-	return match.RunArena(ctx, match.ArenaConfig{Rules: r.Rules, A: fa, B: fb, Games: games, Threads: min(games, r.Config.SelfPlay.Workers),
-		Seed: seed, OpeningTurns: randomTurns, SPRT: test, OnGame: func(*match.ArenaGame, match.WDL) { bar.Add(1) }})
+	return match.RunArena(ctx, match.ArenaConfig{Rules: r.Rules, A: fa, B: fb, Games: ms.games, Threads: min(ms.games, r.Config.SelfPlay.Workers),
+		Seed: ms.seed, Openings: ms.openings, OpeningTurns: ms.randomTurns, SPRT: ms.test, OnGame: func(*match.ArenaGame, match.WDL) { bar.Add(1) }})
 }
 
 func (r *Run) threads() int {

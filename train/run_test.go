@@ -898,3 +898,30 @@ func TestRunStopsAtCPUHours(t *testing.T) {
 		t.Fatalf("a NaN stop: %v", err)
 	}
 }
+
+// TestRatingPrevious: with rating.previous each rated generation plays the
+// previous rated one, from the variant's book, before the anchors, and the
+// ratings file records those games under the generations' names.
+func TestRatingPrevious(t *testing.T) {
+	cfg := testConfig(t, 3)
+	cfg.Rating.Every, cfg.Rating.Previous, cfg.Rating.Book = 1, 4, true
+	dir := filepath.Join(t.TempDir(), "prev")
+	trainRun(t, cfg, dir)
+	ms, err := runlog.ReadMatches(filepath.Join(dir, runlog.RatingsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range ms {
+		got = append(got, fmt.Sprintf("%s-%s:%d", m.Player, m.Opponent, m.Wins+m.Draws+m.Losses))
+	}
+	want := []string{"gen1-random:2", "gen2-gen1:4", "gen2-random:2", "gen3-gen2:4", "gen3-random:2"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("rating matches %v, want %v", got, want)
+	}
+	bad := *cfg
+	bad.Rating.Previous = maxRatingGames + 1
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "rating.previous") {
+		t.Fatalf("too many games: %v", err)
+	}
+}
