@@ -239,9 +239,9 @@ type StopConfig struct {
 // ten thousand games take hours even at a few simulations.
 const maxRatingGames = 10000
 
-// MaxConfigBytes bounds a training config (a preset) and each of its
+// maxConfigBytes bounds a training config (a preset) and each of its
 // bases; the presets take a few kilobytes.
-const MaxConfigBytes = 64 << 10
+const maxConfigBytes = 64 << 10
 
 // ParseConfig reads a training config. It may name a built-in preset as its
 // base ("base: hour"), a chain of bases too, and state only what differs:
@@ -249,7 +249,7 @@ const MaxConfigBytes = 64 << 10
 // each value it gives, a list too, replaces the base's. The name and the
 // description are a file's own, never inherited. Unknown or repeated keys,
 // an unknown base, a cycle of bases, values out of range (of the config as
-// merged) and a file of more than MaxConfigBytes are errors naming the
+// merged) and a file of more than maxConfigBytes are errors naming the
 // problem. The config returned is complete: its YAML names no base.
 func ParseConfig(data []byte) (*Config, error) {
 	return parseConfig(data, configs.PresetYAML)
@@ -280,8 +280,8 @@ type presetFile struct {
 // bases (looked up by lookup; chain holds the bases already being
 // decoded, to refuse a cycle), and returns its description.
 func decodePreset(data []byte, c *Config, lookup func(string) ([]byte, error), chain []string) (string, error) {
-	if len(data) > MaxConfigBytes {
-		return "", fmt.Errorf("%d bytes, more than the %d a config may have", len(data), MaxConfigBytes)
+	if len(data) > maxConfigBytes {
+		return "", fmt.Errorf("%d bytes, more than the %d a config may have", len(data), maxConfigBytes)
 	}
 	var head struct {
 		Base string `yaml:"base"`
@@ -324,9 +324,9 @@ func yamlError(err error) error {
 }
 
 // LoadConfig reads a training config file: a regular file of at most
-// MaxConfigBytes, parsed by ParseConfig.
+// maxConfigBytes, parsed by ParseConfig.
 func LoadConfig(path string) (*Config, error) {
-	data, err := durable.ReadFile(path, "training config", MaxConfigBytes)
+	data, err := durable.ReadFile(path, "training config", maxConfigBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -468,8 +468,8 @@ func (c *Config) Validate() error {
 		{"selfplay.workers × rating.sims", s.Workers, r.Sims},
 	} {
 		n := int64(t.trees) * int64(t.sims)
-		checks = append(checks, check{n <= MaxTreeSims, t.field,
-			fmt.Sprintf("at most %d (the search trees held at once, about 600 bytes a simulation)", MaxTreeSims), n})
+		checks = append(checks, check{n <= maxTreeSims, t.field,
+			fmt.Sprintf("at most %d (the search trees held at once, about 600 bytes a simulation)", maxTreeSims), n})
 	}
 	for _, k := range checks {
 		if !k.ok {
@@ -494,9 +494,9 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// MaxTreeSims bounds the simulations of the searches a run keeps at once:
+// maxTreeSims bounds the simulations of the searches a run keeps at once:
 // selfplay.workers times the simulations of each (about 2.4 GB of trees).
-const MaxTreeSims = 4 * mcts.MaxSims
+const maxTreeSims = 4 * mcts.MaxSims
 
 // simsRange is the range of a preset's simulations per decision.
 var simsRange = fmt.Sprintf("1 to %d", mcts.MaxSims)

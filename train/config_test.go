@@ -111,7 +111,7 @@ func TestConfigBaseErrors(t *testing.T) {
 		{"unknown key in a base", "base: bad\nname: x\n", map[string]string{"bad": "name: bad\nnetwrk: {blocks: 1}\n"},
 			[]string{`base "bad"`, "line 2: field netwrk not found"}},
 		{"an empty base", "base: empty\nname: x\n", map[string]string{"empty": ""}, []string{`base "empty": empty`}},
-		{"a base too large", "base: big\nname: x\n", map[string]string{"big": "name: big\n" + strings.Repeat("#", MaxConfigBytes)},
+		{"a base too large", "base: big\nname: x\n", map[string]string{"big": "name: big\n" + strings.Repeat("#", maxConfigBytes)},
 			[]string{`base "big": 65546 bytes, more than the 65536`}},
 		{"out of range as merged", "base: hour\nname: x\nselfplay: {fast_sims: 64}\n", nil,
 			[]string{"selfplay.fast_sims = 64: want 1 to full_sims"}},

@@ -18,7 +18,7 @@ import (
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/model"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/ladder"
 	"github.com/dablot-zero/dablot/train/study"
 )
 
@@ -86,7 +86,7 @@ func runLadder(args []string, out io.Writer) error {
 		return err
 	}
 	if *results != "" {
-		if err := train.CheckLadderFile(*results); err != nil {
+		if err := ladder.CheckFile(*results); err != nil {
 			return usagef("--results: %v", err)
 		}
 	}
@@ -138,14 +138,14 @@ func runLadder(args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		row := train.LadderRow{Time: time.Now(), Code: model.CodeVersion(), Model: modelPath, ModelSHA256: sha,
+		row := ladder.Row{Time: time.Now(), Code: model.CodeVersion(), Model: modelPath, ModelSHA256: sha,
 			Variant: r.Name, Player: spec, Opponent: specs[i], MS: *ms, WDL: res.WDL, AsSouth: res.AsSouth,
 			AsNorth: res.AsNorth, Book: bookName, Threads: *threads, Seed: *seed, Wall: res.Elapsed}
 		if *results == "" {
 			continue
 		}
-		if err := train.AppendLadderRow(*results, row); err != nil {
-			fmt.Fprintf(out, "the row, not appended:\n%s\n%s\n", train.LadderHeader(), row.Format())
+		if err := ladder.AppendRow(*results, row); err != nil {
+			fmt.Fprintf(out, "the row, not appended:\n%s\n%s\n", ladder.Header(), row.Format())
 			return err
 		}
 		fmt.Fprintf(out, "row appended to %s\n", *results)

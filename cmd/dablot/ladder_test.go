@@ -11,7 +11,7 @@ import (
 
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/ladder"
 )
 
 // TestLadder plays a tiny ladder (5 ms a move, 4 games a match) of a
@@ -56,7 +56,7 @@ func TestLadder(t *testing.T) {
 		t.Errorf("the ends count %d games, want 8:\n%s", total, out)
 	}
 	wdls := regexp.MustCompile(`(?m)^A W/D/L (\d+)/(\d+)/(\d+)`).FindAllStringSubmatch(out, -1)
-	rows, err := train.ReadLadder(results)
+	rows, err := ladder.Read(results)
 	if err != nil || len(rows) != 2 || len(wdls) != 2 {
 		t.Fatalf("%d rows (%v), %d W/D/L lines", len(rows), err, len(wdls))
 	}
@@ -80,7 +80,7 @@ func TestLadder(t *testing.T) {
 	if out, err := runCmd(t, "ladder", modelFile, "--ms", "5", "--games", "2", "--results", results, "--seed", "3"); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if rows, err := train.ReadLadder(results); err != nil || len(rows) != 3 || rows[2].Seed != 3 || rows[2].WDL.Games() != 2 {
+	if rows, err := ladder.Read(results); err != nil || len(rows) != 3 || rows[2].Seed != 3 || rows[2].WDL.Games() != 2 {
 		t.Errorf("after a second ladder: %d rows, %v", len(rows), err)
 	}
 }

@@ -1,4 +1,7 @@
-package train
+// Package ladder keeps the results file of the equal-time ladder (dablot
+// ladder, make strength): one tab-separated row a match, appended durably,
+// read back and checked.
+package ladder
 
 import (
 	"bufio"
@@ -17,10 +20,10 @@ import (
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 
-// LadderRow is one match of the equal-time ladder (dablot ladder), a row
+// Row is one match of the equal-time ladder (dablot ladder), a row
 // of its results file: who played whom, at what time per move, from which
 // openings, and the result from the player's point of view.
-type LadderRow struct {
+type Row struct {
 	Time        time.Time // when the match ended (UTC)
 	Code        string    // CodeVersion of the program that played it
 	Model       string    // the player's model file ("-" for none)
@@ -38,23 +41,23 @@ type LadderRow struct {
 	Wall             time.Duration // the match's wall time
 }
 
-// LadderColumns are the columns of a ladder results file, its first line.
+// Columns are the columns of a ladder results file, its first line.
 // Scores are fractions of a point per game with their 95 % interval, Elo
 // the logistic difference with its interval ("+inf" and "-inf" at the
 // ends); south and north are the player's W/D/L with each colour.
-var LadderColumns = []string{
+var Columns = []string{
 	"date_utc", "code_version", "model", "model_sha256", "variant", "player", "opponent", "ms_per_move",
 	"games", "wins", "draws", "losses", "score", "score_lo95", "score_hi95", "elo", "elo_lo95", "elo_hi95",
 	"south_wdl", "north_wdl", "book", "threads", "seed", "wall_s",
 }
 
-// LadderHeader is the first line of a ladder results file.
-func LadderHeader() string { return strings.Join(LadderColumns, "\t") }
+// Header is the first line of a ladder results file.
+func Header() string { return strings.Join(Columns, "\t") }
 
 // Format writes the row as a line of tab-separated fields (no newline),
-// in the order of LadderColumns. Tabs and newlines in the text fields
+// in the order of Columns. Tabs and newlines in the text fields
 // become spaces.
-func (r LadderRow) Format() string {
+func (r Row) Format() string {
 	lo, hi := r.WDL.ScoreCI(0.95)
 	elo, elo0, elo1 := r.WDL.Elo(0.95)
 	text := func(s string) string {
@@ -93,22 +96,22 @@ func parseWDL(s string) (match.WDL, error) {
 	return w, nil
 }
 
-// ParseLadderRow reads a line that Format wrote. The score, intervals and
+// ParseRow reads a line that Format wrote. The score, intervals and
 // Elo are derived from the counts, so only the counts are read back; a
 // line whose counts disagree with its score is an error.
-func ParseLadderRow(line string) (LadderRow, error) {
+func ParseRow(line string) (Row, error) {
 	f := strings.Split(line, "\t")
-	if len(f) != len(LadderColumns) {
-		return LadderRow{}, fmt.Errorf("%d fields, want %d (%s)", len(f), len(LadderColumns), LadderHeader())
+	if len(f) != len(Columns) {
+		return Row{}, fmt.Errorf("%d fields, want %d (%s)", len(f), len(Columns), Header())
 	}
 	col := map[string]string{}
-	for i, c := range LadderColumns {
+	for i, c := range Columns {
 		col[c] = f[i]
 	}
-	var r LadderRow
+	var r Row
 	var err error
-	bad := func(c string, e error) (LadderRow, error) {
-		return LadderRow{}, fmt.Errorf("column %s: %q: %v", c, col[c], e)
+	bad := func(c string, e error) (Row, error) {
+		return Row{}, fmt.Errorf("column %s: %q: %v", c, col[c], e)
 	}
 	if r.Time, err = time.Parse(time.RFC3339, col["date_utc"]); err != nil {
 		return bad("date_utc", err)
@@ -147,17 +150,17 @@ func ParseLadderRow(line string) (LadderRow, error) {
 	return r, nil
 }
 
-// MaxLadderBytes bounds a ladder results file: some hundred thousand rows.
-const MaxLadderBytes = 64 << 20
+// MaxBytes bounds a ladder results file: some hundred thousand rows.
+const MaxBytes = 64 << 20
 
-// CheckLadderFile checks, before a match, that its row can be appended to
-// the results file path: the file is absent (AppendLadderRow creates it
-// with its header; its directory must exist) or starts with LadderHeader.
-func CheckLadderFile(path string) error {
+// CheckFile checks, before a match, that its row can be appended to
+// the results file path: the file is absent (AppendRow creates it
+// with its header; its directory must exist) or starts with Header.
+func CheckFile(path string) error {
 	if err := durable.CheckTarget(path); err != nil {
 		return fmt.Errorf("results file %s: %w", path, err)
 	}
-	f, err := durable.Open(path, "ladder results file", MaxLadderBytes)
+	f, err := durable.Open(path, "ladder results file", MaxBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		dir := filepath.Dir(path)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -177,55 +180,55 @@ func CheckLadderFile(path string) error {
 		}
 		return nil // empty: the header is written first
 	}
-	if got := sc.Text(); got != LadderHeader() {
+	if got := sc.Text(); got != Header() {
 		return fmt.Errorf("results file %s: its first line is not the ladder's header (%.60q…); give another --results file", path, got)
 	}
 	return nil
 }
 
-// AppendLadderRow appends the row to the results file path, first writing
+// AppendRow appends the row to the results file path, first writing
 // the header when the file is new or empty. Each line is written in one
 // write and synced (runlog.AppendLine), so a crash cannot damage the rows
 // before it; a torn last line is completed if it parses and cut off if not.
-func AppendLadderRow(path string, r LadderRow) error {
-	if err := CheckLadderFile(path); err != nil {
+func AppendRow(path string, r Row) error {
+	if err := CheckFile(path); err != nil {
 		return err
 	}
 	complete := func(line []byte) bool {
-		if string(line) == LadderHeader() {
+		if string(line) == Header() {
 			return true
 		}
-		_, err := ParseLadderRow(string(line))
+		_, err := ParseRow(string(line))
 		return err == nil
 	}
 	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
-		if err := runlog.AppendLine(path, []byte(LadderHeader()), complete); err != nil {
+		if err := runlog.AppendLine(path, []byte(Header()), complete); err != nil {
 			return err
 		}
 	}
 	return runlog.AppendLine(path, []byte(r.Format()), complete)
 }
 
-// ReadLadder reads every row of a results file. A torn last line (a crash
+// Read reads every row of a results file. A torn last line (a crash
 // while writing it) is ignored; any other bad line is an error naming the
 // file and line.
-func ReadLadder(path string) ([]LadderRow, error) {
-	data, err := durable.ReadFile(path, "ladder results file", MaxLadderBytes)
+func Read(path string) ([]Row, error) {
+	data, err := durable.ReadFile(path, "ladder results file", MaxBytes)
 	if err != nil {
 		return nil, err
 	}
 	text := string(data)
 	torn := !strings.HasSuffix(text, "\n")
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	if len(lines) == 0 || lines[0] != LadderHeader() {
+	if len(lines) == 0 || lines[0] != Header() {
 		return nil, fmt.Errorf("%s:1: not the ladder's header", path)
 	}
-	var rows []LadderRow
+	var rows []Row
 	for i, l := range lines[1:] {
 		if l == "" {
 			continue
 		}
-		r, err := ParseLadderRow(l)
+		r, err := ParseRow(l)
 		if err != nil {
 			if torn && i == len(lines)-2 {
 				break

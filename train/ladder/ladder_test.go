@@ -1,4 +1,4 @@
-package train
+package ladder
 
 import (
 	"fmt"
@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-func testRow(w, d, l int) LadderRow {
-	return LadderRow{Time: time.Date(2026, 11, 24, 10, 30, 0, 0, time.UTC), Code: "v0.0.0 abc123", Model: "models/dablot.dbm",
+func testRow(w, d, l int) Row {
+	return Row{Time: time.Date(2026, 11, 24, 10, 30, 0, 0, time.UTC), Code: "v0.0.0 abc123", Model: "models/dablot.dbm",
 		ModelSHA256: "eaf43a52", Variant: "dablot", Player: "gumbel:model=models/dablot.dbm,ms=100", Opponent: "alphabeta:ms=100",
 		MS: 100, WDL: match.WDL{W: w, D: d, L: l}, AsSouth: match.WDL{W: w, D: d}, AsNorth: match.WDL{L: l}, Book: "configs/books/dablot.txt",
 		Threads: 2, Seed: 7, Wall: 1234 * time.Second}
@@ -19,7 +19,7 @@ func testRow(w, d, l int) LadderRow {
 
 func columnIndex(t *testing.T, name string) int {
 	t.Helper()
-	for i, c := range LadderColumns {
+	for i, c := range Columns {
 		if c == name {
 			return i
 		}
@@ -31,10 +31,10 @@ func columnIndex(t *testing.T, name string) int {
 // TestLadderRow: a row formats as one tab-separated field per column and
 // reads back; the derived columns are those of the counts.
 func TestLadderRow(t *testing.T) {
-	for _, row := range []LadderRow{testRow(3, 14, 3), testRow(0, 0, 20), testRow(5, 0, 0)} {
+	for _, row := range []Row{testRow(3, 14, 3), testRow(0, 0, 20), testRow(5, 0, 0)} {
 		line := row.Format()
 		f := strings.Split(line, "\t")
-		if len(f) != len(LadderColumns) || strings.Contains(line, "\n") {
+		if len(f) != len(Columns) || strings.Contains(line, "\n") {
 			t.Fatalf("%q: %d fields", line, len(f))
 		}
 		lo, hi := row.WDL.ScoreCI(0.95)
@@ -49,7 +49,7 @@ func TestLadderRow(t *testing.T) {
 				t.Errorf("%s = %q, want %q", col, got, want)
 			}
 		}
-		back, err := ParseLadderRow(line)
+		back, err := ParseRow(line)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestLadderRow(t *testing.T) {
 	// Tabs in a text field cannot split the row.
 	row := testRow(1, 0, 0)
 	row.Player = "gumbel:model=a\tb.dbm"
-	if f := strings.Split(row.Format(), "\t"); len(f) != len(LadderColumns) {
+	if f := strings.Split(row.Format(), "\t"); len(f) != len(Columns) {
 		t.Errorf("a tab in a spec gave %d fields", len(f))
 	}
 	// A bad line names the column.
@@ -76,11 +76,11 @@ func TestLadderRow(t *testing.T) {
 		if bad == line {
 			t.Fatalf("%q not in %q", tc.from, line)
 		}
-		if _, err := ParseLadderRow(bad); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := ParseRow(bad); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want %q", bad, err, tc.want)
 		}
 	}
-	if _, err := ParseLadderRow("a\tb"); err == nil || !strings.Contains(err.Error(), "2 fields") {
+	if _, err := ParseRow("a\tb"); err == nil || !strings.Contains(err.Error(), "2 fields") {
 		t.Errorf("short line: %v", err)
 	}
 }
@@ -91,52 +91,52 @@ func TestLadderRow(t *testing.T) {
 func TestLadderFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ladder.tsv")
-	if err := CheckLadderFile(path); err != nil {
+	if err := CheckFile(path); err != nil {
 		t.Fatal(err)
 	}
 	r1, r2, r3 := testRow(1, 2, 3), testRow(4, 5, 6), testRow(7, 8, 9)
-	for _, r := range []*LadderRow{&r1, &r2} {
-		if err := AppendLadderRow(path, *r); err != nil {
+	for _, r := range []*Row{&r1, &r2} {
+		if err := AppendRow(path, *r); err != nil {
 			t.Fatal(err)
 		}
 	}
 	data, _ := os.ReadFile(path)
-	if want := LadderHeader() + "\n" + r1.Format() + "\n" + r2.Format() + "\n"; string(data) != want {
+	if want := Header() + "\n" + r1.Format() + "\n" + r2.Format() + "\n"; string(data) != want {
 		t.Fatalf("file:\n%s\nwant:\n%s", data, want)
 	}
 	// A crash in the middle of a row: the torn row is cut off, the earlier
 	// ones stay, and reading ignores a torn last line.
 	torn := r3.Format()[:40]
 	os.WriteFile(path, append(data, torn...), 0o644)
-	if rows, err := ReadLadder(path); err != nil || len(rows) != 2 {
+	if rows, err := Read(path); err != nil || len(rows) != 2 {
 		t.Fatalf("with a torn line: %d rows, %v", len(rows), err)
 	}
-	if err := AppendLadderRow(path, r3); err != nil {
+	if err := AppendRow(path, r3); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := ReadLadder(path)
+	rows, err := Read(path)
 	if err != nil || len(rows) != 3 || rows[0] != r1 || rows[1] != r2 || rows[2] != r3 {
 		t.Fatalf("rows %+v, %v", rows, err)
 	}
 	// A whole row without its newline is kept.
 	data, _ = os.ReadFile(path)
 	os.WriteFile(path, data[:len(data)-1], 0o644)
-	if err := AppendLadderRow(path, r1); err != nil {
+	if err := AppendRow(path, r1); err != nil {
 		t.Fatal(err)
 	}
-	if rows, err := ReadLadder(path); err != nil || len(rows) != 4 {
+	if rows, err := Read(path); err != nil || len(rows) != 4 {
 		t.Fatalf("after a row without its newline: %d rows, %v", len(rows), err)
 	}
 	// A bad row in the middle is an error naming the line.
-	os.WriteFile(path, []byte(LadderHeader()+"\n"+r1.Format()+"\nnonsense\n"+r2.Format()+"\n"), 0o644)
-	if _, err := ReadLadder(path); err == nil || !strings.Contains(err.Error(), "ladder.tsv:3:") {
+	os.WriteFile(path, []byte(Header()+"\n"+r1.Format()+"\nnonsense\n"+r2.Format()+"\n"), 0o644)
+	if _, err := Read(path); err == nil || !strings.Contains(err.Error(), "ladder.tsv:3:") {
 		t.Errorf("bad middle row: %v", err)
 	}
 
 	// Someone else's file.
 	other := filepath.Join(dir, "notes.tsv")
 	os.WriteFile(other, []byte("name\tvalue\nx\t1\n"), 0o644)
-	for _, err := range []error{CheckLadderFile(other), AppendLadderRow(other, r1)} {
+	for _, err := range []error{CheckFile(other), AppendRow(other, r1)} {
 		if err == nil || !strings.Contains(err.Error(), "not the ladder's header") {
 			t.Errorf("foreign file: %v", err)
 		}
@@ -145,16 +145,16 @@ func TestLadderFile(t *testing.T) {
 		t.Errorf("the foreign file was changed: %q", data)
 	}
 	// A file in a directory that does not exist.
-	if err := CheckLadderFile(filepath.Join(dir, "nosuch", "l.tsv")); err == nil || !strings.Contains(err.Error(), "does not exist") {
+	if err := CheckFile(filepath.Join(dir, "nosuch", "l.tsv")); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("missing directory: %v", err)
 	}
 	// An empty file gets the header.
 	empty := filepath.Join(dir, "empty.tsv")
 	os.WriteFile(empty, nil, 0o644)
-	if err := AppendLadderRow(empty, r1); err != nil {
+	if err := AppendRow(empty, r1); err != nil {
 		t.Fatal(err)
 	}
-	if rows, err := ReadLadder(empty); err != nil || len(rows) != 1 {
+	if rows, err := Read(empty); err != nil || len(rows) != 1 {
 		t.Errorf("empty file: %d rows, %v", len(rows), err)
 	}
 }
