@@ -40,6 +40,29 @@ type Evaluator interface {
 	Evaluate(batch []Request) error
 }
 
+// SplitWDL turns a value v (the expected result, in [-1, 1]) and a draw
+// chance into win, draw and loss chances with w - l = v and w + d + l = 1.
+// The draw chance is kept as far as it fits: it is at most 1 - |v| (a
+// value of ±1 leaves no room for a draw), and a negative or NaN one counts
+// as 0. A v outside [-1, 1] is clamped.
+func SplitWDL(v, draw float32) [3]float32 {
+	v = max(-1, min(1, v))
+	if math.IsNaN(float64(draw)) || draw < 0 {
+		draw = 0
+	}
+	d := min(draw, 1-abs32(v))
+	w := max(0, (1-d+v)/2)
+	l := max(0, (1-d-v)/2)
+	return [3]float32{w, d, l}
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
 // uniform sets equal priors.
 func uniform(r *Request) {
 	p := 1 / float32(len(r.Legal))

@@ -69,7 +69,7 @@ func (r *Request) shiftValue(x float64) {
 	nv := math.Tanh(math.Atanh(v) + x)
 	r.Value = float32(nv)
 	if r.WDL != ([3]float32{}) {
-		r.WDL = shiftWDL(r.WDL, float32(nv))
+		r.WDL = SplitWDL(float32(nv), r.WDL[1])
 	}
 }
 
@@ -101,19 +101,4 @@ func (e *QuiescenceEvaluator) swing(p *game.Position, decisions []game.Decision)
 	static := ab.Evaluate(p)
 	q := ab.quiesce(p, legal, -infScore, infScore, 0)
 	return math.Max(-maxSwing, math.Min(maxSwing, float64(q-static)/100))
-}
-
-// shiftWDL returns win/draw/loss probabilities with the draw share of wdl
-// (as far as it fits) and win minus loss equal to v.
-func shiftWDL(wdl [3]float32, v float32) [3]float32 {
-	d := min(wdl[1], 1-abs32(v))
-	w := (1 - d + v) / 2
-	return [3]float32{w, d, 1 - d - w}
-}
-
-func abs32(x float32) float32 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

@@ -64,17 +64,66 @@ func TestQuiescenceEvaluator(t *testing.T) {
 	}
 }
 
-func TestShiftWDL(t *testing.T) {
+// TestSplitWDL: a value and a draw chance become win, draw and loss
+// chances with w - l = v, the draw kept as far as it fits.
+func TestSplitWDL(t *testing.T) {
+	nan := float32(math.NaN())
 	for _, tc := range []struct {
-		wdl [3]float32
-		v   float32
+		v, draw float32
+		want    [3]float32
 	}{
-		{[3]float32{0.2, 0.6, 0.2}, 0.5}, {[3]float32{0.2, 0.6, 0.2}, -0.9}, {[3]float32{0.7, 0.1, 0.2}, 0.2},
+		{0, 0, [3]float32{0.5, 0, 0.5}},
+		{0, 1, [3]float32{0, 1, 0}},
+		{0.5, 0.3, [3]float32{0.6, 0.3, 0.1}},
+		{-0.5, 0.3, [3]float32{0.1, 0.3, 0.6}},
+		{0.5, 0.8, [3]float32{0.5, 0.5, 0}}, // the draw lowered to 1-|v|
+		{1, 0.4, [3]float32{1, 0, 0}},       // a sure win leaves no draw
+		{-1, 0.4, [3]float32{0, 0, 1}},
+		{1.5, 0, [3]float32{1, 0, 0}},        // v clamped
+		{0.2, -0.3, [3]float32{0.6, 0, 0.4}}, // a negative draw counts as 0
+		{0.2, nan, [3]float32{0.6, 0, 0.4}},  // so does NaN
+		{-0.9, 0.6, [3]float32{0, 0.1, 0.9}}, // quiescence shifting a drawish value
 	} {
-		got := shiftWDL(tc.wdl, tc.v)
-		sum := got[0] + got[1] + got[2]
-		if math.Abs(float64(sum-1)) > 1e-6 || math.Abs(float64(got[0]-got[2]-tc.v)) > 1e-6 || min(got[0], got[1], got[2]) < 0 {
-			t.Errorf("shiftWDL(%v, %v) = %v: want probabilities with W-L = %v", tc.wdl, tc.v, got, tc.v)
+		got := SplitWDL(tc.v, tc.draw)
+		for i := range got {
+			if math.Abs(float64(got[i]-tc.want[i])) > 1e-6 {
+				t.Errorf("SplitWDL(%v, %v) = %v, want %v", tc.v, tc.draw, got, tc.want)
+				break
+			}
+		}
+		if sum := got[0] + got[1] + got[2]; math.Abs(float64(sum-1)) > 1e-6 || min(got[0], got[1], got[2]) < 0 {
+			t.Errorf("SplitWDL(%v, %v) = %v: not probabilities", tc.v, tc.draw, got)
+		}
+	}
+}
+
+// TestShiftValueWDL: the quiescence shift moves a request's WDL with its
+// value and keeps the draw chance where it fits.
+func TestShiftValueWDL(t *testing.T) {
+	for _, tc := range []struct {
+		value float32
+		wdl   [3]float32
+		x     float64
+		draw  float32 // the draw chance after the shift
+	}{
+		{0.2, [3]float32{0.5, 0.2, 0.3}, 0.3, 0.2},
+		{-0.1, [3]float32{0.2, 0.5, 0.3}, -2, 1 - float32(math.Tanh(2+math.Atanh(0.1)))},
+		{0.3, [3]float32{}, 1, 0}, // no WDL: none made up
+	} {
+		r := Request{Value: tc.value, WDL: tc.wdl}
+		r.shiftValue(tc.x)
+		v := float32(math.Tanh(math.Atanh(float64(tc.value)) + tc.x))
+		if math.Abs(float64(r.Value-v)) > 1e-6 {
+			t.Errorf("%+v shifted by %v: value %v, want %v", tc, tc.x, r.Value, v)
+		}
+		if tc.wdl == ([3]float32{}) {
+			if r.WDL != tc.wdl {
+				t.Errorf("%+v shifted: WDL %v, want none", tc, r.WDL)
+			}
+			continue
+		}
+		if math.Abs(float64(r.WDL[0]-r.WDL[2]-v)) > 1e-6 || math.Abs(float64(r.WDL[1]-tc.draw)) > 1e-6 {
+			t.Errorf("%+v shifted by %v: WDL %v, want W-L %v and draw %v", tc, tc.x, r.WDL, v, tc.draw)
 		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -345,7 +344,7 @@ func (a *analyst) analyse(ctx context.Context, p game.Position, lim mcts.Limits,
 	if an.Proof != nil {
 		// The best turn's result is known, not estimated: a value of 1, 0
 		// or -1 with every chance it leaves to a draw is exact.
-		an.Top[0].Value, an.Top[0].WDL = root.Value, splitValue(root.Value, 1)
+		an.Top[0].Value, an.Top[0].WDL = root.Value, mcts.SplitWDL(root.Value, 1)
 	}
 	an.Time = time.Since(start)
 	return an, nil
@@ -437,7 +436,7 @@ func (a *analyst) addWDL(p *game.Position, turns []turnEval) error {
 		return err
 	}
 	for k, i := range who {
-		turns[i].WDL = splitValue(turns[i].Value, reqs[k].WDL[1])
+		turns[i].WDL = mcts.SplitWDL(turns[i].Value, reqs[k].WDL[1])
 	}
 	return nil
 }
@@ -451,19 +450,6 @@ func decisionValue(res *mcts.Result, d game.Decision) float32 {
 		return res.Value
 	}
 	return res.Q[i]
-}
-
-// splitValue turns a value v in [-1, 1] and a draw chance d into win, draw
-// and loss chances with w - l = v and w + d + l = 1.
-func splitValue(v, d float32) [3]float32 {
-	v = max(-1, min(1, v))
-	if math.IsNaN(float64(d)) || d < 0 {
-		d = 0
-	}
-	d = min(d, 1-abs32(v))
-	w := max(0, (1-d+v)/2)
-	l := max(0, (1-d-v)/2)
-	return [3]float32{w, d, l}
 }
 
 func abs32(x float32) float32 {
