@@ -71,6 +71,44 @@ func TestBoardGeometry(t *testing.T) {
 	}
 }
 
+// TestPolicyLayout: every step and jump of a board has its own policy
+// index below PolicySize, stop and pass share the last one, and a policy
+// has DecisionsPerPoint entries per point.
+func TestPolicyLayout(t *testing.T) {
+	for _, tc := range []struct {
+		cols, rows, size int
+	}{
+		{6, 7, 72*16 + 1},
+		{5, 5, 41*16 + 1},
+		{2, 2, 5*16 + 1},
+		{8, 9, 128*16 + 1},
+	} {
+		b, err := game.NewBoard(tc.cols, tc.rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size := game.PolicySize(b.Points())
+		if size != tc.size || game.DecisionsPerPoint != 2*game.NumDirections {
+			t.Errorf("%d×%d: policy size %d, %d per point; want %d, %d", tc.cols, tc.rows, size, game.DecisionsPerPoint, tc.size, 2*game.NumDirections)
+		}
+		seen := make([]bool, size)
+		for p := range b.Points() {
+			for d := range game.Direction(game.NumDirections) {
+				for _, dec := range []game.Decision{game.StepDecision(p, d), game.JumpDecision(p, d)} {
+					i := dec.PolicyIndex(b)
+					if i < 0 || i >= size-1 || seen[i] {
+						t.Fatalf("%d×%d: %v at policy index %d: want a free index below %d", tc.cols, tc.rows, dec, i, size-1)
+					}
+					seen[i] = true
+				}
+			}
+		}
+		if s, p := game.Stop.PolicyIndex(b), game.Pass.PolicyIndex(b); s != size-1 || p != size-1 {
+			t.Errorf("%d×%d: stop at %d, pass at %d; want both at %d", tc.cols, tc.rows, s, p, size-1)
+		}
+	}
+}
+
 func TestDistanceExamples(t *testing.T) {
 	b, _ := game.NewBoard(6, 7)
 	for _, tc := range []struct {

@@ -33,17 +33,25 @@ func (d Decision) IsJump() bool { return d < Stop && d&1 == 1 }
 // IsMove reports whether d moves a piece (a step or a jump).
 func (d Decision) IsMove() bool { return d < Stop }
 
+// DecisionsPerPoint is the number of decisions that start at one point, a
+// step and a jump in each direction: the entries per point of a policy.
+const DecisionsPerPoint = 2 * NumDirections
+
 // PolicyIndex returns the index of d in a policy of board b: steps and jumps
-// by their number, stop and pass (which never compete) both at 16·points.
+// by their number, stop and pass (which never compete) both at the last
+// index, DecisionsPerPoint·points.
 func (d Decision) PolicyIndex(b *Board) int {
 	if d >= Stop {
-		return b.Points() * 16
+		return b.Points() * DecisionsPerPoint
 	}
 	return int(d)
 }
 
-// PolicySize returns the number of entries of a policy over decisions.
-func PolicySize(b *Board) int { return b.Points()*16 + 1 }
+// PolicySize returns the number of entries of a policy over the decisions
+// of a board of points points: DecisionsPerPoint for each point, then one
+// that stop and pass share. It is the one definition of the policy's
+// layout; the network's policy head follows it.
+func PolicySize(points int) int { return points*DecisionsPerPoint + 1 }
 
 // String formats d for debugging on the 72-point board's own numbering,
 // such as "j6:NE step"; use Position.DecisionString for square names.

@@ -9,8 +9,8 @@
 // by a [9*C, Cout] weight matrix plus bias. The network is a stem layer,
 // Config.Blocks residual blocks of two such layers, a policy head (per-point
 // logits for 8 directions x {step, jump} plus one global "stop the chain"
-// logit, see PolicySize) and a value head (mean pool, one hidden layer,
-// win/draw/loss logits from the side to move).
+// logit, in the layout of game.PolicySize) and a value head (mean pool, one
+// hidden layer, win/draw/loss logits from the side to move).
 //
 // Matrix products go through Sgemm, a register-blocked AVX-512 kernel
 // written with simd/archsimd in GOEXPERIMENT=simd builds on amd64, and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/net/internal/kernel"
 )
 
@@ -86,7 +87,7 @@ func (e *Evaluator) Points() int { return e.points }
 func (e *Evaluator) InputSize() int { return e.points * e.cfg.InputPlanes }
 
 // PolicySize is the policy length per position.
-func (e *Evaluator) PolicySize() int { return PolicySize(e.points) }
+func (e *Evaluator) PolicySize() int { return game.PolicySize(e.points) }
 
 // maxChunkRows bounds the rows (positions x points) that one worker pushes
 // through the whole network at a time, so that its activations stay in L2.

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/safetensors"
 )
@@ -113,7 +114,7 @@ func EncodeFile(kind FileKind, topo *Topology, cfg Config, tensors []Tensor, met
 	for k, v := range extra {
 		md[k] = v
 	}
-	arch, err := json.Marshal(Architecture{Config: cfg, Points: topo.Points, PolicySize: PolicySize(topo.Points), TopologySHA256: topo.Hash()})
+	arch, err := json.Marshal(Architecture{Config: cfg, Points: topo.Points, PolicySize: game.PolicySize(topo.Points), TopologySHA256: topo.Hash()})
 	if err != nil {
 		return nil, err
 	}
@@ -272,8 +273,8 @@ func DecodeFile(buf []byte, kind FileKind, expect func(meta map[string]string) (
 	if arch.TopologySHA256 != exp.Topology.Hash() {
 		return nil, fmt.Errorf("net: load: %s topology %s does not match the expected board %s", kind.What, arch.TopologySHA256, exp.Topology.Hash())
 	}
-	if arch.PolicySize != PolicySize(arch.Points) {
-		return nil, fmt.Errorf("net: load: policy size %d, want %d", arch.PolicySize, PolicySize(arch.Points))
+	if arch.PolicySize != game.PolicySize(arch.Points) {
+		return nil, fmt.Errorf("net: load: policy size %d, want %d", arch.PolicySize, game.PolicySize(arch.Points))
 	}
 	if exp.InputPlanes > 0 && arch.InputPlanes != exp.InputPlanes {
 		return nil, fmt.Errorf("net: load: model encodes %d input planes, expected %d", arch.InputPlanes, exp.InputPlanes)

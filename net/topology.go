@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+
+	"github.com/dablot-zero/dablot/game"
 )
 
 // Directions are indexed 0..7 in this order.
@@ -78,12 +80,9 @@ func (t *Topology) GatherTable() []int32 {
 }
 
 // MovesPerPoint is the policy head's width per point: 8 directions x
-// {step, jump}.
-const MovesPerPoint = 2 * NumDirections
-
-// PolicySize is the length of the policy vector for a board of points
-// points: points*16 move logits plus one "stop the chain" logit.
-func PolicySize(points int) int { return points*MovesPerPoint + 1 }
+// {step, jump}, the policy layout of game.PolicySize (points·MovesPerPoint
+// move logits, then one "stop the chain" logit).
+const MovesPerPoint = game.DecisionsPerPoint
 
 // GridBoard builds a Dablot-style board with cols x rows grid lines: the
 // line crossings (even doubled coordinates) plus the centres of the squares

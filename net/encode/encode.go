@@ -93,7 +93,7 @@ func (e *Encoder) Points() int { return e.points }
 func (e *Encoder) InputSize() int { return e.points * Planes }
 
 // PolicySize returns the number of policy entries.
-func (e *Encoder) PolicySize() int { return game.PolicySize(e.board) }
+func (e *Encoder) PolicySize() int { return game.PolicySize(e.points) }
 
 // Neighbors returns the board graph the network is built on:
 // Neighbors()[q][d] is the point one step from q in direction d, or -1.
@@ -182,7 +182,7 @@ func (e *Encoder) LegalIndices(p *game.Position, ds []game.Decision, dst []int32
 // encodes as the mirror of its planes, and its policy as MirrorIndex of its
 // policy. Stop and pass map to themselves.
 func (e *Encoder) MirrorIndex(i int) int {
-	if i >= e.points*16 {
+	if i >= e.points*game.DecisionsPerPoint {
 		return i
 	}
 	return game.Mirror.Decision(e.board, game.Decision(i)).PolicyIndex(e.board)

@@ -93,18 +93,43 @@ func TestPlanesContent(t *testing.T) {
 	}
 }
 
-// TestAgreesWithNet: the network's policy layout and board graph are the
-// game's, though net does not import game.
+// TestAgreesWithNet: the network's policy is in game's layout (the one
+// definition, game.PolicySize), and its board graph is the game's: a
+// network built on the encoder's topology returns a policy of
+// game.PolicySize entries, and every legal decision's index lies in it.
 func TestAgreesWithNet(t *testing.T) {
-	for _, v := range []string{"keyland", "daablot"} {
+	for _, v := range []string{"keyland", "daablot", "dablot"} {
 		e := encode.New(configs.MustVariant(v))
-		b := e.Rules().Board
 		topo := net.Topology{Points: e.Points(), Neighbors: e.Neighbors()}
 		if err := topo.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		if net.PolicySize(e.Points()) != e.PolicySize() || e.PolicySize() != game.PolicySize(b) {
-			t.Fatalf("%s: policy sizes differ", v)
+		w, err := net.NewWeights(net.Config{Blocks: 1, Channels: 4, InputPlanes: encode.Planes, ValueHidden: 4}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := net.NewEvaluator(&topo, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := ev.NewWorkspace(1, 1)
+		p := e.Rules().Start()
+		x := make([]float32, e.InputSize())
+		e.Encode(&p, x)
+		policy, _, err := ws.Forward(x, 1)
+		ws.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := game.PolicySize(e.Points())
+		if len(policy) != want || ev.PolicySize() != want || e.PolicySize() != want {
+			t.Fatalf("%s: the network's policy has %d entries (PolicySize %d), the encoder's %d; want game.PolicySize %d",
+				v, len(policy), ev.PolicySize(), e.PolicySize(), want)
+		}
+		for _, i := range e.LegalIndices(&p, append(p.Decisions(nil), game.Stop, game.Pass), nil) {
+			if i < 0 || int(i) >= len(policy) {
+				t.Errorf("%s: policy index %d out of the network's %d", v, i, len(policy))
+			}
 		}
 	}
 }

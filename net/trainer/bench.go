@@ -3,6 +3,7 @@ package trainer
 import (
 	"time"
 
+	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/internal/kernel"
 )
@@ -21,7 +22,7 @@ func benchTrainer(topo *net.Topology, cfg net.Config, batch int) (*Trainer, Batc
 	if err != nil {
 		return nil, Batch{}, err
 	}
-	A := net.PolicySize(topo.Points)
+	A := game.PolicySize(topo.Points)
 	b := Batch{N: batch, Input: kernel.BenchInputs(batch*topo.Points*cfg.InputPlanes, 3),
 		Policy: make([]float32, batch*A), Value: make([]float32, batch*3)}
 	for q := 0; q < batch; q++ {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/trainer"
 )
@@ -30,7 +31,7 @@ func Example() {
 		return
 	}
 	defer tr.Close()
-	A := net.PolicySize(topo.Points)
+	A := game.PolicySize(topo.Points)
 	move := 12*net.MovesPerPoint + 2 // one entry of the policy (its layout is game's)
 	b := trainer.Batch{N: 1, Input: make([]float32, topo.Points*cfg.InputPlanes),
 		Policy: make([]float32, A), Mask: make([]float32, A), Value: []float32{1, 0, 0}}

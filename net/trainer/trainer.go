@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/internal/kernel"
 
@@ -84,8 +85,8 @@ func (c TrainConfig) LearningRateAt(step int) float64 {
 type Batch struct {
 	N      int       // positions; must equal TrainConfig.BatchSize
 	Input  []float32 // N * Points * InputPlanes, [position][point][plane]
-	Policy []float32 // N * net.PolicySize(points) target distributions
-	Mask   []float32 // N * net.PolicySize(points), nonzero = legal; nil means all legal
+	Policy []float32 // N * game.PolicySize(points) target distributions
+	Mask   []float32 // N * game.PolicySize(points), nonzero = legal; nil means all legal
 	Value  []float32 // N * 3 win/draw/loss target distributions
 }
 
@@ -173,7 +174,7 @@ func (t *Trainer) addParam(name string, rows, cols int, bias bool, w *net.Weight
 func (t *Trainer) build(w *net.Weights) error {
 	c := t.cfg
 	P, B := t.topo.Points, t.tc.BatchSize
-	R, C, I, H, A := B*P, c.Channels, c.InputPlanes, c.ValueHidden, net.PolicySize(P)
+	R, C, I, H, A := B*P, c.Channels, c.InputPlanes, c.ValueHidden, game.PolicySize(P)
 	t.g = G.NewGraph()
 	g := t.g
 	mat := func(name string, r, k int) (*G.Node, *tensor.Dense) {
@@ -260,7 +261,7 @@ func (t *Trainer) Steps() int { return t.step }
 func (t *Trainer) Config() net.Config { return t.cfg }
 
 func (t *Trainer) load(b Batch) error {
-	P, A := t.topo.Points, net.PolicySize(t.topo.Points)
+	P, A := t.topo.Points, game.PolicySize(t.topo.Points)
 	n := t.tc.BatchSize
 	switch {
 	case b.N != n:

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/internal/nettest"
 )
@@ -12,7 +13,7 @@ import (
 // memorisationSet makes n random positions with random legal masks, a
 // one-hot policy target on a legal move and a one-hot WDL target.
 func memorisationSet(r *rand.Rand, topo *net.Topology, planes, n int) Batch {
-	A := net.PolicySize(topo.Points)
+	A := game.PolicySize(topo.Points)
 	b := Batch{N: n, Input: nettest.RandomInputs(r, n*topo.Points*planes),
 		Policy: make([]float32, n*A), Mask: make([]float32, n*A), Value: make([]float32, n*3)}
 	for q := 0; q < n; q++ {

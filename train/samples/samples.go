@@ -258,7 +258,7 @@ func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 			!(s.Value >= -1 && s.Value <= 1) || !(s.Target >= -1 && s.Target <= 1) {
 			return corrupt(path, "sample %d: fields out of range", i)
 		}
-		size := game.PolicySize(r.Board)
+		size := game.PolicySize(r.Board.Points())
 		s.Policy = make([]PolicyEntry, n)
 		for j := range s.Policy {
 			e := PolicyEntry{binary.LittleEndian.Uint16(rest), math.Float32frombits(binary.LittleEndian.Uint32(rest[2:]))}
