@@ -14,6 +14,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/analysis"
 )
 
 func init() {
@@ -107,7 +108,7 @@ type inputLine struct {
 
 // searchAnswer is what a background search ends with.
 type searchAnswer struct {
-	an  *analysis
+	an  *analysis.Analysis
 	err error
 }
 
@@ -372,7 +373,7 @@ func (e *engine) cmdPosition(_ context.Context, args []string) error {
 		}
 		for i, t := range turns {
 			if p.Status().Over() {
-				return fmt.Errorf("move %d (%s): %v", i+1, t, gameOverError(&p))
+				return fmt.Errorf("move %d (%s): %v", i+1, t, analysis.GameOverError(&p))
 			}
 			if err := p.ApplyTurn(t); err != nil {
 				return fmt.Errorf("move %d: %w", i+1, err)
@@ -429,13 +430,13 @@ func (e *engine) cmdGo(ctx context.Context, args []string) error {
 		lim.Time = min(lim.Time, e.maxTime)
 	}
 	if e.pos.Status().Over() {
-		return gameOverError(&e.pos)
+		return analysis.GameOverError(&e.pos)
 	}
 	s := &search{stop: make(chan struct{}), answered: make(chan searchAnswer, 1), infinite: infinite}
 	lim.Stop = s.stop
 	pos, pvTurns := e.pos, e.pvTurns
 	go func() {
-		an, err := e.a.analyse(ctx, pos, lim, 1, pvTurns)
+		an, err := e.a.Analyse(ctx, pos, analysis.Query{Limits: lim, Top: 1, PV: pvTurns})
 		s.answered <- searchAnswer{an, err}
 	}()
 	e.started = s
@@ -455,7 +456,7 @@ func (e *engine) answerGo(a searchAnswer) {
 	}
 	e.reply(fmt.Sprintf("info sims %d value %.3f wdl %.3f %.3f %.3f%s pv %s",
 		a.an.Sims, b.Value, b.WDL[0], b.WDL[1], b.WDL[2], proven, strings.Join(a.an.PV, " ")))
-	e.reply("bestmove " + b.Turn)
+	e.reply("bestmove " + b.Text)
 }
 
 // cmdLegal answers "legal" and the legal turns, sorted (none once the game

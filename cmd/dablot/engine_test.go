@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net/model"
 )
 
@@ -439,59 +438,5 @@ func TestEngineProof(t *testing.T) {
 	f = strings.Fields(lines[0])
 	if len(f) < 14 || f[2] == "0" || f[4] != "-1.000" || strings.Join(f[9:14], " ") != "proven loss 4 pv e7xg5" || lines[1] != "bestmove e7xg5" {
 		t.Errorf("forced root: %q; want a search (sims > 0) proving a loss in 4 by e7xg5, value -1", lines)
-	}
-}
-
-// TestAnalyseForcedChain: in this dablot position South's only turn is a
-// capture chain of three forced jumps. The analysis searches the first
-// (forced) decision for its value, and the forced jumps after it, which
-// are returned unsearched, keep that value rather than the network's
-// guess at the position in mid-chain.
-func TestAnalyseForcedChain(t *testing.T) {
-	m, err := model.LoadModel("../../models/dablot.dbm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	set := searchSettings{Sims: 64, Threads: 1, Gumbel: true}
-	a, err := newAnalyst(m, set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	p, err := game.ParseFEN(m.Rules, "sss2s/sssss/s4s/1s3/sss2P/p4/2K3/k4/S2S1s/S4/S2SS1/SSSSS/SS1S1S s - 13 30")
-	if err != nil {
-		t.Fatal(err)
-	}
-	an, err := a.analyse(context.Background(), p, mcts.Limits{}, 1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if an.Top[0].Turn != "e7xe11xg13xi11" || an.Sims < 64 {
-		t.Fatalf("best %s after %d simulations; want the forced e7xe11xg13xi11, searched", an.Top[0].Turn, an.Sims)
-	}
-
-	// The reference: the same search of the forced root, and the network
-	// alone after the first jump.
-	run := func(q game.Position, lim mcts.Limits) *mcts.Result {
-		s, err := mcts.NewSearch(a.ev, a.cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.SetPosition(q)
-		res, err := s.Run(context.Background(), lim)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	searched := run(p, mcts.Limits{Sims: 64, Forced: true}).Q[0]
-	mid := p
-	mid.Apply(p.Decisions(nil)[0])
-	guess := run(mid, mcts.Limits{Sims: 64}).Value
-	if abs32(searched-guess) < 1e-3 {
-		t.Fatalf("searched %.4f, network in mid-chain %.4f: the position does not tell them apart", searched, guess)
-	}
-	if abs32(an.Top[0].Value-searched) > 1e-4 {
-		t.Errorf("value %.4f; want the forced root's searched %.4f (the network in mid-chain says %.4f)", an.Top[0].Value, searched, guess)
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/analysis"
 	"github.com/dablot-zero/dablot/net/durable"
 )
 
@@ -144,7 +144,7 @@ func playMain(args []string, in io.Reader, out io.Writer) error {
 		}
 	}
 	if len(start.Decisions(nil)) == 0 {
-		return fmt.Errorf("--fen: %v", gameOverError(&start))
+		return fmt.Errorf("--fen: %v", analysis.GameOverError(&start))
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -197,7 +197,8 @@ func (g *playGame) pos() game.Position { return g.history[len(g.history)-1] }
 // play plays a complete turn given by its decisions.
 func (g *playGame) play(ds []game.Decision) string {
 	p := g.pos()
-	turn := formatTurn(&p, ds)
+	t, _, _ := p.DecisionsToTurn(ds)
+	turn := t.Format(p.Board())
 	for _, d := range ds {
 		p.Apply(d)
 	}
@@ -371,7 +372,7 @@ func (s *playSession) command(ctx context.Context, line string) (quit bool) {
 		fmt.Fprintln(s.out, p.FEN())
 	case "legal":
 		if p.Status().Over() {
-			fmt.Fprintf(s.out, "no legal turns: %v\n", gameOverError(&p))
+			fmt.Fprintf(s.out, "no legal turns: %v\n", analysis.GameOverError(&p))
 			break
 		}
 		turns := p.Turns()
@@ -397,7 +398,7 @@ func (s *playSession) command(ctx context.Context, line string) (quit bool) {
 		fmt.Fprintf(s.out, "game record written to %s\n", arg)
 	default:
 		if p.Status().Over() {
-			fmt.Fprintf(s.out, "%v; type undo, save FILE or quit\n", gameOverError(&p))
+			fmt.Fprintf(s.out, "%v; type undo, save FILE or quit\n", analysis.GameOverError(&p))
 			break
 		}
 		_, ds, err := p.ParseTurn(line)
@@ -433,7 +434,7 @@ func (s *playSession) hint(ctx context.Context) {
 		return
 	}
 	p := s.pos()
-	an, err := s.hinter.analyse(ctx, p, mcts.Limits{}, 3, 0)
+	an, err := s.hinter.Analyse(ctx, p, analysis.Query{Limits: s.hinter.settings.limits(), Top: 3})
 	if err != nil {
 		fmt.Fprintf(s.out, "no hint: %v\n", err)
 		return
@@ -441,7 +442,7 @@ func (s *playSession) hint(ctx context.Context) {
 	fmt.Fprintf(s.out, "the model's best turns for %s (%d sims):\n", sideName(an.Side), an.Sims)
 	for i, t := range an.Top {
 		fmt.Fprintf(s.out, "  %d. %-14s value %+.2f  win %3.0f%%  draw %3.0f%%  loss %3.0f%%  (%s)\n",
-			i+1, t.Turn, t.Value, 100*t.WDL[0], 100*t.WDL[1], 100*t.WDL[2], plural(t.Visits, "visit"))
+			i+1, t.Text, t.Value, 100*t.WDL[0], 100*t.WDL[1], 100*t.WDL[2], plural(t.Visits, "visit"))
 	}
 }
 

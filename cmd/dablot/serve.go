@@ -20,6 +20,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/analysis"
 )
 
 func init() {
@@ -330,6 +331,20 @@ type analysisJSON struct {
 	Proof    *proof     `json:"proof,omitempty"` // once the solver proves the position (off with --solve=false)
 }
 
+// proof is what the solver proved of the position (analysis.Proof).
+type proof struct {
+	Result    string `json:"result"` // "win", "draw" or "loss", for the side to move
+	Decisions int    `json:"decisions"`
+}
+
+// proofJSON is p in the answer's form, or nil if nothing was proven.
+func proofJSON(p *analysis.Proof) *proof {
+	if p == nil {
+		return nil
+	}
+	return &proof{Result: p.Result, Decisions: p.Decisions}
+}
+
 // engineJSON is the answer of /api/engine.
 type engineJSON struct {
 	Analysis analysisJSON `json:"analysis"`
@@ -403,7 +418,7 @@ func (s *webServer) replay(req *gameRequest) (*replayed, error) {
 // play plays turn t on the replayed game, checking it.
 func (g *replayed) play(t string) error {
 	if st := g.pos.Status(); st.Over() {
-		return gameOverError(&g.pos)
+		return analysis.GameOverError(&g.pos)
 	}
 	turn, ds, err := g.pos.ParseTurn(strings.TrimSpace(t))
 	if err != nil {
@@ -533,7 +548,7 @@ func (s *webServer) handleEngine(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if g.pos.Status().Over() {
-		writeError(w, http.StatusBadRequest, gameOverError(&g.pos))
+		writeError(w, http.StatusBadRequest, analysis.GameOverError(&g.pos))
 		return
 	}
 	pv := 6
@@ -541,7 +556,7 @@ func (s *webServer) handleEngine(w http.ResponseWriter, r *http.Request) {
 		pv = 0 // keep the search tree for the next turn
 	}
 	s.mu.Lock()
-	an, err := s.a.analyse(r.Context(), g.pos, mcts.Limits{Sims: sims, Time: s.a.settings.MoveTime}, 3, pv)
+	an, err := s.a.Analyse(r.Context(), g.pos, analysis.Query{Limits: mcts.Limits{Sims: sims, Time: s.a.settings.MoveTime}, Top: 3, PV: pv})
 	s.mu.Unlock()
 	if err != nil {
 		if r.Context().Err() != nil {
@@ -552,16 +567,16 @@ func (s *webServer) handleEngine(w http.ResponseWriter, r *http.Request) {
 	}
 	b := an.Best()
 	res := engineJSON{Analysis: analysisJSON{Side: strings.ToLower(sideName(an.Side)), Value: b.Value, WDL: b.WDL,
-		SouthWDL: forSouth(b.WDL, an.Side), PV: an.PV, Sims: an.Sims, Millis: an.Time.Milliseconds(), Proof: an.Proof}}
+		SouthWDL: an.WDLFor(game.South), PV: an.PV, Sims: an.Sims, Millis: an.Time.Milliseconds(), Proof: proofJSON(an.Proof)}}
 	for _, t := range an.Top {
-		res.Analysis.Top = append(res.Analysis.Top, turnJSON{Turn: t.Turn, Visits: t.Visits, Value: t.Value, WDL: t.WDL})
+		res.Analysis.Top = append(res.Analysis.Top, turnJSON{Turn: t.Text, Visits: t.Visits, Value: t.Value, WDL: t.WDL})
 	}
 	if req.Play {
-		if err := g.play(b.Turn); err != nil {
-			writeError(w, http.StatusInternalServerError, fmt.Errorf("the model's turn %s: %w", b.Turn, err))
+		if err := g.play(b.Text); err != nil {
+			writeError(w, http.StatusInternalServerError, fmt.Errorf("the model's turn %s: %w", b.Text, err))
 			return
 		}
-		res.Move = b.Turn
+		res.Move = b.Text
 	}
 	res.State = s.state(g)
 	writeJSON(w, http.StatusOK, res)
