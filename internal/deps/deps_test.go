@@ -3,6 +3,7 @@ package deps
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -11,18 +12,25 @@ const mod = "github.com/dablot-zero/dablot/"
 
 // TestImportGraph: the packages a program needs to load a model and play
 // (the model, the search, inference) import neither gorgonia nor the
-// training pipeline, and the analysis tools of train/study need neither
-// the pipeline nor the trainer.
+// training pipeline, the analysis engine needs only the rules and the
+// search, and the analysis tools of train/study need neither the pipeline
+// nor the trainer.
 func TestImportGraph(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		pkgs   []string
 		banned []string // import paths; a path ending in /... bans the tree under it too
+		only   []string // if set, the project's packages they may depend on (besides themselves)
 	}{
 		{
 			name:   "playing",
-			pkgs:   []string{"./net", "./net/model", "./mcts", "./mcts/match", "./mcts/match/rating"},
+			pkgs:   []string{"./net", "./net/model", "./mcts", "./mcts/match", "./mcts/match/rating", "./mcts/analysis"},
 			banned: []string{"gorgonia.org/...", mod + "train/...", mod + "net/trainer/..."},
+		},
+		{
+			name: "analysis",
+			pkgs: []string{"./mcts/analysis"},
+			only: []string{mod + "game", mod + "mcts", mod + "mcts/analysis"},
 		},
 		{
 			name:   "study",
@@ -40,6 +48,9 @@ func TestImportGraph(t *testing.T) {
 					if matches(dep, b) {
 						t.Errorf("%v depend on %s", tc.pkgs, dep)
 					}
+				}
+				if tc.only != nil && strings.HasPrefix(dep, mod) && !slices.Contains(tc.only, dep) {
+					t.Errorf("%v depend on %s: want only %v", tc.pkgs, dep, tc.only)
 				}
 			}
 		})
