@@ -35,4 +35,8 @@
 // UCTPlayer (random rollouts), AlphaBetaPlayer and SearchPlayer (PUCT or
 // Gumbel over an Evaluator). ParseSpec and NewFactory build players from
 // strings such as "alphabeta:depth=4" for the arena.
+//
+// Package mcts/analysis builds on Search for a person or a front end: the
+// best complete turns of a position with their win/draw/loss chances, the
+// principal variation and what the solver proved.
 package mcts
