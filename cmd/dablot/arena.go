@@ -20,17 +20,21 @@ import (
 	"github.com/dablot-zero/dablot/train/progress"
 )
 
-func init() {
-	register(&command{"arena", "play a match between two players: --a SPEC --b SPEC --games N [--sprt e0,e1]", runArena})
-}
-
-// arenaUsage is the arena's usage line and the player specs it takes, with
-// every kind's keys as mcts.ParseSpec knows them.
-var arenaUsage = `--variant V --a SPEC --b SPEC --games N [--sprt elo0,elo1] [--seed S] [--out FILE.pgn] [--threads T] [--open K] [--fen F | --endgames N]
+// cmdArena plays matches.
+var cmdArena = &command{
+	name:  "arena",
+	usage: "--variant V --a SPEC --b SPEC [--games N] [--sprt elo0,elo1] [--seed S] [--out FILE.pgn] [--threads T] [--open K] [--fen F | --endgames N]",
+	short: "play a match between two players, with its score and Elo difference",
+	long: `Plays --games games between the players A and B, the sides alternating (A is South
+in games 1, 3, ...), --threads at once, and prints each game's end and the match's
+W/D/L, score with its 95 % interval and Elo difference. --sprt stops early once a
+GSPRT decides between elo0 and elo1.
 
 Player SPECs: random | greedy | uct:playouts=1000 | alphabeta:depth=4 | alphabeta:ms=1000 |
   mcts:eval=rollout|material,sims=200 | mcts:model=FILE,sims=200 | gumbel:eval=material,sims=16 | gumbel:model=FILE,sims=16
-  (keys: ` + specKeysUsage() + ")"
+  (keys: ` + specKeysUsage() + ")",
+	run: runArena,
+}
 
 // specKeysUsage lists the keys of each player kind that takes any, such as
 // "uct playouts,ms,c,rollout; alphabeta depth,...".
@@ -45,37 +49,31 @@ func specKeysUsage() string {
 }
 
 func runArena(args []string, out io.Writer) error {
-	fs := newFlags("arena", arenaUsage, out)
+	fs := newFlags("arena", out)
 	variant := fs.String("variant", "", "variant name, YAML file, or name,key=value,...")
 	fen := fs.String("fen", "", "start position (default: the variant's)")
 	specA := fs.String("a", "", "player A (see SPEC above)")
 	specB := fs.String("b", "", "player B")
-	games := fs.Int("games", 20, "number of games (sides alternate: A is South in games 1, 3, …)")
+	games := intFlag(fs, "games", 20, 1, 1_000_000, "number of games (sides alternate: A is South in games 1, 3, …)")
 	sprt := fs.String("sprt", "", "stop early by a GSPRT of elo0 against elo1 (alpha = beta = 0.05), such as 0,50")
 	seed := fs.Uint64("seed", 1, "random seed: the same seed plays the same games")
 	outFile := fs.String("out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines)")
-	threads := fs.Int("threads", runtime.NumCPU(), "games played at once")
-	opening := fs.Int("open", 0, "random turns before the players take over (shared by each pair of games)")
-	endgames := fs.Int("endgames", -1, "start each pair of games from a random endgame with at most N soldiers a side")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
+	threads := threadsFlag(fs, runtime.NumCPU(), "games played at once")
+	opening := intFlag(fs, "open", 0, 0, 1000, "random turns before the players take over (shared by each pair of games)")
+	endgames := intFlag(fs, "endgames", -1, -1, game.MaxPoints, "start each pair of games from a random endgame with at most N soldiers a side, -1 for none")
 	// The variant first: every other setting is about its games.
-	r, start, err := position(*variant, *fen)
-	if err != nil {
+	var r *game.Rules
+	var start game.Position
+	fs.first(func() (err error) {
+		r, start, err = position(*variant, *fen)
+		return err
+	})
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case *specA == "" || *specB == "":
 		return usagef("--a and --b are required (such as --a alphabeta:depth=4 --b greedy)")
-	case *games < 1 || *games > 1_000_000:
-		return usagef("--games %d: want 1 to 1000000", *games)
-	case *threads < 1 || *threads > 256:
-		return usagef("--threads %d: want 1 to 256", *threads)
-	case *opening < 0 || *opening > 1000:
-		return usagef("--open %d: want 0 to 1000", *opening)
-	case *endgames < -1 || *endgames > game.MaxPoints:
-		return usagef("--endgames %d: want 0 to %d", *endgames, game.MaxPoints)
 	case *endgames >= 0 && *fen != "":
 		return usagef("--endgames and --fen exclude each other")
 	}

@@ -23,15 +23,14 @@ import (
 	"github.com/dablot-zero/dablot/train/progress"
 )
 
-func init() {
-	register(&command{"balance", "measure how fair variants are: --variants V1,V2 [--models DIR | --preset P] [--games N]", runBalance})
-}
-
-const balanceUsage = `--variants V1,V2,... [--models DIR | --preset P] [--games N] [--sims 50,200,800]
+// cmdBalance studies how fair variants are.
+var cmdBalance = &command{
+	name: "balance",
+	usage: `--variants V1,V2,... [--models DIR | --preset P] [--games N] [--sims 50,200,800]
        [--main-sims N] [--open K] [--temp T] [--search puct|gumbel] [--seed S]
-       [--anchor SPEC] [--check-games N] [--threads T] [--workers W] [--out DIR]
-
-For each variant, its model DIR/<variant>.dbm plays itself: --games games at each
+       [--anchor SPEC] [--check-games N] [--threads T] [--workers W] [--out DIR]`,
+	short: "measure how fair variants are: the first player's score as models play themselves",
+	long: `For each variant, its model DIR/<variant>.dbm plays itself: --games games at each
 strength of --sims (simulations per decision), each game opened by --open turns drawn
 from the network's policy at temperature --temp. The report gives the first player's
 score with its 95 % interval, the draw rate, game lengths, how games end, the network's
@@ -42,7 +41,9 @@ its model file has the full name (daablot,no_return=true.dbm).
 With --preset P (a built-in preset such as short, or a YAML file), a variant without a
 model file gets one trained first, in DIR/runs/ of --out. Writes balance.md,
 results.json, PNG charts and the games (games/<variant>.pgn) to --out, and prints the
-tables.`
+tables.`,
+	run: runBalance,
+}
 
 // balanceFlags are the settings of one study.
 type balanceFlags struct {
@@ -53,22 +54,22 @@ type balanceFlags struct {
 }
 
 func runBalance(args []string, out io.Writer) error {
-	fs := newFlags("balance", balanceUsage, out)
+	fs := newFlags("analyse balance", out)
 	var f balanceFlags
 	fs.StringVar(&f.variants, "variants", "", "variants to study, comma-separated (overrides follow their variant)")
 	fs.StringVar(&f.models, "models", "models", "directory of the models, one <variant>.dbm each")
 	fs.StringVar(&f.preset, "preset", "", "train a model with this preset (built-in name or YAML file) for a variant that has none")
-	fs.IntVar(&f.games, "games", 100, "self-play games at each strength")
+	intVar(fs, &f.games, "games", 100, 1, 1_000_000, "self-play games at each strength")
 	fs.StringVar(&f.sims, "sims", "50,200,800", "the strength ladder: simulations per decision")
-	fs.IntVar(&f.mainSims, "main-sims", 0, "the fixed strength of the headline figures and the anchor check (default: the middle of --sims)")
-	fs.IntVar(&f.open, "open", 4, "opening turns drawn from the network's policy")
-	fs.Float64Var(&f.temp, "temp", 1, "temperature of the opening turns (0: the most likely turn)")
+	intVar(fs, &f.mainSims, "main-sims", 0, 0, mcts.MaxSims, "the fixed strength of the headline figures and the anchor check (0: the middle of --sims)")
+	intVar(fs, &f.open, "open", 4, 0, 1000, "opening turns drawn from the network's policy")
+	floatVar(fs, &f.temp, "temp", 1, 0, 100, "temperature of the opening turns (0: the most likely turn)")
 	fs.StringVar(&f.search, "search", "puct", "search of both sides: puct (no noise, deterministic) or gumbel (with its Gumbel noise, so games vary)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed: the same seed plays the same games")
 	fs.StringVar(&f.anchor, "anchor", balance.DefaultAnchor, "player the model must not lose to for its figures to be reliable")
-	fs.IntVar(&f.checkGames, "check-games", 20, "games against --anchor (0: no check)")
-	fs.IntVar(&f.threads, "threads", runtime.NumCPU(), "network evaluators (one goroutine each)")
-	fs.IntVar(&f.workers, "workers", 8, "games played at once")
+	intVar(fs, &f.checkGames, "check-games", 20, 0, 1_000_000, "games against --anchor (0: no check)")
+	intVar(fs, &f.threads, "threads", runtime.NumCPU(), 1, maxThreads, "network evaluators (one goroutine each)")
+	intVar(fs, &f.workers, "workers", 8, 1, 4096, "games played at once")
 	fs.StringVar(&f.out, "out", "balance", "directory for the report, charts and games")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -162,22 +163,6 @@ func runBalance(args []string, out io.Writer) error {
 // options turns the flags into study options.
 func (f *balanceFlags) options() (balance.Options, error) {
 	o := balance.DefaultOptions()
-	switch {
-	case f.games < 1 || f.games > 1_000_000:
-		return o, usagef("--games %d: want 1 to 1000000", f.games)
-	case f.open < 0 || f.open > 1000:
-		return o, usagef("--open %d: want 0 to 1000", f.open)
-	case !(f.temp >= 0 && f.temp <= 100):
-		return o, usagef("--temp %v: want 0 to 100", f.temp)
-	case f.checkGames < 0 || f.checkGames > 1_000_000:
-		return o, usagef("--check-games %d: want 0 to 1000000", f.checkGames)
-	case f.threads < 1 || f.threads > 256:
-		return o, usagef("--threads %d: want 1 to 256", f.threads)
-	case f.workers < 1 || f.workers > 4096:
-		return o, usagef("--workers %d: want 1 to 4096", f.workers)
-	case f.mainSims < 0 || f.mainSims > mcts.MaxSims:
-		return o, usagef("--main-sims %d: want 1 to %d", f.mainSims, mcts.MaxSims)
-	}
 	var sims []int
 	for _, s := range strings.Split(f.sims, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -13,46 +12,25 @@ import (
 	"github.com/dablot-zero/dablot/internal/cputime"
 )
 
-// benchCommands are the subcommands of "dablot bench".
-var benchCommands = map[string]func(args []string, out io.Writer) error{
-	"playouts": runBenchPlayouts,
-	"net":      runBenchNetTo,
-}
-
-func init() {
-	register(&command{"bench", "measure speed: bench playouts|net ...", runBench})
-}
-
-func runBench(args []string, out io.Writer) error {
-	names := make([]string, 0, len(benchCommands))
-	for n := range benchCommands {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	if len(args) == 0 {
-		return usagef("which benchmark? one of: %s", strings.Join(names, ", "))
-	}
-	run, ok := benchCommands[args[0]]
-	if !ok {
-		return usagef("unknown benchmark %q (one of: %s)", args[0], strings.Join(names, ", "))
-	}
-	return run(args[1:], out)
+// cmdBenchPlayouts measures the rules: random playouts.
+var cmdBenchPlayouts = &command{
+	name:  "playouts",
+	usage: "[--variant V] [--seconds S] [--threads T] [--seed N]",
+	short: "random playouts per second: the speed of the rules",
+	long: `Plays random games from the variant's start for --seconds on --threads goroutines
+and prints the playouts and decisions per second (and per CPU-second), the mean game
+length, the outcomes and how the games ended.`,
+	run: runBenchPlayouts,
 }
 
 func runBenchPlayouts(args []string, out io.Writer) error {
-	fs := newFlags("bench playouts", "--variant V [--seconds S] [--threads T] [--seed N]", out)
+	fs := newFlags("analyse bench playouts", out)
 	variant := fs.String("variant", "keyland", "variant name, YAML file, or name,key=value,...")
-	seconds := fs.Float64("seconds", 5, "how long to run")
-	threads := fs.Int("threads", 1, "playouts in parallel")
+	seconds := floatFlag(fs, "seconds", 5, 0.01, 3600, "how long to run")
+	threads := threadsFlag(fs, 1, "playouts in parallel")
 	seed := fs.Uint64("seed", 1, "random seed (thread i uses seed+i)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if *threads < 1 || *threads > 256 {
-		return usagef("--threads %d: want 1 to 256", *threads)
-	}
-	if *seconds <= 0 || *seconds > 3600 {
-		return usagef("--seconds %g: want more than 0, at most 3600", *seconds)
 	}
 	r, start, err := position(*variant, "")
 	if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"runtime"
@@ -13,24 +12,31 @@ import (
 	"github.com/dablot-zero/dablot/net/trainer"
 )
 
-// runBenchNetTo implements "dablot bench net": network throughput on a
+// cmdBenchNet measures the network.
+var cmdBenchNet = &command{
+	name:  "net",
+	usage: "[--blocks B] [--channels C] [--planes P] [--points 72|41] [--seconds S] [--threads T]",
+	short: "network positions per second, inference and training, and the matrix kernel",
+	long: `Measures a network of the given size on a synthetic board: inference at batch
+1, 16, 64 and 256 (--threads goroutines), training at batch 256, and the speed of
+the matrix multiply at 512³ next to gonum's blas32; then the peak memory.`,
+	run: runBenchNet,
+}
+
+// runBenchNet implements "dablot analyse bench net": network throughput on a
 // synthetic board (inference at batch 1/16/64/256, training at batch 256)
 // and the matrix-multiply speed next to gonum's blas32 at 512³.
-func runBenchNetTo(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("bench net", flag.ContinueOnError)
-	fs.SetOutput(out)
+func runBenchNet(args []string, out io.Writer) error {
+	fs := newFlags("analyse bench net", out)
 	def := net.DefaultConfig(8)
 	blocks := fs.Int("blocks", def.Blocks, "residual blocks")
 	channels := fs.Int("channels", def.Channels, "channels")
 	planes := fs.Int("planes", def.InputPlanes, "input planes per point")
 	points := fs.Int("points", 72, "board size: 72 (6x7 lines) or 41 (5x5 lines)")
-	seconds := fs.Float64("seconds", 2, "time per measurement")
-	threads := fs.Int("threads", runtime.GOMAXPROCS(0), "inference worker goroutines")
-	if err := fs.Parse(args); err != nil {
+	seconds := floatFlag(fs, "seconds", 2, 0.01, 600, "time per measurement")
+	threads := threadsFlag(fs, runtime.GOMAXPROCS(0), "inference worker goroutines")
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("bench net: unexpected argument %q", fs.Arg(0))
 	}
 	var topo *net.Topology
 	switch *points {
@@ -39,10 +45,7 @@ func runBenchNetTo(args []string, out io.Writer) error {
 	case 41:
 		topo = net.GridBoard(5, 5)
 	default:
-		return fmt.Errorf("bench net: --points %d: want 72 or 41", *points)
-	}
-	if *seconds <= 0 || *seconds > 600 {
-		return fmt.Errorf("bench net: --seconds %g: want more than 0, at most 600", *seconds)
+		return usagef("--points %d: want 72 or 41", *points)
 	}
 	cfg := def
 	cfg.Blocks, cfg.Channels, cfg.InputPlanes = *blocks, *channels, *planes

@@ -14,31 +14,41 @@ import (
 	"github.com/dablot-zero/dablot/train"
 )
 
-func init() { benchCommands["search"] = runBenchSearch }
+// cmdBenchSearch measures the self-play search.
+var cmdBenchSearch = &command{
+	name:  "search",
+	usage: "[--variant V | --model FILE] [--blocks B --channels C] [--search gumbel|puct] [--sims N] [--workers W] [--leaf-batch L] [--batch N] [--wait MS] [--seconds S]",
+	short: "simulations per second of the self-play search with a network",
+	long: `Runs the self-play search (--workers searches at once, sharing one network
+evaluator per core) with a model file or a fresh network for --seconds, and prints
+the simulations and network positions per second, the mean batch, and the share of
+the CPU time spent outside the network.`,
+	run: runBenchSearch,
+}
 
-// runBenchSearch implements "dablot bench search": the speed of the
+// runBenchSearch implements "dablot analyse bench search": the speed of the
 // self-play search with a network, and the share of CPU time spent outside
 // the network.
 func runBenchSearch(args []string, out io.Writer) error {
-	fs := newFlags("bench search", "[--variant V | --model FILE] [--blocks B --channels C] [--search gumbel|puct] [--sims N] [--workers W] [--leaf-batch L] [--seconds S]", out)
+	fs := newFlags("analyse bench search", out)
 	variant := fs.String("variant", "keyland", "variant (for a fresh network)")
 	modelPath := fs.String("model", "", "model file (default: a fresh network of the default size)")
 	def := net.DefaultConfig(0)
 	blocks := fs.Int("blocks", def.Blocks, "residual blocks of a fresh network")
 	channels := fs.Int("channels", def.Channels, "channels of a fresh network")
 	search := fs.String("search", "gumbel", "gumbel or puct")
-	sims := fs.Int("sims", 64, "simulations per search")
-	workers := fs.Int("workers", 32, "searches at once (shared over one evaluator per core)")
-	leaf := fs.Int("leaf-batch", 4, "leaves one search gathers per network call")
-	netBatch := fs.Int("batch", 64, "largest network batch")
-	wait := fs.Float64("wait", 0, "milliseconds a batch may wait to fill up")
-	seconds := fs.Float64("seconds", 10, "how long to run")
+	sims := intFlag(fs, "sims", 64, 1, mcts.MaxSims, "simulations per search")
+	workers := intFlag(fs, "workers", 32, 1, 4096, "searches at once (shared over one evaluator per core)")
+	leaf := intFlag(fs, "leaf-batch", 4, 1, 256, "leaves one search gathers per network call")
+	netBatch := intFlag(fs, "batch", 64, 1, 4096, "largest network batch")
+	wait := floatFlag(fs, "wait", 0, 0, 1000, "milliseconds a batch may wait to fill up")
+	seconds := floatFlag(fs, "seconds", 10, 0.01, 3600, "how long to run")
 	seed := fs.Uint64("seed", 1, "random seed")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *seconds <= 0 || *seconds > 3600 {
-		return usagef("--seconds %g: want more than 0, at most 3600", *seconds)
+	if *search != "gumbel" && *search != "puct" {
+		return usagef("--search %q: want gumbel or puct", *search)
 	}
 	var m *model.Model
 	var err error
@@ -58,20 +68,6 @@ func runBenchSearch(args []string, out io.Writer) error {
 	}
 	sp := train.SelfPlayConfig{Games: 1, Workers: *workers, Search: *search, FullSims: *sims, FastSims: *sims, FullFraction: 1,
 		GumbelM: 16, LeafBatch: *leaf, NetBatch: *netBatch, BatchWaitMS: *wait}
-	switch {
-	case *search != "gumbel" && *search != "puct":
-		return usagef("--search %q: want gumbel or puct", *search)
-	case *sims < 1 || *sims > mcts.MaxSims:
-		return usagef("--sims %d: want 1 to %d", *sims, mcts.MaxSims)
-	case *workers < 1 || *workers > 4096:
-		return usagef("--workers %d: want 1 to 4096", *workers)
-	case *leaf < 1 || *leaf > 256:
-		return usagef("--leaf-batch %d: want 1 to 256", *leaf)
-	case *netBatch < 1 || *netBatch > 4096:
-		return usagef("--batch %d: want 1 to 4096", *netBatch)
-	case *wait < 0 || *wait > 1000:
-		return usagef("--wait %g: want 0 to 1000 ms", *wait)
-	}
 	arch := m.Weights.Config
 	fmt.Fprintf(out, "bench search: %s, network %d×%d (%.1f MFLOP/position), %s, %d sims, %d searches at once, leaf batch %d, batch ≤ %d, wait %g ms, %.0f s\n",
 		m.Rules.Name, arch.Blocks, arch.Channels, arch.FLOPsPerPosition(m.Rules.Board.Points())/1e6, *search, *sims, *workers, *leaf, *netBatch, *wait, *seconds)

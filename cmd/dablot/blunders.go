@@ -15,25 +15,26 @@ import (
 	"github.com/dablot-zero/dablot/train/study"
 )
 
-func init() {
-	register(&command{"blunders", "count the turns that give material away: --records FILE --player SPEC [--player SPEC...]", runBlunders})
-}
-
-const blundersUsage = `--records FILE --player SPEC [--player SPEC ...] [--variant V] [--from T] [--to T] [--every N] [--threads T] [--seed S]
-
-Takes positions from game records (PGN-like or JSON lines, such as arena --out
+// cmdBlunders counts the turns that give material away.
+var cmdBlunders = &command{
+	name:  "blunders",
+	usage: "--records FILE --player SPEC [--player SPEC ...] [--variant V] [--from T] [--to T] [--every N] [--threads T] [--seed S]",
+	short: "count the turns of players that give material away, on positions of game records",
+	long: `Takes positions from game records (PGN-like or JSON lines, such as arena --out
 writes), lets each player choose a turn in each, and counts the turns that keep
 a soldier's worth of material (or more) less than the best turn would, judged
 two plies deep: the turn's own captures less the opponent's best capture
 sequence after it (mcts.TurnJudge). A fast, crude measure of tactics for
-comparing players on the same positions.`
+comparing players on the same positions.`,
+	run: runBlunders,
+}
 
 func runBlunders(args []string, out io.Writer) error {
-	fs := newFlags("blunders", blundersUsage, out)
+	fs := newFlags("analyse blunders", out)
 	var players stringList
 	fs.Var(&players, "player", "a player SPEC, as in arena (may be given several times)")
 	rr := addRecordRange(fs, 6, 200, 3, "take every N-th position")
-	threads := fs.Int("threads", runtime.NumCPU(), "positions judged at once")
+	threads := threadsFlag(fs, runtime.NumCPU(), "positions judged at once")
 	seed := fs.Uint64("seed", 1, "random seed of the players")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -41,11 +42,8 @@ func runBlunders(args []string, out io.Writer) error {
 	if err := rr.check(); err != nil {
 		return err
 	}
-	switch {
-	case len(players) == 0:
+	if len(players) == 0 {
 		return usagef("--player is required (such as --player alphabeta:depth=2)")
-	case *threads < 1 || *threads > 256:
-		return usagef("--threads %d: want 1 to 256", *threads)
 	}
 	recs, r, err := rr.read()
 	if err != nil {

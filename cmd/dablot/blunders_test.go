@@ -19,7 +19,7 @@ func TestBlunders(t *testing.T) {
 		"--games", "2", "--threads", "1", "--out", games); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	out, err := runCmd(t, "blunders", "--records", games, "--player", "alphabeta:depth=1", "--player", "random",
+	out, err := runCmd(t, "analyse", "blunders", "--records", games, "--player", "alphabeta:depth=1", "--player", "random",
 		"--from", "2", "--to", "40", "--every", "2", "--threads", "2")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -57,7 +57,7 @@ func TestBlunders(t *testing.T) {
 		{[]string{"--records", filepath.Join(dir, "none"), "--player", "random"}, "no such file"},
 		{[]string{"--records", bad, "--player", "random", "--from", "0"}, "turn 1"},
 	} {
-		out, err := runCmd(t, append([]string{"blunders"}, tc.args...)...)
+		out, err := runCmd(t, append([]string{"analyse", "blunders"}, tc.args...)...)
 		if err == nil || !strings.Contains(err.Error()+out, tc.want) {
 			t.Errorf("%v: error %v, want one saying %q", tc.args, err, tc.want)
 		}

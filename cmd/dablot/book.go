@@ -12,21 +12,22 @@ import (
 	"github.com/dablot-zero/dablot/train/study"
 )
 
-func init() {
-	register(&command{"book", "make an opening book of level positions for the ladder: --variant V --openings N --seed S", runBook})
-}
-
-var bookUsage = `--variant V [--openings 50] [--turns 8] [--depth 6] [--margin 50] [--seed 1] [--out FILE]
-
-Plays random turns from the variant's start and keeps the positions where both
+// cmdBook makes the opening books of the ladder.
+var cmdBook = &command{
+	name:  "book",
+	usage: "--variant V [--openings 50] [--turns 8] [--depth 6] [--margin 50] [--seed 1] [--out FILE]",
+	short: "make an opening book of level positions for the ladder",
+	long: `Plays random turns from the variant's start and keeps the positions where both
 sides have the same pieces of every rank and a shallow alpha-beta search scores
 the side to move within the margin, each distinct up to the mirror image and the
 colours swapped. The same flags always make the same book. The books of
 configs/books/ (read by "dablot ladder") were made this way; each says how in
-its header.`
+its header.`,
+	run: runBook,
+}
 
 func runBook(args []string, out io.Writer) error {
-	fs := newFlags("book", bookUsage, out)
+	fs := newFlags("analyse book", out)
 	def := study.DefaultBookConfig(50, 1)
 	variant := fs.String("variant", "", "variant name, YAML file, or name,key=value,...")
 	openings := fs.Int("openings", def.Openings, "openings in the book")
@@ -52,7 +53,7 @@ func runBook(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	command := fmt.Sprintf("dablot book --variant %s --openings %d --turns %d --depth %d --margin %d --seed %d",
+	command := fmt.Sprintf("dablot analyse book --variant %s --openings %d --turns %d --depth %d --margin %d --seed %d",
 		*variant, cfg.Openings, cfg.Turns, cfg.Depth, cfg.Margin, cfg.Seed)
 	var buf bytes.Buffer
 	if err := book.Write(&buf, command); err != nil {

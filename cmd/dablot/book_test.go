@@ -14,17 +14,17 @@ func TestBookCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := run("book", "--variant", "frostviken")
+	code, stdout, stderr := run("analyse", "book", "--variant", "frostviken")
 	if code != 0 || stdout != string(want) {
 		t.Fatalf("exit %d (%s); the book differs from configs/books/frostviken.txt:\n%s", code, stderr, stdout)
 	}
 	path := filepath.Join(t.TempDir(), "f.txt")
-	out, err := runCmd(t, "book", "--variant", "frostviken", "--openings", "4", "--depth", "2", "--seed", "9", "--out", path)
+	out, err := runCmd(t, "analyse", "book", "--variant", "frostviken", "--openings", "4", "--depth", "2", "--seed", "9", "--out", path)
 	if err != nil || !strings.Contains(out, "4 openings of frostviken") {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	data, _ := os.ReadFile(path)
-	if !strings.Contains(string(data), "# Made by: dablot book --variant frostviken --openings 4 --turns 8 --depth 2 --margin 50 --seed 9\n") {
+	if !strings.Contains(string(data), "# Made by: dablot analyse book --variant frostviken --openings 4 --turns 8 --depth 2 --margin 50 --seed 9\n") {
 		t.Errorf("header:\n%s", data)
 	}
 	for _, tc := range []struct {
@@ -39,7 +39,7 @@ func TestBookCommand(t *testing.T) {
 		{[]string{"--variant", "dablot", "--margin", "-1"}, 2, "--margin -1"},
 		{[]string{"--variant", "dablot", "--turns", "0", "--openings", "2"}, 1, "of 2 openings are level and distinct after 1000 random ones"},
 	} {
-		code, _, stderr := run(append([]string{"book"}, tc.args...)...)
+		code, _, stderr := run(append([]string{"analyse", "book"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, %q; want %d and %q", tc.args, code, stderr, tc.code, tc.want)
 		}

@@ -17,17 +17,18 @@ import (
 	"github.com/dablot-zero/dablot/mcts/analysis"
 )
 
-func init() {
-	register(&command{"engine", "answer a UCI-like line protocol on stdin/stdout: --model FILE", runEngine})
-}
-
-const engineUsage = `--model FILE [--sims N | --movetime MS] [--gumbel] [--variant V] [--pv N]
-
-Reads commands from standard input, one a line, and answers on standard output
+// cmdEngine answers the engine protocol.
+var cmdEngine = &command{
+	name:  "engine",
+	usage: "--model FILE [--sims N | --movetime MS] [--gumbel] [--variant V] [--pv N]",
+	short: "answer a UCI-like line protocol on standard input and output",
+	long: `Reads commands from standard input, one a line, and answers on standard output
 (see the README's "Engine protocol"): uci, isready, newgame, position startpos|fen F [moves T...],
 go [sims N] [movetime MS] | go infinite, stop, legal, fen, quit. A bad line is
 answered "error <reason>". While go searches, stop, isready and quit are answered at
-once; other commands wait until the search has answered.`
+once; other commands wait until the search has answered.`,
+	run: runEngine,
+}
 
 // Bounds of the engine's input.
 const (
@@ -42,10 +43,10 @@ func runEngine(args []string, out io.Writer) error { return engineMain(args, os.
 
 // engineMain runs "dablot engine" on the commands read from in.
 func engineMain(args []string, in io.Reader, out io.Writer) error {
-	fs := newFlags("engine", engineUsage, out)
+	fs := newFlags("engine", out)
 	model := fs.String("model", "", "model file (required)")
 	variant := fs.String("variant", "", "variant (default: the model's; if given, it must match)")
-	pv := fs.Int("pv", 8, "turns of principal variation in info lines after the best turn (0: none; PUCT only)")
+	pv := intFlag(fs, "pv", 8, 0, 100, "turns of principal variation in info lines after the best turn (0: none; PUCT only)")
 	var ss searchSettings
 	ss.addFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -53,9 +54,6 @@ func engineMain(args []string, in io.Reader, out io.Writer) error {
 	}
 	if *model == "" {
 		return usagef("--model FILE is required")
-	}
-	if *pv < 0 || *pv > 100 {
-		return usagef("--pv %d: want 0 to 100", *pv)
 	}
 	a, err := openAnalyst(*model, *variant, ss)
 	if err != nil {

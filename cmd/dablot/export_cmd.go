@@ -16,13 +16,32 @@ import (
 	"github.com/dablot-zero/dablot/train/report"
 )
 
-func init() {
-	register(&command{"export", "export a run's best model with its ratings: DIR --out models/NAME.dbm", runExport})
-	register(&command{"selfplay", "play self-play games for a run as an extra worker: --run DIR --name NAME", runSelfPlay})
+// cmdExport exports a run's best model.
+var cmdExport = &command{
+	name:  "export",
+	usage: "DIR --out models/NAME.dbm",
+	short: "export a run's best model with its ratings",
+	long: `Writes the best model of the run in DIR (DIR/best.dbm: network, variant, rules and
+training history) to --out, with the ratings of the run's matches added, and prints
+them. The file is what play, serve, engine and arena take.`,
+	run: runExport,
+}
+
+// cmdSelfPlay is an extra self-play worker of a run.
+var cmdSelfPlay = &command{
+	name:  "selfplay",
+	usage: "--run DIR [--name NAME] [--games N] [--shards N]",
+	short: "play self-play games for a run as an extra worker, on this or another machine",
+	long: `Plays self-play games with the current best model of the run in DIR and writes them
+there as shards, which the trainer takes in at its next generation; it meets the
+trainer only through the directory (a shared one, for another machine). It runs
+until the run finishes, or --shards are written, or Ctrl-C (complete shards are
+kept).`,
+	run: runSelfPlay,
 }
 
 func runExport(args []string, out io.Writer) error {
-	fs := newFlags("export", "DIR --out models/NAME.dbm", out)
+	fs := newFlags("export", out)
 	dest := fs.String("out", "", "model file to write")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -77,11 +96,11 @@ func bestRatings(dir string) (rating.Table, error) {
 }
 
 func runSelfPlay(args []string, out io.Writer) error {
-	fs := newFlags("selfplay", "--run DIR --name NAME [--games N] [--shards N]", out)
+	fs := newFlags("selfplay", out)
 	dir := fs.String("run", "", "the run directory (shared with the trainer)")
 	name := fs.String("name", "", "this worker's name, unique among the run's workers (default: host name and process id)")
-	games := fs.Int("games", 0, "games per shard (default: the run's selfplay.games)")
-	shards := fs.Int("shards", 0, "stop after this many shards (default: when the run finishes)")
+	games := intFlag(fs, "games", 0, 0, 1_000_000, "games per shard (0: the run's selfplay.games)")
+	shards := intFlag(fs, "shards", 0, 0, 1_000_000, "stop after this many shards (0: when the run finishes)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

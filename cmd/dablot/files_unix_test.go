@@ -48,7 +48,7 @@ func TestReadsRefuseSpecialFiles(t *testing.T) {
 			{"info", special.path},
 			{"show", "--variant", special.path},
 			{"train", "--config", special.path},
-			{"kinghunt", "--records", special.path, "--depth", "1"},
+			{"analyse", "kinghunt", "--records", special.path, "--depth", "1"},
 			{"engine", "--model", special.path},
 			{"arena", "--variant", "frostviken", "--a", "gumbel:model=" + special.path + ",sims=2", "--b", "random", "--games", "1"},
 			{"ladder", "--player", "mcts:eval=material", "--variant", "frostviken", "--games", "2", "--results", "", "--book", special.path},

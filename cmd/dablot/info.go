@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -17,34 +15,31 @@ import (
 	"github.com/dablot-zero/dablot/net/safetensors"
 )
 
-func init() {
-	register(&command{"info", "describe a model file: variant, architecture, training, ratings: info FILE", runInfo})
+// cmdInfo describes a model file.
+var cmdInfo = &command{
+	name:  "info",
+	usage: "FILE",
+	short: "describe a model file: variant, rules, network, training, ratings",
+	long: `Prints what a model file says about itself: its variant and rules (as the YAML of
+a variant file), the network's architecture and size, the program and commit that
+wrote it, its training history and, after export, its ratings.`,
+	run: runInfo,
 }
 
 // runInfo runs "dablot info FILE".
 func runInfo(args []string, out io.Writer) error {
-	fs := newFlags("info", "FILE", out)
-	// The file may come before the flags too (there are only -h and --help).
-	var file string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		file, args = args[0], args[1:]
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usagef("%v", err)
-	}
-	rest := fs.Args()
-	if file == "" && len(rest) > 0 {
-		file, rest = rest[0], rest[1:]
+	fs := newFlags("info", out)
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
 	}
 	switch {
-	case file == "":
+	case len(files) == 0:
 		return usagef("which model file? usage: dablot info FILE")
-	case len(rest) > 0:
-		return usagef("unexpected argument %q", strings.Join(rest, " "))
+	case len(files) > 1:
+		return usagef("unexpected argument %q", strings.Join(files[1:], " "))
 	}
+	file := files[0]
 	m, err := model.LoadModel(file)
 	if err != nil {
 		return err

@@ -16,27 +16,28 @@ import (
 	"github.com/dablot-zero/dablot/train/study"
 )
 
-func init() {
-	register(&command{"kinghunt", "find where the side to move could take the other king by force: --records FILE", runKingHunt})
-}
-
-const kingHuntUsage = `--records FILE [--variant V] [--from T] [--to T] [--every N] [--ms MS | --depth D] [--king K] [--threads T] [--list]
-
-Takes the positions of game records (PGN-like or JSON lines, such as arena --out
+// cmdKingHunt looks for kings that could be taken by force.
+var cmdKingHunt = &command{
+	name:  "kinghunt",
+	usage: "--records FILE [--variant V] [--from T] [--to T] [--every N] [--ms MS | --depth D] [--king K] [--threads T] [--list]",
+	short: "find where the side to move could take the other king by force, in game records",
+	long: `Takes the positions of game records (PGN-like or JSON lines, such as arena --out
 writes) that have both kings on the board, searches each with alpha-beta
 (material, mobility, capture extension) valuing the king at K soldiers, and
 counts, for each player, the positions in which the side to move can take the
 other king, or win, by force within the search's reach. In keyland only the
 kings decide games; this says whether a player's draws were missed chances or
-positions in which no king could be caught.`
+positions in which no king could be caught.`,
+	run: runKingHunt,
+}
 
 func runKingHunt(args []string, out io.Writer) error {
-	fs := newFlags("kinghunt", kingHuntUsage, out)
+	fs := newFlags("analyse kinghunt", out)
 	rr := addRecordRange(fs, 0, 100000, 7, "take every N-th position (odd: both sides to move)")
-	ms := fs.Int("ms", 500, "search time per position, in milliseconds (iterative deepening)")
+	ms := intFlag(fs, "ms", 500, 0, int(maxSearchMoveTime.Milliseconds()), "search time per position, in milliseconds (iterative deepening)")
 	depth := fs.Int("depth", 0, "search depth in turns instead of a time")
-	king := fs.Int("king", 50, "the king's value in soldiers")
-	threads := fs.Int("threads", runtime.NumCPU(), "positions searched at once")
+	king := intFlag(fs, "king", 50, 6, 1000, "the king's value in soldiers (above the rest of the material that matters)")
+	threads := threadsFlag(fs, runtime.NumCPU(), "positions searched at once")
 	list := fs.Bool("list", false, "list every position found, with the first decision of the forced line")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -44,15 +45,8 @@ func runKingHunt(args []string, out io.Writer) error {
 	if err := rr.check(); err != nil {
 		return err
 	}
-	switch {
-	case *ms < 1 && *depth < 1:
+	if *ms < 1 && *depth < 1 {
 		return usagef("--ms %d --depth %d: want a time or a depth", *ms, *depth)
-	case int64(*ms) > maxSearchMoveTime.Milliseconds():
-		return usagef("--ms %d: want 1 to %d", *ms, maxSearchMoveTime.Milliseconds())
-	case *king < 6 || *king > 1000:
-		return usagef("--king %d: want 6 to 1000 soldiers (above the rest of the material that matters)", *king)
-	case *threads < 1 || *threads > 256:
-		return usagef("--threads %d: want 1 to 256", *threads)
 	}
 	cfg := mcts.DefaultAlphaBetaConfig()
 	cfg.Weights[game.King] = *king * cfg.Weights[game.Soldier]

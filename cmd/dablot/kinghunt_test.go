@@ -26,7 +26,7 @@ func TestKingHunt(t *testing.T) {
 	if err := os.WriteFile(games, []byte(buf.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := runCmd(t, "kinghunt", "--records", games, "--every", "1", "--depth", "2", "--list", "--threads", "1")
+	out, err := runCmd(t, "analyse", "kinghunt", "--records", games, "--every", "1", "--depth", "2", "--list", "--threads", "1")
 	if err != nil {
 		t.Fatal(err, out)
 	}
@@ -43,12 +43,12 @@ func TestKingHunt(t *testing.T) {
 		{[]string{"--records", games, "--king", "3"}, "--king 3"},
 		{[]string{"--records", games, "--every", "0"}, "--every 0"},
 		{[]string{"--records", games, "--ms", "0"}, "want a time or a depth"},
-		{[]string{"--records", games, "--ms", "1000000000000", "--from", "5000", "--to", "5001"}, "--ms 1000000000000: want 1 to 3600000"},
+		{[]string{"--records", games, "--ms", "1000000000000", "--from", "5000", "--to", "5001"}, "--ms 1000000000000: want 0 to 3600000"},
 		{[]string{"--records", games, "--depth", "1000"}, "--depth 1000: mcts: alpha-beta depth 1000: want 1 to 64"},
 		{[]string{"--records", games, "--from", "5000", "--to", "5001"}, "no positions between turns 5000 and 5001"},
 		{[]string{"--records", filepath.Join(t.TempDir(), "none.pgn")}, "none.pgn"},
 	} {
-		if out, err := runCmd(t, append([]string{"kinghunt"}, tc.args...)...); err == nil || !strings.Contains(err.Error()+out, tc.want) {
+		if out, err := runCmd(t, append([]string{"analyse", "kinghunt"}, tc.args...)...); err == nil || !strings.Contains(err.Error()+out, tc.want) {
 			t.Errorf("%v: got %v, want an error naming %q", tc.args, err, tc.want)
 		}
 	}

@@ -22,16 +22,15 @@ import (
 	"github.com/dablot-zero/dablot/train/study"
 )
 
-func init() {
-	register(&command{"ladder", "strength at equal time: MODEL against alphabeta:ms=T (and --vs MODEL2) from an opening book", runLadder})
-}
-
-var ladderUsage = `MODEL [--ms 100] [--games 100] [--vs MODEL2] [--player gumbel|mcts[:KEY=V,...]] [--book FILE] [--results FILE] [--threads N] [--seed S] [--out FILE]
-
-Plays MODEL (as gumbel:model=MODEL,ms=T) against alphabeta:ms=T, the same time T
+// cmdLadder measures strength at equal time.
+var cmdLadder = &command{
+	name:  "ladder",
+	usage: "MODEL [--ms 100] [--games 100] [--vs MODEL2] [--player gumbel|mcts[:KEY=V,...]] [--book FILE] [--results FILE] [--threads N] [--seed S] [--out FILE]",
+	short: "strength at equal time: a model against alpha-beta, from an opening book",
+	long: `Plays MODEL (as gumbel:model=MODEL,ms=T) against alphabeta:ms=T, the same time T
 per decision for both, and with --vs also against MODEL2 at the same T. The games
-start from the variant's opening book (configs/books/VARIANT.txt; "dablot book"
-makes one), each opening twice with the colours swapped; a variant without a book
+start from the variant's opening book (configs/books/VARIANT.txt; "dablot analyse
+book" makes one), each opening twice with the colours swapped; a variant without a book
 gets generated openings. --threads games run at once, each player searching on
 one core. Prints W/D/L (as South and as North), the score with its 95% interval,
 the Elo difference and how the games ended, and appends a row per match to the
@@ -39,21 +38,23 @@ results file (tab-separated; its first line names the columns).
 
 --player sets the search: gumbel or mcts, with extra settings after a colon
 (mcts:mat=1, gumbel:q=1); the ladder adds model= and ms=. With eval=material and
-no MODEL it measures a search without a network (then --variant is needed).`
+no MODEL it measures a search without a network (then --variant is needed).`,
+	run: runLadder,
+}
 
 // ladderDefaultResults is where the ladder appends its rows by default.
 const ladderDefaultResults = "docs/ladder.tsv"
 
 func runLadder(args []string, out io.Writer) error {
-	fs := newFlags("ladder", ladderUsage, out)
-	ms := fs.Int("ms", 100, "time per decision of both players, in milliseconds (1000 for the one-second ladder)")
-	games := fs.Int("games", 100, "games per match, an even number (each opening twice, colours swapped)")
+	fs := newFlags("ladder", out)
+	ms := intFlag(fs, "ms", 100, 1, 600_000, "time per decision of both players, in milliseconds (1000 for the one-second ladder)")
+	games := intFlag(fs, "games", 100, 2, 1_000_000, "games per match, an even number (each opening twice, colours swapped)")
 	vs := fs.String("vs", "", "a second model to play at the same time per move (a second match)")
 	player := fs.String("player", "gumbel", "the model's search: gumbel or mcts, with settings after a colon")
 	variant := fs.String("variant", "", "the variant, for a player without a model (eval=); a model decides its own")
 	bookFile := fs.String("book", "", "an opening book file (one FEN a line) in place of the variant's")
 	results := fs.String("results", ladderDefaultResults, `append a row per match to this file ("" for none)`)
-	threads := fs.Int("threads", runtime.NumCPU(), "games played at once, one core each")
+	threads := threadsFlag(fs, runtime.NumCPU(), "games played at once, one core each")
 	seed := fs.Uint64("seed", 1, "random seed of the players (and of generated openings)")
 	outFile := fs.String("out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines)")
 	pos, err := parseArgs(fs, args)
@@ -63,12 +64,8 @@ func runLadder(args []string, out io.Writer) error {
 	switch {
 	case len(pos) > 1:
 		return usagef("one MODEL, not %d (%s); a second model goes after --vs", len(pos), strings.Join(pos, " "))
-	case *ms < 1 || *ms > 600_000:
-		return usagef("--ms %d: want 1 to 600000 milliseconds", *ms)
-	case *games < 2 || *games > 1_000_000 || *games%2 != 0:
-		return usagef("--games %d: want an even number from 2 to 1000000 (each opening is played twice, colours swapped)", *games)
-	case *threads < 1 || *threads > 256:
-		return usagef("--threads %d: want 1 to 256", *threads)
+	case *games%2 != 0:
+		return usagef("--games %d: want an even number (each opening is played twice, colours swapped)", *games)
 	}
 	modelPath := ""
 	if len(pos) == 1 {
@@ -241,7 +238,7 @@ func ladderOpenings(ctx context.Context, out io.Writer, r *game.Rules, file stri
 			break
 		}
 		cfg := study.DefaultBookConfig(games/2, seed)
-		fmt.Fprintf(out, "note: %s has no opening book; generating %d level openings (dablot book --variant %s --openings %d --seed %d writes them)\n",
+		fmt.Fprintf(out, "note: %s has no opening book; generating %d level openings (dablot analyse book --variant %s --openings %d --seed %d writes them)\n",
 			r.Name, cfg.Openings, r.Name, cfg.Openings, seed)
 		book, err := study.MakeBook(ctx, r, cfg)
 		if err != nil {

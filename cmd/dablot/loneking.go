@@ -13,30 +13,28 @@ import (
 	"github.com/dablot-zero/dablot/train/study"
 )
 
-func init() {
-	register(&command{"loneking", "solve king and soldiers against a lone king: --variant V [--soldiers N] [--fen F]", runLoneKing})
-}
-
-const loneKingUsage = `--variant V [--soldiers N] [--fen F]
-
-Solves, by retrograde analysis, the endings of South's king and 0 to N soldiers
+// cmdLoneKing solves the lone-king endings.
+var cmdLoneKing = &command{
+	name:  "loneking",
+	usage: "[--variant V] [--soldiers N] [--fen F]",
+	short: "solve king and soldiers against a lone king by retrograde analysis",
+	long: `Solves, by retrograde analysis, the endings of South's king and 0 to N soldiers
 (N at most 2) against North's lone king: every placement of the pieces, either
 side to move, and whether South wins by force, leaving aside the variant's
 limits on length. It prints, for each number of soldiers, the share of
 placements South wins and its longest forced win. With --fen it also says
 whether South wins that position and in how many turns. Two soldiers on the
-72-point board take about a minute and up to 5 GB.`
+72-point board take about a minute and up to 5 GB.`,
+	run: runLoneKing,
+}
 
 func runLoneKing(args []string, out io.Writer) error {
-	fs := newFlags("loneking", loneKingUsage, out)
+	fs := newFlags("analyse loneking", out)
 	variant := fs.String("variant", "keyland", "variant name, YAML file, or name,key=value,...")
-	soldiers := fs.Int("soldiers", 1, "solve up to this many South soldiers")
+	soldiers := intFlag(fs, "soldiers", 1, 0, study.MaxLoneKingSoldiers, "solve up to this many South soldiers")
 	fen := fs.String("fen", "", "a lone-king ending to look up")
 	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if *soldiers < 0 || *soldiers > study.MaxLoneKingSoldiers {
-		return usagef("--soldiers %d: want 0 to %d", *soldiers, study.MaxLoneKingSoldiers)
 	}
 	r, p, err := position(*variant, *fen)
 	if err != nil {

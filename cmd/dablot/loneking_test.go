@@ -6,7 +6,7 @@ import (
 )
 
 func TestLoneKing(t *testing.T) {
-	out, err := runCmd(t, "loneking", "--variant", "keyland", "--soldiers", "1", "--fen", "6/5/6/5/6/5/6/5/6/5/6/5/Kk1S2 s")
+	out, err := runCmd(t, "analyse", "loneking", "--variant", "keyland", "--soldiers", "1", "--fen", "6/5/6/5/6/5/6/5/6/5/6/5/Kk1S2 s")
 	if err != nil {
 		t.Fatal(err, out)
 	}
@@ -19,7 +19,7 @@ func TestLoneKing(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	out, err = runCmd(t, "loneking", "--soldiers", "0", "--fen", "6/5/6/5/6/5/6/5/6/5/6/5/K2k2 s")
+	out, err = runCmd(t, "analyse", "loneking", "--soldiers", "0", "--fen", "6/5/6/5/6/5/6/5/6/5/6/5/K2k2 s")
 	if err != nil || !strings.Contains(out, "South has no forced win") {
 		t.Errorf("two kings: %v\n%s", err, out)
 	}
@@ -32,7 +32,7 @@ func TestLoneKing(t *testing.T) {
 		{[]string{"--fen", "6/5/6/5 s"}, "fen"},
 		{[]string{"--variant", "nosuch"}, "nosuch"},
 	} {
-		out, err := runCmd(t, append([]string{"loneking"}, tc.args...)...)
+		out, err := runCmd(t, append([]string{"analyse", "loneking"}, tc.args...)...)
 		if err == nil || !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(tc.want)) {
 			t.Errorf("%v: error %v, want one naming %q\n%s", tc.args, err, tc.want, out)
 		}

@@ -18,19 +18,20 @@ import (
 	"github.com/dablot-zero/dablot/net/durable"
 )
 
-func init() {
-	register(&command{"play", "play against a model in the terminal: --model FILE [--side s|n] [--sims N]", runPlay})
-}
-
-const playUsage = `--model FILE [--model FILE2 | --opponent SPEC] [--side s|n] [--sims N | --movetime MS] [--gumbel] [--variant V] [--fen F] [--record FILE]
-
-With one player (--model FILE, or --opponent SPEC with --variant V) a person plays it at
+// cmdPlay plays at the terminal.
+var cmdPlay = &command{
+	name:  "play",
+	usage: "--model FILE [--model FILE2 | --opponent SPEC] [--side s|n] [--sims N | --movetime MS] [--gumbel] [--variant V] [--fen F] [--record FILE]",
+	short: "play a model (or a baseline player) in the terminal",
+	long: `With one player (--model FILE, or --opponent SPEC with --variant V) a person plays it at
 the terminal. With two (--model twice, or --model and --opponent) the program plays both
 sides, the first South, and prints the game. The game record is written on exit to
 --record FILE, if given; "save FILE" at the prompt writes it at any time.
 
 At the prompt: a turn such as i5-i7 or a7xe7xg5 (or pass), legal, undo, hint, fen, board,
-save FILE, help, quit.`
+save FILE, help, quit.`,
+	run: runPlay,
+}
 
 // playHelp is the help shown at the prompt.
 const playHelp = `Type a turn in the notation: a step such as i5-i7, a capture chain such as a7xe7xg5
@@ -66,7 +67,7 @@ func runPlay(args []string, out io.Writer) error { return playMain(args, os.Stdi
 
 // playMain runs "dablot play" reading the person's input from in.
 func playMain(args []string, in io.Reader, out io.Writer) error {
-	fs := newFlags("play", playUsage, out)
+	fs := newFlags("play", out)
 	var o playOptions
 	fs.Var(&o.models, "model", "model file (twice: the model plays itself, the first South)")
 	fs.StringVar(&o.opponent, "opponent", "", "a baseline player instead of (or against) a model, such as alphabeta:depth=4 (see \"dablot arena -h\")")

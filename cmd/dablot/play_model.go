@@ -6,7 +6,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -40,45 +39,24 @@ type searchSettings struct {
 
 // addFlags defines --sims, --movetime, --gumbel, --solve, --forced, --threads and
 // --seed on fs.
-func (s *searchSettings) addFlags(fs *flag.FlagSet) {
-	fs.IntVar(&s.Sims, "sims", 200, "simulations per decision of the model's search (0 with --movetime: time only)")
-	fs.Func("movetime", "time per decision in milliseconds, instead of or on top of --sims", func(v string) error {
-		d, err := parseMillis(v)
-		s.MoveTime = d
-		return err
-	})
+func (s *searchSettings) addFlags(fs *flagSet) {
+	intVar(fs, &s.Sims, "sims", 200, 0, mcts.MaxSims, "simulations per decision of the model's search (0 with --movetime: time only)")
+	millisVar(fs, &s.MoveTime, "movetime", 0, int(maxSearchMoveTime.Milliseconds()), "time per decision in milliseconds, instead of or on top of --sims (0: none)")
 	fs.BoolVar(&s.Gumbel, "gumbel", false, "use the Gumbel root search instead of PUCT (needs --sims)")
 	def := mcts.DefaultConfig()
 	fs.BoolVar(&s.Solve, "solve", def.Solver, "prove wins and losses in the search tree and play by them")
 	fs.BoolVar(&s.Forced, "forced", def.SkipForced, "pass decisions that are forced without asking the network")
-	fs.IntVar(&s.Threads, "threads", 1, "goroutines for the network's forward pass")
+	intVar(fs, &s.Threads, "threads", 1, 1, maxSearchThreads, "goroutines for the network's forward pass")
 	fs.Uint64Var(&s.Seed, "seed", 1, "random seed of the search")
 }
 
-// parseMillis reads a time in whole milliseconds, 1 ms to an hour.
-func parseMillis(v string) (time.Duration, error) {
-	var ms int64
-	if _, err := fmt.Sscan(v, &ms); err != nil || fmt.Sprint(ms) != strings.TrimSpace(v) {
-		return 0, fmt.Errorf("%q is not a whole number of milliseconds", v)
-	}
-	d := time.Duration(ms) * time.Millisecond
-	if ms < 1 || d > maxSearchMoveTime {
-		return 0, fmt.Errorf("%d ms: want 1 to %d", ms, maxSearchMoveTime.Milliseconds())
-	}
-	return d, nil
-}
-
-// validate checks the settings as given on the command line.
+// validate checks the settings together (addFlags checks each range).
 func (s *searchSettings) validate() error {
 	switch {
-	case s.Sims < 0 || s.Sims > mcts.MaxSims:
-		return usagef("--sims %d: want 0 to %d", s.Sims, mcts.MaxSims)
 	case s.Sims == 0 && s.MoveTime == 0:
 		return usagef("--sims 0 needs --movetime: the search needs a limit")
 	case s.Gumbel && s.Sims == 0:
 		return usagef("--gumbel needs --sims: the Gumbel search spreads a number of simulations")
-	case s.Threads < 1 || s.Threads > maxSearchThreads:
-		return usagef("--threads %d: want 1 to %d", s.Threads, maxSearchThreads)
 	}
 	return nil
 }

@@ -213,7 +213,7 @@ func TestPlayErrors(t *testing.T) {
 		{[]string{"play", "--model", model, "--model", model, "--opponent", "random"}, 2, "at most two"},
 		{[]string{"play", "--model", model, "--sims", "0"}, 2, "--sims 0 needs --movetime"},
 		{[]string{"play", "--model", model, "--sims", "-3"}, 2, "--sims -3"},
-		{[]string{"play", "--model", model, "--movetime", "abc"}, 2, "milliseconds"},
+		{[]string{"play", "--model", model, "--movetime", "abc"}, 2, `invalid value "abc" for flag -movetime`},
 		{[]string{"play", "--model", model, "--gumbel", "--sims", "0", "--movetime", "10"}, 2, "--gumbel needs --sims"},
 		{[]string{"play", "--model", model, "--threads", "0"}, 2, "--threads 0"},
 		{[]string{"play", "--model", model, "--variant", "dablot"}, 1, "the model plays keyland, not dablot"},

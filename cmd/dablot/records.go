@@ -1,13 +1,16 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/train/study"
 )
+
+// maxRecordTurn bounds the turn flags of a recordRange, far beyond the
+// length of any game.
+const maxRecordTurn = 1_000_000
 
 // recordRange is the flags of the commands that study positions taken from
 // game records: the file, its variant, and which turns to take.
@@ -18,13 +21,13 @@ type recordRange struct {
 
 // addRecordRange defines --records, --variant, --from, --to and --every on fs
 // with the given defaults; everyHelp describes --every.
-func addRecordRange(fs *flag.FlagSet, from, to, every int, everyHelp string) *recordRange {
+func addRecordRange(fs *flagSet, from, to, every int, everyHelp string) *recordRange {
 	return &recordRange{
 		records: fs.String("records", "", "game records to take positions from"),
 		variant: fs.String("variant", "", "variant of the records (default: the first record's)"),
-		from:    fs.Int("from", from, "first turn (from 0) of each game to take a position before"),
-		to:      fs.Int("to", to, "take positions before turns below this"),
-		every:   fs.Int("every", every, everyHelp),
+		from:    intFlag(fs, "from", from, 0, maxRecordTurn, "first turn (from 0) of each game to take a position before"),
+		to:      intFlag(fs, "to", to, 1, maxRecordTurn, "take positions before turns below this"),
+		every:   intFlag(fs, "every", every, 1, maxRecordTurn, everyHelp),
 	}
 }
 
@@ -33,10 +36,8 @@ func (rr *recordRange) check() error {
 	switch {
 	case *rr.records == "":
 		return usagef("--records is required")
-	case *rr.from < 0 || *rr.to <= *rr.from:
-		return usagef("--from %d --to %d: want 0 ≤ from < to", *rr.from, *rr.to)
-	case *rr.every < 1:
-		return usagef("--every %d: want 1 or more", *rr.every)
+	case *rr.to <= *rr.from:
+		return usagef("--from %d --to %d: want from < to", *rr.from, *rr.to)
 	}
 	return nil
 }

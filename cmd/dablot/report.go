@@ -8,19 +8,20 @@ import (
 	"github.com/dablot-zero/dablot/train/report"
 )
 
-func init() {
-	register(&command{"report", "write plots and a summary of a training run: DIR [--out DIR]", runReport})
-}
-
-const reportUsage = `DIR [--out DIR] [--anchor NAME]
-
-Reads DIR/metrics.jsonl, DIR/ratings.jsonl and the last 10 generations' games
+// cmdReport writes the plots and summary of a run.
+var cmdReport = &command{
+	name:  "report",
+	usage: "DIR [--out DIR] [--anchor NAME]",
+	short: "write plots and a summary of a training run",
+	long: `Reads DIR/metrics.jsonl, DIR/ratings.jsonl and the last 10 generations' games
 in DIR/games, and writes rating.png, loss.png, length.png, draws.png and
 summary.md to DIR/report (or --out). The summary says what decided the
-self-play games: the side that lost its king first, and material leads.`
+self-play games: the side that lost its king first, and material leads.`,
+	run: runReport,
+}
 
 func runReport(args []string, out io.Writer) error {
-	fs := newFlags("report", reportUsage, out)
+	fs := newFlags("report", out)
 	outDir := fs.String("out", "", "directory to write (default DIR/report)")
 	anchor := fs.String("anchor", "", `player rated 0 (default "random", or the baseline with the most games)`)
 	dirs, err := parseArgs(fs, args)

@@ -12,12 +12,46 @@ import (
 	"github.com/dablot-zero/dablot/game"
 )
 
-func init() {
-	register(&command{"variants", "list the rule variants with a one-line description", runVariants})
-	register(&command{"show", "draw a position: --variant V [--fen F]", runShow})
-	register(&command{"legal", "list every legal complete turn: --variant V --fen F", runLegal})
-	register(&command{"perft", "count move sequences: --variant V [--fen F] --depth N [--decisions] [--divide]", runPerft})
-}
+// The commands of the rules.
+var (
+	cmdVariants = &command{
+		name:  "variants",
+		usage: "[-v]",
+		short: "list the rule variants, one line each",
+		long: `Lists the built-in variants: name, board size and a one-line description. With -v,
+also each variant's source and the rules it assumes where the sources are silent.
+A variant is given to other commands by name, as a YAML file, or as a name with
+overrides (keyland,no_return=true).`,
+		run: runVariants,
+	}
+	cmdShow = &command{
+		name:  "show",
+		usage: "--variant V [--fen F]",
+		short: "draw a position with its lines and coordinates",
+		long: `Draws the position (default: the variant's start) with its lines and coordinates,
+and says whose turn it is, how many legal turns it has, and its FEN.`,
+		run: runShow,
+	}
+	cmdLegal = &command{
+		name:  "legal",
+		usage: "--variant V [--fen F] [--decisions]",
+		short: "list the legal turns of a position",
+		long: `Lists every legal complete turn of the position (default: the variant's start),
+sorted, in the notation; with --decisions, the single decisions (steps, jumps, stop)
+instead.`,
+		run: runLegal,
+	}
+	cmdPerft = &command{
+		name:  "perft",
+		usage: "--variant V --depth N [--fen F] [--decisions] [--divide]",
+		short: "count the move sequences from a position, to check the rules",
+		long: `Counts the sequences of complete turns (or, with --decisions, single decisions)
+from the position to each depth up to --depth, with the time each count took; with
+--divide, the count below each first move instead. The counts check the move
+generator against other implementations of the rules.`,
+		run: runPerft,
+	}
+)
 
 // position loads the variant and, if fen is not empty, the position.
 func position(variant, fen string) (*game.Rules, game.Position, error) {
@@ -36,7 +70,7 @@ func position(variant, fen string) (*game.Rules, game.Position, error) {
 }
 
 func runVariants(args []string, out io.Writer) error {
-	fs := newFlags("variants", "", out)
+	fs := newFlags("variants", out)
 	verbose := fs.Bool("v", false, "also print each variant's board, source and assumptions")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -59,7 +93,7 @@ func runVariants(args []string, out io.Writer) error {
 }
 
 func runShow(args []string, out io.Writer) error {
-	fs := newFlags("show", "--variant V [--fen F]", out)
+	fs := newFlags("show", out)
 	variant := fs.String("variant", "", "variant name, YAML file, or name,key=value,...")
 	fen := fs.String("fen", "", "position (default: the variant's start)")
 	if err := parseFlags(fs, args); err != nil {
@@ -85,7 +119,7 @@ func runShow(args []string, out io.Writer) error {
 }
 
 func runLegal(args []string, out io.Writer) error {
-	fs := newFlags("legal", "--variant V [--fen F]", out)
+	fs := newFlags("legal", out)
 	variant := fs.String("variant", "", "variant name, YAML file, or name,key=value,...")
 	fen := fs.String("fen", "", "position (default: the variant's start)")
 	decisions := fs.Bool("decisions", false, "list single decisions (steps, jumps, stop) instead of complete turns")
@@ -114,17 +148,14 @@ func runLegal(args []string, out io.Writer) error {
 }
 
 func runPerft(args []string, out io.Writer) error {
-	fs := newFlags("perft", "--variant V [--fen F] --depth N [--decisions] [--divide]", out)
+	fs := newFlags("analyse perft", out)
 	variant := fs.String("variant", "", "variant name, YAML file, or name,key=value,...")
 	fen := fs.String("fen", "", "position (default: the variant's start)")
-	depth := fs.Int("depth", 0, "depth in complete turns (or decisions with --decisions)")
+	depth := intFlag(fs, "depth", 0, 1, 12, "depth in complete turns (or decisions with --decisions)")
 	decisions := fs.Bool("decisions", false, "count single decisions instead of complete turns")
 	divide := fs.Bool("divide", false, "print the count below each first move")
 	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if *depth < 1 || *depth > 12 {
-		return usagef("--depth %d: want 1 to 12", *depth)
 	}
 	_, p, err := position(*variant, *fen)
 	if err != nil {

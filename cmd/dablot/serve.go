@@ -23,16 +23,17 @@ import (
 	"github.com/dablot-zero/dablot/mcts/analysis"
 )
 
-func init() {
-	register(&command{"serve", "play a model in the web browser: --model FILE [--addr 127.0.0.1:8080]", runServe})
-}
-
-const serveUsage = `--model FILE [--addr 127.0.0.1:8080] [--sims N] [--max-sims N] [--gumbel] [--variant V]
-
-Serves a page to play the model at http://ADDR/: the board, the model's evaluation and
+// cmdServe serves the web page.
+var cmdServe = &command{
+	name:  "serve",
+	usage: "--model FILE [--addr 127.0.0.1:8080] [--sims N] [--max-sims N] [--gumbel] [--variant V]",
+	short: "play a model in the web browser",
+	long: `Serves a page to play the model at http://ADDR/: the board, the model's evaluation and
 best turns, the move list with undo, positions from FEN and the game record. The page
 talks to a small JSON API under /api/. The address is loopback by default; on another
-address anyone who can reach it can use the engine.`
+address anyone who can reach it can use the engine.`,
+	run: runServe,
+}
 
 // webFiles are the page's static files: plain HTML, CSS and JavaScript.
 //
@@ -47,11 +48,11 @@ const (
 
 // runServe runs "dablot serve" until interrupted.
 func runServe(args []string, out io.Writer) error {
-	fs := newFlags("serve", serveUsage, out)
+	fs := newFlags("serve", out)
 	model := fs.String("model", "", "model file (required)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	variant := fs.String("variant", "", "variant (default: the model's; if given, it must match)")
-	maxSims := fs.Int("max-sims", 5000, "the most simulations per decision the page may ask for")
+	maxSims := intFlag(fs, "max-sims", 5000, 1, mcts.MaxSims, "the most simulations per decision the page may ask for")
 	var ss searchSettings
 	ss.addFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -60,8 +61,6 @@ func runServe(args []string, out io.Writer) error {
 	switch {
 	case *model == "":
 		return usagef("--model FILE is required")
-	case *maxSims < 1 || *maxSims > mcts.MaxSims:
-		return usagef("--max-sims %d: want 1 to %d", *maxSims, mcts.MaxSims)
 	case ss.Sims > *maxSims:
 		return usagef("--sims %d is more than --max-sims %d", ss.Sims, *maxSims)
 	case ss.Sims == 0:

@@ -21,14 +21,13 @@ import (
 	"github.com/dablot-zero/dablot/train"
 )
 
-func init() {
-	register(&command{"train", "self-play training: --config PRESET|FILE --variant V [--run DIR] [--init MODEL] [--fresh] | --resume DIR; [--hours H] [--cpu-hours H] [--generations N]", runTrain})
-}
-
-const trainUsage = `--config PRESET|FILE.yaml --variant V [--run DIR] [--init MODEL.dbm] [--fresh] [--hours H] [--cpu-hours H] [--generations N]
-       dablot train --resume DIR [--hours H] [--cpu-hours H] [--generations N]
-
-Trains in DIR (default runs/<variant>-<preset>). If DIR already holds a run of the
+// cmdTrain trains a model by self-play.
+var cmdTrain = &command{
+	name: "train",
+	usage: `--config PRESET|FILE.yaml --variant V [--run DIR] [--init MODEL.dbm] [--fresh] [--hours H] [--cpu-hours H] [--generations N]
+       dablot train --resume DIR [--hours H] [--cpu-hours H] [--generations N]`,
+	short: "train a model by self-play (make train runs it)",
+	long: `Trains in DIR (default runs/<variant>-<preset>). If DIR already holds a run of the
 same preset, variant and --init model, it is continued where it stopped (so the same
 command, such as make train, picks up where Ctrl-C left it); a run of anything else
 is refused. --fresh starts a new run instead, after moving the one in DIR aside to
@@ -47,9 +46,13 @@ records the new condition.
 
 --config names a built-in preset (below) or, given a path (with a / or ending in
 .yaml), a preset file, which may start "base: hour" and state only what differs.
-The run records the whole config in its config.yaml; --resume reads only that.`
+The run records the whole config in its config.yaml; --resume reads only that.`,
+	run: runTrain,
+}
 
-// presetHelp lists the built-in presets for the usage of train.
+func init() { cmdTrain.long += presetHelp() }
+
+// presetHelp lists the built-in presets for the help of train.
 func presetHelp() string {
 	var b strings.Builder
 	b.WriteString("\n\nBuilt-in presets (they name no variant: --variant, or the --init model's, decides):\n")
@@ -62,14 +65,14 @@ func presetHelp() string {
 }
 
 func runTrain(args []string, out io.Writer) error {
-	fs := newFlags("train", trainUsage+presetHelp(), out)
+	fs := newFlags("train", out)
 	cfgPath := fs.String("config", "", "training preset: a built-in name (such as hour) or a YAML file")
 	variant := fs.String("variant", "", "variant (default: the preset file's, else the --init model's)")
 	dir := fs.String("run", "", "run directory (default runs/<variant>-<preset>); a run there of the same setup is continued")
 	init := fs.String("init", "", "warm-start from this model file")
 	fresh := fs.Bool("fresh", false, "start a new run: move a run already in the run directory aside")
 	resume := fs.String("resume", "", "continue the run in this directory")
-	threads := fs.Int("threads", 0, "threads of the network's forward pass (default: all cores)")
+	threads := intFlag(fs, "threads", 0, 0, maxThreads, "threads of the network's forward pass (0: all cores)")
 	profile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	hours := fs.Float64("hours", 0, "stop after this many hours of training in all (replaces the preset's stop:)")
 	cpuHours := fs.Float64("cpu-hours", 0, "stop after this many hours of the run's CPU time (replaces the preset's stop:)")

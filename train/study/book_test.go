@@ -72,7 +72,7 @@ func TestMakeBook(t *testing.T) {
 				t.Fatalf("%s: %v", v, err)
 			}
 			var buf bytes.Buffer
-			if err := b.Write(&buf, "dablot book ..."); err != nil {
+			if err := b.Write(&buf, "dablot analyse book ..."); err != nil {
 				t.Fatal(err)
 			}
 			return b, buf.String()
@@ -230,7 +230,7 @@ func TestShippedBooks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		made := fmt.Sprintf("# Made by: dablot book --variant %s --openings %d --turns %d --depth %d --margin %d --seed %d\n",
+		made := fmt.Sprintf("# Made by: dablot analyse book --variant %s --openings %d --turns %d --depth %d --margin %d --seed %d\n",
 			v, cfg.Openings, cfg.Turns, cfg.Depth, cfg.Margin, cfg.Seed)
 		if !strings.Contains(string(data), made) {
 			t.Errorf("%s: the header lacks %q", v, made)

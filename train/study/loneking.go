@@ -11,7 +11,7 @@ import (
 // MaxLoneKingSoldiers bounds SolveLoneKing: the table of n soldiers has
 // 2·P^(n+2) entries and about 10 successors per placement stored at once
 // (2 soldiers on 72 points: 25 million placements, 52 s and 4.6 GB at
-// most while solving, measured with dablot loneking --soldiers 2).
+// most while solving, measured with dablot analyse loneking --soldiers 2).
 const MaxLoneKingSoldiers = 2
 
 // LoneKingResult is the solution of one lone-king ending: South's king and
