@@ -37,7 +37,7 @@ bench:
 	$(FAST) $(GO) test -run '^$$' -bench . -benchmem ./...
 
 bench-playouts: build
-	$(BIN) bench playouts --variant $(or $(VARIANT),keyland) --threads 1 --seconds 10
+	$(BIN) analyse bench playouts --variant $(or $(VARIANT),keyland) --threads 1 --seconds 10
 
 # Short fuzzing of every parser (each target FUZZTIME long).
 FUZZTIME ?= 30s
@@ -75,7 +75,7 @@ strength: build
 # uct:playouts=1000 and alphabeta:depth=2 (the bar is 90 % each); after 8
 # hours, one second a move against alphabeta:ms=1000 (90 %). Each prints its
 # W/D/L and score with a 95 % interval, and how its draws ended, and keeps
-# its game records in BARS (for dablot blunders and kinghunt); bar-8h takes
+# its game records in BARS (for dablot analyse blunders and kinghunt); bar-8h takes
 # about 85 minutes.
 MODEL ?= models/keyland.dbm
 BARS ?= bars
