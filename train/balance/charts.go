@@ -3,7 +3,6 @@ package balance
 import (
 	"fmt"
 	"image/color"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,10 +13,8 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train/report"
 )
 
@@ -67,7 +64,7 @@ func WriteCharts(dir string, results []*VariantResult) ([]string, error) {
 // save writes p as a PNG of size w × h, its legend (if any) in a column
 // of its own to the right of the plot, where it hides no data.
 func save(p *plot.Plot, w, h vg.Length, path string) error {
-	img := vgimg.New(w, h)
+	img := report.NewCanvas(w, h)
 	dc := draw.New(img)
 	legend := p.Legend
 	p.Legend = plot.NewLegend()
@@ -80,10 +77,7 @@ func save(p *plot.Plot, w, h vg.Length, path string) error {
 		legend.Draw(draw.Crop(dc, w-lw, 0, 0, 0))
 	}
 	p.Draw(plotArea)
-	return durable.Write(path, func(w io.Writer) error {
-		_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
-		return err
-	})
+	return report.WritePNG(img, path)
 }
 
 // shareTicks marks shares from 0 to 1 by fifths.

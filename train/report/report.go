@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
-	"io"
 	"maps"
 	"math"
 	"os"
@@ -21,7 +20,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/dablot-zero/dablot/game"
@@ -39,12 +37,6 @@ const (
 	LengthPlot  = "length.png"
 	DrawsPlot   = "draws.png"
 	SummaryFile = "summary.md"
-)
-
-// The size of every plot.
-const (
-	plotWidth  = 7 * vg.Inch
-	plotHeight = 4.5 * vg.Inch
 )
 
 // Run is what a training run directory records.
@@ -182,22 +174,22 @@ func Write(dir string, opts Options) ([]string, error) {
 	}{
 		{RatingPlot, func() (*plot.Plot, error) { return ratingPlot(run, table, anchor) }},
 		{LossPlot, func() (*plot.Plot, error) {
-			return generationPlot(run.Generations, "Training loss", "loss", []series{
+			return generationPlot(run.Generations, genPlot{title: "Training loss", ylabel: "loss", series: []series{
 				{"policy loss", func(g runlog.Generation) float64 { return g.PolicyLoss }},
 				{"value loss", func(g runlog.Generation) float64 { return g.ValueLoss }},
-			}, math.NaN())
+			}, reference: math.NaN()})
 		}},
 		{LengthPlot, func() (*plot.Plot, error) {
-			return generationPlot(run.Generations, "Self-play game length", "complete turns per game", []series{
+			return generationPlot(run.Generations, genPlot{title: "Self-play game length", ylabel: "complete turns per game", series: []series{
 				{"mean", func(g runlog.Generation) float64 { return g.MeanLength }},
 				{"median", func(g runlog.Generation) float64 { return g.MedianLength }},
-			}, math.NaN())
+			}, reference: math.NaN(), wholeY: true})
 		}},
 		{DrawsPlot, func() (*plot.Plot, error) {
-			return generationPlot(run.Generations, "Self-play draws and first-player score", "fraction of games / score", []series{
+			return generationPlot(run.Generations, genPlot{title: "Self-play draws and first-player score", ylabel: "fraction of games / score", series: []series{
 				{"draw rate", func(g runlog.Generation) float64 { return g.DrawRate }},
 				{"first-player score", func(g runlog.Generation) float64 { return g.FirstPlayerScore }},
-			}, 0.5)
+			}, reference: 0.5})
 		}},
 	}
 	var written []string
@@ -223,34 +215,30 @@ func Write(dir string, opts Options) ([]string, error) {
 	return append(written, path), nil
 }
 
-// savePlot writes p as a PNG image of the report's size to path.
-func savePlot(p *plot.Plot, path string) error {
-	wt, err := p.WriterTo(plotWidth, plotHeight, "png")
-	if err != nil {
-		return err
-	}
-	return durable.Write(path, func(w io.Writer) error {
-		_, err := wt.WriteTo(w)
-		return err
-	})
-}
-
 // series is one line of a plot against generation.
 type series struct {
 	name  string
 	value func(runlog.Generation) float64
 }
 
-// generationPlot plots each series against generation; reference, unless
-// NaN, is drawn as a dotted horizontal line.
-func generationPlot(gens []runlog.Generation, title, ylabel string, ss []series, reference float64) (*plot.Plot, error) {
-	p := NewPlot(title, "generation", ylabel)
+// genPlot is a plot of series against generation.
+type genPlot struct {
+	title, ylabel string
+	series        []series
+	reference     float64 // drawn as a dotted horizontal line unless NaN
+	wholeY        bool    // the values are counts: whole-number ticks
+}
+
+// generationPlot plots each series of gp against generation, on an axis of
+// whole generations.
+func generationPlot(gens []runlog.Generation, gp genPlot) (*plot.Plot, error) {
+	p := NewPlot(gp.title, "generation", gp.ylabel)
 	if len(gens) == 0 {
 		EmptyPlot(p, "no generations yet")
 		return p, nil
 	}
 	var covered plotter.XYs
-	for i, s := range ss {
+	for i, s := range gp.series {
 		xys := make(plotter.XYs, len(gens))
 		for k, g := range gens {
 			xys[k] = plotter.XY{X: float64(g.Generation), Y: s.value(g)}
@@ -268,7 +256,8 @@ func generationPlot(gens []runlog.Generation, title, ylabel string, ss []series,
 		covered = append(covered, along(xys)...)
 	}
 	pad(&p.X, 0.03)
-	if !math.IsNaN(reference) {
+	wholeAxis(&p.X)
+	if reference := gp.reference; !math.IsNaN(reference) {
 		f := plotter.NewFunction(func(float64) float64 { return reference })
 		f.Color = color.Gray{Y: 128}
 		f.Dashes = []vg.Length{vg.Points(1), vg.Points(3)}
@@ -277,6 +266,9 @@ func generationPlot(gens []runlog.Generation, title, ylabel string, ss []series,
 		covered = append(covered, along(plotter.XYs{{X: p.X.Min, Y: reference}, {X: p.X.Max, Y: reference}})...)
 	}
 	pad(&p.Y, 0.05)
+	if gp.wholeY {
+		wholeAxis(&p.Y)
+	}
 	placeLegend(p, covered)
 	if len(gens) == 1 {
 		p.Title.Text += " (one generation)"
@@ -314,7 +306,7 @@ func ratingPlot(run *Run, table rating.Table, anchor string) (*plot.Plot, error)
 		for i, pt := range points {
 			xys[i] = plotter.XY{X: pt.hours, Y: pt.elo}
 			errs[i].Low, errs[i].High = pt.err95, pt.err95
-			covered = append(covered, plotter.XY{X: pt.hours, Y: pt.elo - pt.err95}, plotter.XY{X: pt.hours, Y: pt.elo + pt.err95})
+			covered = append(covered, along(plotter.XYs{{X: pt.hours, Y: pt.elo - pt.err95}, {X: pt.hours, Y: pt.elo + pt.err95}})...)
 		}
 		covered = append(covered, along(xys)...)
 		line, scatter, err := plotter.NewLinePoints(xys)
@@ -337,28 +329,31 @@ func ratingPlot(run *Run, table rating.Table, anchor string) (*plot.Plot, error)
 	}
 	pad(&p.X, 0.03)
 	if len(anchors) > 0 {
-		labels := plotter.XYLabels{}
+		var names []string
+		var elos []float64
+		var colors []color.Color
 		for i, a := range anchors {
 			elo := a.Elo
 			f := plotter.NewFunction(func(float64) float64 { return elo })
-			f.Color = plotutil.Color(i + 1)
+			f.Color = anchorColor(i)
 			f.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 			p.Add(f)
 			p.Y.Min, p.Y.Max = min(p.Y.Min, elo), max(p.Y.Max, elo)
-			labels.XYs = append(labels.XYs, plotter.XY{X: p.X.Min, Y: elo})
-			labels.Labels = append(labels.Labels, a.Name)
+			names, elos, colors = append(names, a.Name), append(elos, elo), append(colors, f.Color)
 			covered = append(covered, along(plotter.XYs{{X: p.X.Min, Y: elo}, {X: p.X.Max, Y: elo}})...)
 		}
-		l, err := plotter.NewLabels(labels)
-		if err != nil {
-			return nil, err
-		}
-		l.Offset = vg.Point{X: vg.Points(3), Y: vg.Points(2)}
-		p.Add(l)
+		// Named at their right ends, outside the data.
+		p.Add(newLineLabels(p, names, elos, colors))
 	}
 	pad(&p.Y, 0.06)
 	placeLegend(p, covered)
 	return p, nil
+}
+
+// anchorColor is the colour of the i-th anchor's line: plotutil's colours
+// but the first (the models') and the sixth (too close to it).
+func anchorColor(i int) color.Color {
+	return plotutil.Color([]int{1, 2, 3, 4, 6}[i%5])
 }
 
 // genPoints returns the rated models "genN" in order of generation, each
@@ -389,105 +384,6 @@ func genPoints(run *Run, table rating.Table) []genPoint {
 	}
 	slices.SortFunc(pts, func(a, b genPoint) int { return cmp.Compare(a.gen, b.gen) })
 	return pts
-}
-
-// NewPlot makes a plot with a title, axis labels and a grid, in the style
-// of every chart the project writes.
-func NewPlot(title, x, y string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = x
-	p.Y.Label.Text = y
-	p.Add(plotter.NewGrid())
-	return p
-}
-
-// ErrorBars draws vertical error bars of errs (below, above) at the
-// points xys; the two must be equally long.
-func ErrorBars(xys plotter.XYs, errs plotter.YErrors) (*plotter.YErrorBars, error) {
-	return plotter.NewYErrorBars(struct {
-		plotter.XYs
-		plotter.YErrors
-	}{xys, errs})
-}
-
-// EmptyPlot marks a plot that has no data, with a note in the title and
-// in the middle.
-func EmptyPlot(p *plot.Plot, note string) {
-	p.Title.Text += " (" + note + ")"
-	p.X.Min, p.X.Max = 0, 1
-	p.Y.Min, p.Y.Max = 0, 1
-	l, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: 0.5, Y: 0.5}}, Labels: []string{note}})
-	if err != nil {
-		return // only for mismatched lengths, which cannot happen here
-	}
-	l.TextStyle[0].XAlign = text.XCenter
-	l.TextStyle[0].YAlign = text.YCenter
-	l.TextStyle[0].Font.Size = vg.Points(16)
-	p.Add(l)
-}
-
-// pad widens an axis's range by frac of its span on each side, and makes
-// an empty range (one value) a unit wide.
-func pad(a *plot.Axis, frac float64) {
-	if a.Min > a.Max || math.IsInf(a.Min, 0) || math.IsInf(a.Max, 0) {
-		a.Min, a.Max = 0, 1
-	}
-	if span := a.Max - a.Min; span > 0 {
-		a.Min -= frac * span
-		a.Max += frac * span
-		return
-	}
-	h := max(0.5, 0.1*math.Abs(a.Min))
-	a.Min, a.Max = a.Min-h, a.Max+h
-}
-
-// along returns points spread along the polyline xys, for placeLegend.
-func along(xys plotter.XYs) plotter.XYs {
-	const steps = 16
-	out := slices.Clone(xys)
-	for i := 1; i < len(xys); i++ {
-		a, b := xys[i-1], xys[i]
-		for k := 1; k < steps; k++ {
-			t := float64(k) / steps
-			out = append(out, plotter.XY{X: a.X + t*(b.X-a.X), Y: a.Y + t*(b.Y-a.Y)})
-		}
-	}
-	return out
-}
-
-// placeLegend puts the legend in the corner of the plot that covers the
-// fewest of the points drawn, preferring the top right on a tie.
-func placeLegend(p *plot.Plot, covered plotter.XYs) {
-	const w, h = 0.4, 0.25 // share of the plot a legend corner takes
-	best := -1
-	for _, c := range []struct{ top, left bool }{{true, false}, {true, true}, {false, false}, {false, true}} {
-		n := 0
-		for _, pt := range covered {
-			x := (pt.X - p.X.Min) / (p.X.Max - p.X.Min)
-			y := (pt.Y - p.Y.Min) / (p.Y.Max - p.Y.Min)
-			if c.left {
-				x = 1 - x
-			}
-			if !c.top {
-				y = 1 - y
-			}
-			if x >= 1-w && y >= 1-h {
-				n++
-			}
-		}
-		if best < 0 || n < best {
-			best = n
-			p.Legend.Top, p.Legend.Left = c.top, c.left
-		}
-	}
-	p.Legend.XOffs, p.Legend.YOffs = vg.Points(-4), vg.Points(-4)
-	if p.Legend.Left {
-		p.Legend.XOffs = vg.Points(4)
-	}
-	if !p.Legend.Top {
-		p.Legend.YOffs = vg.Points(4)
-	}
 }
 
 // What the summary's section on self-play games looks at: the games of the
