@@ -54,13 +54,13 @@ func runArena(args []string, out io.Writer) error {
 	fen := fs.String("fen", "", "start position (default: the variant's)")
 	specA := fs.String("a", "", "player A (see SPEC above)")
 	specB := fs.String("b", "", "player B")
-	games := intFlag(fs, "games", 20, 1, 1_000_000, "number of games (sides alternate: A is South in games 1, 3, …)")
+	games := rangeFlag(fs, "games", 20, 1, 1_000_000, "number of games (sides alternate: A is South in games 1, 3, …)")
 	sprt := fs.String("sprt", "", "stop early by a GSPRT of elo0 against elo1 (alpha = beta = 0.05), such as 0,50")
 	seed := fs.Uint64("seed", 1, "random seed: the same seed plays the same games")
 	outFile := fs.String("out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines)")
 	threads := threadsFlag(fs, runtime.NumCPU(), "games played at once")
-	opening := intFlag(fs, "open", 0, 0, 1000, "random turns before the players take over (shared by each pair of games)")
-	endgames := intFlag(fs, "endgames", -1, -1, game.MaxPoints, "start each pair of games from a random endgame with at most N soldiers a side, -1 for none")
+	opening := rangeFlag(fs, "open", 0, 0, 1000, "random turns before the players take over (shared by each pair of games)")
+	endgames := rangeFlag(fs, "endgames", -1, -1, game.MaxPoints, "start each pair of games from a random endgame with at most N soldiers a side, -1 for none")
 	// The variant first: every other setting is about its games.
 	var r *game.Rules
 	var start game.Position

@@ -26,7 +26,7 @@ length, the outcomes and how the games ended.`,
 func runBenchPlayouts(args []string, out io.Writer) error {
 	fs := newFlags("analyse bench playouts", out)
 	variant := fs.String("variant", "keyland", "variant name, YAML file, or name,key=value,...")
-	seconds := floatFlag(fs, "seconds", 5, 0.01, 3600, "how long to run")
+	seconds := rangeFlag[float64](fs, "seconds", 5, 0.01, 3600, "how long to run")
 	threads := threadsFlag(fs, 1, "playouts in parallel")
 	seed := fs.Uint64("seed", 1, "random seed (thread i uses seed+i)")
 	if err := parseFlags(fs, args); err != nil {

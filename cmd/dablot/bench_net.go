@@ -33,7 +33,7 @@ func runBenchNet(args []string, out io.Writer) error {
 	channels := fs.Int("channels", def.Channels, "channels")
 	planes := fs.Int("planes", def.InputPlanes, "input planes per point")
 	points := fs.Int("points", 72, "board size: 72 (6x7 lines) or 41 (5x5 lines)")
-	seconds := floatFlag(fs, "seconds", 2, 0.01, 600, "time per measurement")
+	seconds := rangeFlag[float64](fs, "seconds", 2, 0.01, 600, "time per measurement")
 	threads := threadsFlag(fs, runtime.GOMAXPROCS(0), "inference worker goroutines")
 	if err := parseFlags(fs, args); err != nil {
 		return err

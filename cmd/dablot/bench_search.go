@@ -37,12 +37,12 @@ func runBenchSearch(args []string, out io.Writer) error {
 	blocks := fs.Int("blocks", def.Blocks, "residual blocks of a fresh network")
 	channels := fs.Int("channels", def.Channels, "channels of a fresh network")
 	search := fs.String("search", "gumbel", "gumbel or puct")
-	sims := intFlag(fs, "sims", 64, 1, mcts.MaxSims, "simulations per search")
-	workers := intFlag(fs, "workers", 32, 1, 4096, "searches at once (shared over one evaluator per core)")
-	leaf := intFlag(fs, "leaf-batch", 4, 1, 256, "leaves one search gathers per network call")
-	netBatch := intFlag(fs, "batch", 64, 1, 4096, "largest network batch")
-	wait := floatFlag(fs, "wait", 0, 0, 1000, "milliseconds a batch may wait to fill up")
-	seconds := floatFlag(fs, "seconds", 10, 0.01, 3600, "how long to run")
+	sims := rangeFlag(fs, "sims", 64, 1, mcts.MaxSims, "simulations per search")
+	workers := rangeFlag(fs, "workers", 32, 1, 4096, "searches at once (shared over one evaluator per core)")
+	leaf := rangeFlag(fs, "leaf-batch", 4, 1, 256, "leaves one search gathers per network call")
+	netBatch := rangeFlag(fs, "batch", 64, 1, 4096, "largest network batch")
+	wait := rangeFlag[float64](fs, "wait", 0, 0, 1000, "milliseconds a batch may wait to fill up")
+	seconds := rangeFlag[float64](fs, "seconds", 10, 0.01, 3600, "how long to run")
 	seed := fs.Uint64("seed", 1, "random seed")
 	if err := parseFlags(fs, args); err != nil {
 		return err

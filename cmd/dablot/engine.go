@@ -46,7 +46,7 @@ func engineMain(args []string, in io.Reader, out io.Writer) error {
 	fs := newFlags("engine", out)
 	model := fs.String("model", "", "model file (required)")
 	variant := fs.String("variant", "", "variant (default: the model's; if given, it must match)")
-	pv := intFlag(fs, "pv", 8, 0, 100, "turns of principal variation in info lines after the best turn (0: none; PUCT only)")
+	pv := rangeFlag(fs, "pv", 8, 0, 100, "turns of principal variation in info lines after the best turn (0: none; PUCT only)")
 	var ss searchSettings
 	ss.addFlags(fs)
 	if err := parseFlags(fs, args); err != nil {

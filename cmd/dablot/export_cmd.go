@@ -99,8 +99,8 @@ func runSelfPlay(args []string, out io.Writer) error {
 	fs := newFlags("selfplay", out)
 	dir := fs.String("run", "", "the run directory (shared with the trainer)")
 	name := fs.String("name", "", "this worker's name, unique among the run's workers (default: host name and process id)")
-	games := intFlag(fs, "games", 0, 0, 1_000_000, "games per shard (0: the run's selfplay.games)")
-	shards := intFlag(fs, "shards", 0, 0, 1_000_000, "stop after this many shards (0: when the run finishes)")
+	games := rangeFlag(fs, "games", 0, 0, 1_000_000, "games per shard (0: the run's selfplay.games)")
+	shards := rangeFlag(fs, "shards", 0, 0, 1_000_000, "stop after this many shards (0: when the run finishes)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ const maxThreads = 256
 
 // flagSet is the flags of one command: a flag.FlagSet that parses without
 // printing, the command it belongs to (for -h), and the range checks of its
-// numeric flags (intFlag, floatFlag), run after parsing.
+// numeric flags (rangeFlag), run after parsing.
 type flagSet struct {
 	*flag.FlagSet
 	cmd    *command
@@ -113,39 +113,31 @@ func parseArgs(fs *flagSet, args []string) ([]string, error) {
 	}
 }
 
-// intFlag defines an int flag whose value, given or default, must lie in
-// [lo, hi]; parseFlags and parseArgs check it (inRange). The usage gets
-// the range appended.
-func intFlag(fs *flagSet, name string, def, lo, hi int, usage string) *int {
-	p := new(int)
-	intVar(fs, p, name, def, lo, hi, usage)
+// rangeFlag defines a numeric flag (int or float64) whose value, given or
+// default, must lie in [lo, hi]; parseFlags and parseArgs check it
+// (inRange). The usage gets the range appended.
+func rangeFlag[T int | float64](fs *flagSet, name string, def, lo, hi T, usage string) *T {
+	p := new(T)
+	rangeVar(fs, p, name, def, lo, hi, usage)
 	return p
 }
 
-// intVar is intFlag storing the value in p.
-func intVar(fs *flagSet, p *int, name string, def, lo, hi int, usage string) {
-	fs.IntVar(p, name, def, rangeUsage(usage, lo, hi))
-	fs.checks = append(fs.checks, func() error { return inRange(name, *p, lo, hi) })
-}
-
-// floatFlag defines a float64 flag whose value must lie in [lo, hi], as
-// intFlag does.
-func floatFlag(fs *flagSet, name string, def, lo, hi float64, usage string) *float64 {
-	p := new(float64)
-	floatVar(fs, p, name, def, lo, hi, usage)
-	return p
-}
-
-// floatVar is floatFlag storing the value in p.
-func floatVar(fs *flagSet, p *float64, name string, def, lo, hi float64, usage string) {
-	fs.Float64Var(p, name, def, rangeUsage(usage, lo, hi))
+// rangeVar is rangeFlag storing the value in p.
+func rangeVar[T int | float64](fs *flagSet, p *T, name string, def, lo, hi T, usage string) {
+	usage = fmt.Sprintf("%s (from %v to %v)", usage, lo, hi)
+	switch v := any(p).(type) {
+	case *int:
+		fs.IntVar(v, name, int(def), usage)
+	case *float64:
+		fs.Float64Var(v, name, float64(def), usage)
+	}
 	fs.checks = append(fs.checks, func() error { return inRange(name, *p, lo, hi) })
 }
 
 // millisVar defines a flag of whole milliseconds in [lo, hi] that stores
 // its value, once checked, in p as a duration.
 func millisVar(fs *flagSet, p *time.Duration, name string, lo, hi int, usage string) {
-	ms := intFlag(fs, name, int(p.Milliseconds()), lo, hi, usage)
+	ms := rangeFlag(fs, name, int(p.Milliseconds()), lo, hi, usage)
 	fs.checks = append(fs.checks, func() error {
 		*p = time.Duration(*ms) * time.Millisecond
 		return nil
@@ -154,12 +146,7 @@ func millisVar(fs *flagSet, p *time.Duration, name string, lo, hi int, usage str
 
 // threadsFlag defines --threads, goroutines from 1 to maxThreads.
 func threadsFlag(fs *flagSet, def int, usage string) *int {
-	return intFlag(fs, "threads", def, 1, maxThreads, usage)
-}
-
-// rangeUsage appends the range to a flag's usage.
-func rangeUsage[T int | float64](usage string, lo, hi T) string {
-	return fmt.Sprintf("%s (from %v to %v)", usage, lo, hi)
+	return rangeFlag(fs, "threads", def, 1, maxThreads, usage)
 }
 
 // inRange is the check of every numeric flag: nil if v lies in [lo, hi]

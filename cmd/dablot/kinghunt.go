@@ -34,9 +34,9 @@ positions in which no king could be caught.`,
 func runKingHunt(args []string, out io.Writer) error {
 	fs := newFlags("analyse kinghunt", out)
 	rr := addRecordRange(fs, 0, 100000, 7, "take every N-th position (odd: both sides to move)")
-	ms := intFlag(fs, "ms", 500, 0, int(maxSearchMoveTime.Milliseconds()), "search time per position, in milliseconds (iterative deepening)")
+	ms := rangeFlag(fs, "ms", 500, 0, int(maxSearchMoveTime.Milliseconds()), "search time per position, in milliseconds (iterative deepening)")
 	depth := fs.Int("depth", 0, "search depth in turns instead of a time")
-	king := intFlag(fs, "king", 50, 6, 1000, "the king's value in soldiers (above the rest of the material that matters)")
+	king := rangeFlag(fs, "king", 50, 6, 1000, "the king's value in soldiers (above the rest of the material that matters)")
 	threads := threadsFlag(fs, runtime.NumCPU(), "positions searched at once")
 	list := fs.Bool("list", false, "list every position found, with the first decision of the forced line")
 	if err := parseFlags(fs, args); err != nil {

@@ -47,8 +47,8 @@ const ladderDefaultResults = "docs/ladder.tsv"
 
 func runLadder(args []string, out io.Writer) error {
 	fs := newFlags("ladder", out)
-	ms := intFlag(fs, "ms", 100, 1, 600_000, "time per decision of both players, in milliseconds (1000 for the one-second ladder)")
-	games := intFlag(fs, "games", 100, 2, 1_000_000, "games per match, an even number (each opening twice, colours swapped)")
+	ms := rangeFlag(fs, "ms", 100, 1, 600_000, "time per decision of both players, in milliseconds (1000 for the one-second ladder)")
+	games := rangeFlag(fs, "games", 100, 2, 1_000_000, "games per match, an even number (each opening twice, colours swapped)")
 	vs := fs.String("vs", "", "a second model to play at the same time per move (a second match)")
 	player := fs.String("player", "gumbel", "the model's search: gumbel or mcts, with settings after a colon")
 	variant := fs.String("variant", "", "the variant, for a player without a model (eval=); a model decides its own")

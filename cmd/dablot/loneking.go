@@ -31,7 +31,7 @@ whether South wins that position and in how many turns. Two soldiers on the
 func runLoneKing(args []string, out io.Writer) error {
 	fs := newFlags("analyse loneking", out)
 	variant := fs.String("variant", "keyland", "variant name, YAML file, or name,key=value,...")
-	soldiers := intFlag(fs, "soldiers", 1, 0, study.MaxLoneKingSoldiers, "solve up to this many South soldiers")
+	soldiers := rangeFlag(fs, "soldiers", 1, 0, study.MaxLoneKingSoldiers, "solve up to this many South soldiers")
 	fen := fs.String("fen", "", "a lone-king ending to look up")
 	if err := parseFlags(fs, args); err != nil {
 		return err

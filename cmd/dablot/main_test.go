@@ -237,7 +237,7 @@ func TestRangeFlags(t *testing.T) {
 	}
 }
 
-// TestRangeHelper: intFlag, floatFlag and millisVar accept their bounds,
+// TestRangeHelper: rangeFlag (int and float64) and millisVar accept their bounds,
 // refuse values outside them (a default too, and NaN) with the one error,
 // and report the first flag out of range in the order defined.
 func TestRangeHelper(t *testing.T) {
@@ -260,8 +260,8 @@ func TestRangeHelper(t *testing.T) {
 		{[]string{"--n", "x"}, 5, `invalid value "x" for flag -n: parse error`},
 	} {
 		fs := newFlags("test", io.Discard)
-		n := intFlag(fs, "n", tc.def, 1, 10, "a count")
-		x := floatFlag(fs, "x", 0, -0.5, 0.5, "a share")
+		n := rangeFlag(fs, "n", tc.def, 1, 10, "a count")
+		x := rangeFlag[float64](fs, "x", 0, -0.5, 0.5, "a share")
 		var d time.Duration
 		millisVar(fs, &d, "ms", 0, 2000, "a time")
 		err := parseFlags(fs, tc.args)
@@ -278,7 +278,7 @@ func TestRangeHelper(t *testing.T) {
 		}
 	}
 	fs := newFlags("test", io.Discard)
-	intFlag(fs, "n", 5, 1, 10, "a count")
+	rangeFlag(fs, "n", 5, 1, 10, "a count")
 	var usage bytes.Buffer
 	fs.SetOutput(&usage)
 	fs.PrintDefaults()

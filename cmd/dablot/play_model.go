@@ -40,13 +40,13 @@ type searchSettings struct {
 // addFlags defines --sims, --movetime, --gumbel, --solve, --forced, --threads and
 // --seed on fs.
 func (s *searchSettings) addFlags(fs *flagSet) {
-	intVar(fs, &s.Sims, "sims", 200, 0, mcts.MaxSims, "simulations per decision of the model's search (0 with --movetime: time only)")
+	rangeVar(fs, &s.Sims, "sims", 200, 0, mcts.MaxSims, "simulations per decision of the model's search (0 with --movetime: time only)")
 	millisVar(fs, &s.MoveTime, "movetime", 0, int(maxSearchMoveTime.Milliseconds()), "time per decision in milliseconds, instead of or on top of --sims (0: none)")
 	fs.BoolVar(&s.Gumbel, "gumbel", false, "use the Gumbel root search instead of PUCT (needs --sims)")
 	def := mcts.DefaultConfig()
 	fs.BoolVar(&s.Solve, "solve", def.Solver, "prove wins and losses in the search tree and play by them")
 	fs.BoolVar(&s.Forced, "forced", def.SkipForced, "pass decisions that are forced without asking the network")
-	intVar(fs, &s.Threads, "threads", 1, 1, maxSearchThreads, "goroutines for the network's forward pass")
+	rangeVar(fs, &s.Threads, "threads", 1, 1, maxSearchThreads, "goroutines for the network's forward pass")
 	fs.Uint64Var(&s.Seed, "seed", 1, "random seed of the search")
 }
 

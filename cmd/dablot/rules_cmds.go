@@ -151,7 +151,7 @@ func runPerft(args []string, out io.Writer) error {
 	fs := newFlags("analyse perft", out)
 	variant := fs.String("variant", "", "variant name, YAML file, or name,key=value,...")
 	fen := fs.String("fen", "", "position (default: the variant's start)")
-	depth := intFlag(fs, "depth", 0, 1, 12, "depth in complete turns (or decisions with --decisions)")
+	depth := rangeFlag(fs, "depth", 0, 1, 12, "depth in complete turns (or decisions with --decisions)")
 	decisions := fs.Bool("decisions", false, "count single decisions instead of complete turns")
 	divide := fs.Bool("divide", false, "print the count below each first move")
 	if err := parseFlags(fs, args); err != nil {

@@ -52,7 +52,7 @@ func runServe(args []string, out io.Writer) error {
 	model := fs.String("model", "", "model file (required)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	variant := fs.String("variant", "", "variant (default: the model's; if given, it must match)")
-	maxSims := intFlag(fs, "max-sims", 5000, 1, mcts.MaxSims, "the most simulations per decision the page may ask for")
+	maxSims := rangeFlag(fs, "max-sims", 5000, 1, mcts.MaxSims, "the most simulations per decision the page may ask for")
 	var ss searchSettings
 	ss.addFlags(fs)
 	if err := parseFlags(fs, args); err != nil {

@@ -72,7 +72,7 @@ func runTrain(args []string, out io.Writer) error {
 	init := fs.String("init", "", "warm-start from this model file")
 	fresh := fs.Bool("fresh", false, "start a new run: move a run already in the run directory aside")
 	resume := fs.String("resume", "", "continue the run in this directory")
-	threads := intFlag(fs, "threads", 0, 0, maxThreads, "threads of the network's forward pass (0: all cores)")
+	threads := rangeFlag(fs, "threads", 0, 0, maxThreads, "threads of the network's forward pass (0: all cores)")
 	profile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	hours := fs.Float64("hours", 0, "stop after this many hours of training in all (replaces the preset's stop:)")
 	cpuHours := fs.Float64("cpu-hours", 0, "stop after this many hours of the run's CPU time (replaces the preset's stop:)")
