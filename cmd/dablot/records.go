@@ -25,7 +25,7 @@ func addRecordRange(fs *flagSet, from, to, every int, everyHelp string) *recordR
 	return &recordRange{
 		records: fs.String("records", "", "game records to take positions from"),
 		variant: fs.String("variant", "", "variant of the records (default: the first record's)"),
-		from:    rangeFlag(fs, "from", from, 0, maxRecordTurn, "first turn (from 0) of each game to take a position before"),
+		from:    rangeFlag(fs, "from", from, 0, maxRecordTurn, "first turn of each game to take a position before, counting from 0"),
 		to:      rangeFlag(fs, "to", to, 1, maxRecordTurn, "take positions before turns below this"),
 		every:   rangeFlag(fs, "every", every, 1, maxRecordTurn, everyHelp),
 	}
