@@ -134,7 +134,7 @@ func FuzzVariantSpec(f *testing.F) {
 // reads them, see its tests), and a name that is a path is none of them.
 func TestPresetFiles(t *testing.T) {
 	t.Chdir(t.TempDir())
-	if names := configs.PresetNames(); !slices.Equal(names, []string{"hour", "overnight", "short", "smoke"}) {
+	if names := configs.PresetNames(); !slices.Equal(names, []string{"hour", "hour-score", "overnight", "short", "smoke"}) {
 		t.Errorf("presets %v", names)
 	}
 	for _, tc := range []struct {

@@ -66,10 +66,18 @@ func (e *QuiescenceEvaluator) Evaluate(batch []Request) error {
 // if it has one, to match.
 func (r *Request) shiftValue(x float64) {
 	v := math.Max(-0.999, math.Min(0.999, float64(r.Value)))
-	nv := math.Tanh(math.Atanh(v) + x)
-	r.Value = float32(nv)
+	r.SetValue(math.Tanh(math.Atanh(v) + x))
+}
+
+// SetValue replaces r's value by v, clipped to [-1, 1], and moves its WDL,
+// if it has one, to match: the draw share is kept as far as it fits
+// (an evaluator that adjusts another's value, such as a network's score
+// utility, keeps Value equal to WDL[0]-WDL[2]).
+func (r *Request) SetValue(v float64) {
+	nv := float32(math.Max(-1, math.Min(1, v)))
+	r.Value = nv
 	if r.WDL != ([3]float32{}) {
-		r.WDL = SplitWDL(float32(nv), r.WDL[1])
+		r.WDL = SplitWDL(nv, r.WDL[1])
 	}
 }
 

@@ -26,9 +26,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm"},
+		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm"},
+		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -175,7 +175,9 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   policy [net; uniform: equal priors], value [net; material:
 //	                   MaterialEvaluator's value] (diagnosis: Ablated),
 //	                   cache [65536 with model=, else 0: EvalCache positions],
-//	                   mm [0: the mean; else Config.MinimaxWeight]
+//	                   mm [0: the mean; else Config.MinimaxWeight],
+//	                   su [the model's: the score utility it was trained with, 0 to 1;
+//	                   value + su·score of a network with a score head; 0 turns it off]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
@@ -279,6 +281,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		defCache = defaultCacheSize
 	}
 	cacheSize := r.int("cache", defCache, 0, maxCacheSize)
+	_, hasSU := sp.Params["su"]
+	scoreUtility := r.float("su", 0, 0, 1)
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -291,6 +295,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	switch {
 	case hasModel && hasEval:
 		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
+	case hasSU && !hasModel:
+		return nil, fmt.Errorf("player %q: su= is the score utility of a network: it needs model=", sp.Text)
 	case hasModel:
 		if model == "" {
 			return nil, fmt.Errorf("player %q: model=: want a model file", sp.Text)
@@ -301,6 +307,12 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		ev, err := opts.LoadModel(model)
 		if err != nil {
 			return nil, fmt.Errorf("player %q: model=%s: %w", sp.Text, model, err)
+		}
+		if hasSU {
+			if err := setScoreUtility(ev, scoreUtility); err != nil {
+				closeEvaluator(ev)
+				return nil, fmt.Errorf("player %q: model=%s: su=%s: %w", sp.Text, model, sp.Params["su"], err)
+			}
 		}
 		if c, ok := ev.(interface{ Clone() Evaluator }); ok && opts.OwnEvaluators {
 			newEval = func(uint64) Evaluator { return c.Clone() }
@@ -351,6 +363,22 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	return f, nil
 }
 
+// setScoreUtility sets the score utility of ev, a network's evaluator.
+func setScoreUtility(ev Evaluator, u float64) error {
+	s, ok := ev.(interface{ SetScoreUtility(float64) error })
+	if !ok {
+		return errors.New("this evaluator has no score utility")
+	}
+	return s.SetScoreUtility(u)
+}
+
+// checkEvaluator stands for a model's evaluator in CheckSpec: it takes any
+// score utility, which a real model checks when it is loaded.
+type checkEvaluator struct{ MaterialEvaluator }
+
+// SetScoreUtility accepts every u.
+func (*checkEvaluator) SetScoreUtility(float64) error { return nil }
+
 // closeEvaluator closes ev if it has a Close method.
 func closeEvaluator(ev Evaluator) {
 	if c, ok := ev.(interface{ Close() }); ok {
@@ -367,7 +395,7 @@ func CheckSpec(s string) error {
 		return err
 	}
 	f, err := NewSpecFactory(sp, SpecOptions{LoadModel: func(string) (Evaluator, error) {
-		return &MaterialEvaluator{}, nil
+		return &checkEvaluator{}, nil
 	}})
 	if err != nil {
 		return err

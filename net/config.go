@@ -14,7 +14,13 @@ type Config struct {
 	Blocks      int `json:"blocks"`       // residual blocks (two graph-conv layers each)
 	Channels    int `json:"channels"`     // feature width C of the trunk
 	InputPlanes int `json:"input_planes"` // input features per point
-	ValueHidden int `json:"value_hidden"` // hidden width of the value head
+	ValueHidden int `json:"value_hidden"` // hidden width of the value head (and of the score head)
+	// ScoreHead adds a score head beside the value head: from the pooled
+	// features, a hidden layer of ValueHidden units and one tanh output,
+	// the side to move's future material lead, squashed to [-1, 1]
+	// (KataGo's score head). Absent in the model files of networks without
+	// it, which read and play as before.
+	ScoreHead bool `json:"score_head,omitempty"`
 }
 
 // DefaultConfig is the proposed default architecture for inputPlanes input
@@ -73,6 +79,10 @@ func (c Config) FLOPsPerPosition(points int) float64 {
 	f += conv(c.Channels, MovesPerPoint)
 	f += 2 * float64(c.Channels) * float64(1+c.ValueHidden)
 	f += 2 * float64(c.ValueHidden) * 3
+	if c.ScoreHead {
+		f += 2 * float64(c.Channels) * float64(c.ValueHidden)
+		f += 2 * float64(c.ValueHidden)
+	}
 	return f
 }
 
@@ -109,6 +119,11 @@ func (c Config) TensorSpecs() []TensorSpec {
 		TensorSpec{"stop.w", []int{C, 1}}, TensorSpec{"stop.b", []int{1}},
 		TensorSpec{"value1.w", []int{C, H}}, TensorSpec{"value1.b", []int{H}},
 		TensorSpec{"value2.w", []int{H, 3}}, TensorSpec{"value2.b", []int{3}})
+	if c.ScoreHead {
+		s = append(s,
+			TensorSpec{"score1.w", []int{C, H}}, TensorSpec{"score1.b", []int{H}},
+			TensorSpec{"score2.w", []int{H, 1}}, TensorSpec{"score2.b", []int{1}})
+	}
 	return s
 }
 
@@ -140,7 +155,7 @@ func NewWeights(c Config, seed uint64) (*Weights, error) {
 				std /= math.Sqrt(float64(max(1, c.Blocks)))
 			case hasSuffix(s.Name, "conv2.w"):
 				std = 0
-			case s.Name == "policy.w" || s.Name == "stop.w" || s.Name == "value2.w":
+			case s.Name == "policy.w" || s.Name == "stop.w" || s.Name == "value2.w" || s.Name == "score2.w":
 				std = 0.1 / math.Sqrt(float64(fanIn))
 			}
 			for i := range t.Data {

@@ -3,6 +3,7 @@ package net
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/dablot-zero/dablot/game"
@@ -50,6 +51,11 @@ type Evaluator struct {
 	v1B    []float32
 	v2W    []float32 // [H, 3]
 	v2B    []float32
+	// The score head, when the network has one (s1W nil otherwise).
+	s1W []float32 // [C, H]
+	s1B []float32
+	s2W []float32 // [H, 1]
+	s2B float32
 }
 
 // NewEvaluator prepares w for inference on topo.
@@ -73,6 +79,10 @@ func NewEvaluator(topo *Topology, w *Weights) (*Evaluator, error) {
 	cp := func(name string) []float32 { return kernel.FlushedCopy(w.Tensor(name).Data) }
 	e.stopW, e.stopB = cp("stop.w"), kernel.FlushSubnormal(w.Tensor("stop.b").Data[0])
 	e.v1W, e.v1B, e.v2W, e.v2B = cp("value1.w"), cp("value1.b"), cp("value2.w"), cp("value2.b")
+	if w.Config.ScoreHead {
+		e.s1W, e.s1B, e.s2W = cp("score1.w"), cp("score1.b"), cp("score2.w")
+		e.s2B = kernel.FlushSubnormal(w.Tensor("score2.b").Data[0])
+	}
 	return e, nil
 }
 
@@ -115,13 +125,15 @@ type Workspace struct {
 	scratch  []*chunkScratch
 	policy   []float32
 	wdl      []float32
+	score    []float32 // nil without a score head
 	jobs     chan chunkJob
 	wg       sync.WaitGroup
 	closed   bool
 
 	// Arguments of the current call, read by the workers.
-	in    []float32
-	batch int
+	in        []float32
+	batch     int
+	lastBatch int // the batch of the last Forward call, for Score
 }
 
 // NewWorkspace allocates buffers for batches of up to maxBatch positions,
@@ -142,6 +154,9 @@ func (e *Evaluator) NewWorkspace(maxBatch, threads int) *Workspace {
 	}
 	ws.policy = make([]float32, maxBatch*e.PolicySize())
 	ws.wdl = make([]float32, maxBatch*3)
+	if e.cfg.ScoreHead {
+		ws.score = make([]float32, maxBatch)
+	}
 	if threads > 1 {
 		ws.jobs = make(chan chunkJob)
 		for i := 0; i < threads; i++ {
@@ -169,9 +184,20 @@ func (ws *Workspace) Close() {
 // Forward evaluates batch positions. input holds batch*InputSize floats.
 // It returns the policy logits (batch*PolicySize) and the win/draw/loss
 // probabilities (batch*3) of the side to move. The slices belong to the
-// workspace and are overwritten by the next call.
+// workspace and are overwritten by the next call; so are the outputs of
+// the score head, which Score returns.
 func (ws *Workspace) Forward(input []float32, batch int) (policy, wdl []float32, err error) {
 	return ws.forward(input, batch)
+}
+
+// Score returns the score head's outputs of the last Forward call, one
+// per position in [-1, 1] (the side to move's future material lead,
+// squashed), or nil for a network without a score head.
+func (ws *Workspace) Score() []float32 {
+	if ws.score == nil {
+		return nil
+	}
+	return ws.score[:ws.lastBatch]
 }
 
 var errClosed = errors.New("net: forward: workspace is closed")
@@ -200,7 +226,7 @@ func (ws *Workspace) forward(input []float32, batch int) ([]float32, []float32, 
 		}
 		ws.wg.Wait()
 	}
-	ws.in = nil
+	ws.in, ws.lastBatch = nil, batch
 	return ws.policy[:batch*e.PolicySize()], ws.wdl[:batch*3], nil
 }
 
@@ -297,13 +323,7 @@ func (ws *Workspace) runChunk(cs *chunkScratch, j chunkJob) {
 		}
 		ws.policy[pos*PS+PS-1] = stop
 		hid := cs.hid[q*H : (q+1)*H]
-		copy(hid, e.v1B)
-		for c, v := range pool {
-			row := e.v1W[c*H : (c+1)*H]
-			for k := range hid {
-				hid[k] += v * row[k]
-			}
-		}
+		dense(hid, pool, e.v1W, e.v1B)
 		var logit [3]float32
 		copy(logit[:], e.v2B)
 		for k, v := range hid {
@@ -315,7 +335,35 @@ func (ws *Workspace) runChunk(cs *chunkScratch, j chunkJob) {
 			logit[2] += v * e.v2W[k*3+2]
 		}
 		Softmax(ws.wdl[pos*3:pos*3+3], logit[:], nil)
+		if ws.score != nil {
+			ws.score[pos] = e.scoreOf(pool, hid)
+		}
 	}
+}
+
+// dense sets out = in·w + b, with w of shape [len(in), len(out)].
+func dense(out, in, w, b []float32) {
+	H := len(out)
+	copy(out, b)
+	for c, v := range in {
+		row := w[c*H : (c+1)*H]
+		for k := range out {
+			out[k] += v * row[k]
+		}
+	}
+}
+
+// scoreOf is the score head on the pooled features pool, with hid (of
+// ValueHidden values) as scratch: tanh(relu(pool·s1W + s1B)·s2W + s2B).
+func (e *Evaluator) scoreOf(pool, hid []float32) float32 {
+	dense(hid, pool, e.s1W, e.s1B)
+	z := e.s2B
+	for k, v := range hid {
+		if v > 0 {
+			z += v * e.s2W[k]
+		}
+	}
+	return float32(math.Tanh(float64(z)))
 }
 
 // Softmax writes to dst the softmax of the logits at the indices idx:

@@ -19,6 +19,7 @@ import (
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/encode"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
 )
 
@@ -49,6 +50,13 @@ type NetworkConfig struct {
 	Blocks      int `yaml:"blocks"`
 	Channels    int `yaml:"channels"`
 	ValueHidden int `yaml:"value_hidden"`
+	// ScoreHead adds a score head to the network (net.Config.ScoreHead):
+	// it learns the side to move's material lead selfplay.material_horizon
+	// decisions on, as tanh(lead/selfplay.adjudication_scale), with the
+	// weight train.score_weight, beside a value head that keeps the game's
+	// result; the search adds selfplay.score_utility times its output to
+	// the value.
+	ScoreHead bool `yaml:"score_head,omitempty"`
 }
 
 // SelfPlayConfig sets up the games the current best network plays against
@@ -111,6 +119,12 @@ type SelfPlayConfig struct {
 	// (threats, safe squares). 0 turns it off.
 	MaterialHorizon int     `yaml:"material_horizon"`
 	MaterialWeight  float64 `yaml:"material_weight"`
+	// ScoreUtility is the weight u of the score head in the value the
+	// search uses, value + u·score clipped to [-1, 1] (KataGo's score
+	// utility): in self-play, and as the default of the players of the
+	// models the run writes (spec key su=). Only with network.score_head;
+	// 0 turns it off.
+	ScoreUtility float64 `yaml:"score_utility,omitempty"`
 	// Quiescence, when above 0, puts mcts.QuiescenceEvaluator in front of
 	// the network in self-play, evaluation and rating games: each leaf's
 	// pending captures are searched on material and the network's value
@@ -182,6 +196,23 @@ type TrainerConfig struct {
 	// QWeight blends the search's value into the value target:
 	// (1-QWeight)·result + QWeight·search value.
 	QWeight float64 `yaml:"q_weight"`
+	// ScoreWeight is the weight of the score head's loss (squared error)
+	// beside the policy's and the value's; only with network.score_head,
+	// which it defaults to 1 for (see ScoreLossWeight).
+	ScoreWeight *float64 `yaml:"score_weight,omitempty"`
+}
+
+// ScoreLossWeight returns the weight of the score head's loss of a network
+// with a score head (hasHead): train.score_weight, 1 if it is not given;
+// 0 without the head.
+func (t *TrainerConfig) ScoreLossWeight(hasHead bool) float64 {
+	switch {
+	case !hasHead:
+		return 0
+	case t.ScoreWeight != nil:
+		return *t.ScoreWeight
+	}
+	return 1
 }
 
 // EvaluationConfig decides whether a trained candidate replaces the best
@@ -439,6 +470,12 @@ func (c *Config) Validate() error {
 		{t.WindowMax >= t.WindowMin, "train.window_max", "at least window_min", t.WindowMax},
 		{t.WindowExponent >= 0 && t.WindowExponent <= 1, "train.window_exponent", "0 to 1", t.WindowExponent},
 		{t.QWeight >= 0 && t.QWeight <= 1, "train.q_weight", "0 to 1", t.QWeight},
+		{t.ScoreWeight == nil || *t.ScoreWeight >= 0 && *t.ScoreWeight <= 100, "train.score_weight", "0 to 100", deref(t.ScoreWeight)},
+		{t.ScoreWeight == nil || c.Network.ScoreHead, "train.score_weight", "no value without network.score_head (it weighs the score head's loss)", deref(t.ScoreWeight)},
+		{s.ScoreUtility >= 0 && s.ScoreUtility <= model.MaxScoreUtility, "selfplay.score_utility", fmt.Sprintf("0 to %d", model.MaxScoreUtility), s.ScoreUtility},
+		{s.ScoreUtility == 0 || c.Network.ScoreHead, "selfplay.score_utility", "0 without network.score_head (it weighs the score head's output)", s.ScoreUtility},
+		{!c.Network.ScoreHead || s.MaterialHorizon > 0, "selfplay.material_horizon", "more than 0 with network.score_head (the score head learns the material lead that many decisions on)", s.MaterialHorizon},
+		{!c.Network.ScoreHead || s.AdjudicationScale > 0 && finite(s.AdjudicationScale), "selfplay.adjudication_scale", "a finite number more than 0 with network.score_head (it scales the score head's target, tanh(lead/adjudication_scale))", s.AdjudicationScale},
 		{e.Mode == "always" || e.Mode == "games" || e.Mode == "sprt", "evaluation.mode", "always, games or sprt", e.Mode},
 		{e.Mode == "always" || e.Games >= 1, "evaluation.games", "at least 1", e.Games},
 		{e.Threshold >= 0 && e.Threshold <= 1, "evaluation.threshold", "0 to 1", e.Threshold},
@@ -501,6 +538,15 @@ const maxTreeSims = 4 * mcts.MaxSims
 // simsRange is the range of a preset's simulations per decision.
 var simsRange = fmt.Sprintf("1 to %d", mcts.MaxSims)
 
+// deref is *p, or "none" for nil: a setting that may be absent, for
+// messages.
+func deref(p *float64) any {
+	if p == nil {
+		return "none"
+	}
+	return *p
+}
+
 // finite reports whether x is neither infinite nor NaN.
 func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
 
@@ -511,7 +557,7 @@ func (s *SelfPlayConfig) batchWait() time.Duration {
 
 // NetConfig returns the architecture of a new network.
 func (c *Config) NetConfig() net.Config {
-	return net.Config{Blocks: c.Network.Blocks, Channels: c.Network.Channels, ValueHidden: c.Network.ValueHidden}
+	return net.Config{Blocks: c.Network.Blocks, Channels: c.Network.Channels, ValueHidden: c.Network.ValueHidden, ScoreHead: c.Network.ScoreHead}
 }
 
 // TrainConfig returns the optimiser settings.
@@ -521,6 +567,7 @@ func (c *Config) TrainConfig() trainer.TrainConfig {
 	tc.LearningRate = c.Train.LearningRate
 	tc.WeightDecay = c.Train.WeightDecay
 	tc.ValueWeight = c.Train.ValueWeight
+	tc.ScoreWeight = c.Train.ScoreLossWeight(c.Network.ScoreHead)
 	tc.Schedule = "constant"
 	return tc
 }

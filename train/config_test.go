@@ -101,7 +101,7 @@ func TestConfigBaseErrors(t *testing.T) {
 		{"a cycle", "base: a\nname: x\n", map[string]string{"a": "base: b\nname: a\n", "b": "base: a\nname: b\n"},
 			[]string{`base "a": a cycle of bases (a -> b -> a)`}},
 		{"unknown base", "base: hours\nname: x\n", nil,
-			[]string{`base "hours": unknown preset "hours" (built-in presets: hour, overnight, short, smoke)`}},
+			[]string{`base "hours": unknown preset "hours" (built-in presets: hour, hour-score, overnight, short, smoke)`}},
 		{"a path as base", "base: configs/train/hour.yaml\nname: x\n", nil,
 			[]string{`unknown preset "configs/train/hour.yaml"`}},
 		{"base not a name", "base: [hour]\nname: x\n", nil, []string{"cannot unmarshal !!seq into string"}},
@@ -115,6 +115,18 @@ func TestConfigBaseErrors(t *testing.T) {
 			[]string{`base "big": 65546 bytes, more than the 65536`}},
 		{"out of range as merged", "base: hour\nname: x\nselfplay: {fast_sims: 64}\n", nil,
 			[]string{"selfplay.fast_sims = 64: want 1 to full_sims"}},
+		{"score weight without the head", "base: hour\nname: x\ntrain: {score_weight: 1}\n", nil,
+			[]string{"train.score_weight = 1: want no value without network.score_head"}},
+		{"score utility without the head", "base: hour\nname: x\nselfplay: {score_utility: 0.2}\n", nil,
+			[]string{"selfplay.score_utility = 0.2: want 0 without network.score_head"}},
+		{"score weight out of range", "base: hour-score\nname: x\ntrain: {score_weight: -1}\n", nil,
+			[]string{"train.score_weight = -1: want 0 to 100"}},
+		{"score utility out of range", "base: hour-score\nname: x\nselfplay: {score_utility: 1.5}\n", nil,
+			[]string{"selfplay.score_utility = 1.5: want 0 to 1"}},
+		{"score head without a horizon", "base: hour-score\nname: x\nselfplay: {material_horizon: 0}\n", nil,
+			[]string{"selfplay.material_horizon = 0: want more than 0 with network.score_head"}},
+		{"score head without a scale", "base: hour-score\nname: x\nselfplay: {adjudication: 0, adjudication_scale: 0}\n", nil,
+			[]string{"selfplay.adjudication_scale = 0: want a finite number more than 0 with network.score_head"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := parseConfig([]byte(tc.data), withBases(tc.bases))
@@ -136,7 +148,7 @@ func TestConfigBaseErrors(t *testing.T) {
 // names no base.
 func TestPresets(t *testing.T) {
 	names := configs.PresetNames()
-	if want := []string{"hour", "overnight", "short", "smoke"}; !slices.Equal(names, want) {
+	if want := []string{"hour", "hour-score", "overnight", "short", "smoke"}; !slices.Equal(names, want) {
 		t.Fatalf("presets %v, want %v", names, want)
 	}
 	listed := Presets()
@@ -179,6 +191,35 @@ func TestOvernightAndShortAreHour(t *testing.T) {
 	sameConfig(t, "short", preset(t, "short"), want)
 }
 
+// TestHourScoreIsHour: hour-score is hour but for the score head and its
+// settings, the ablation it is for; its networks' loss weighs the score 1,
+// hour's none.
+func TestHourScoreIsHour(t *testing.T) {
+	want := preset(t, "hour")
+	want.Name = "hour-score"
+	want.Network.ScoreHead = true
+	want.SelfPlay.MaterialWeight = 0
+	want.SelfPlay.ScoreUtility = 0.2
+	one := 1.0
+	want.Train.ScoreWeight = &one
+	got := preset(t, "hour-score")
+	sameConfig(t, "hour-score", got, want)
+	if w := got.TrainConfig().ScoreWeight; w != 1 {
+		t.Errorf("hour-score trains the score head with weight %v, want 1", w)
+	}
+	if w := preset(t, "hour").TrainConfig().ScoreWeight; w != 0 {
+		t.Errorf("hour trains a score head with weight %v, want 0", w)
+	}
+	if !got.NetConfig().ScoreHead || preset(t, "hour").NetConfig().ScoreHead {
+		t.Error("the score head is not where the presets say")
+	}
+	// Without score_weight, a network with a score head weighs its loss 1.
+	got.Train.ScoreWeight = nil
+	if w := got.TrainConfig().ScoreWeight; w != 1 {
+		t.Errorf("default score weight %v, want 1", w)
+	}
+}
+
 // TestLoadPresetAnyDirectory: a built-in preset's name works from any
 // directory (a file of that name there does not hide it); anything with a
 // slash or ending in .yaml is a file, whose base may be a built-in preset.
@@ -201,7 +242,7 @@ func TestLoadPresetAnyDirectory(t *testing.T) {
 		t.Errorf("mine.yaml (base: overnight, 2 hours): blocks %d, hours %v", c.Network.Blocks, c.Stop.Hours)
 	}
 	for _, tc := range []struct{ spec, want string }{
-		{"mine", `unknown preset "mine" (built-in presets: hour, overnight, short, smoke); a file is given by its path, such as ./mine.yaml`},
+		{"mine", `unknown preset "mine" (built-in presets: hour, hour-score, overnight, short, smoke); a file is given by its path, such as ./mine.yaml`},
 		{"configs/train/hour.yaml", "configs/train/hour.yaml"},
 		{"", `unknown preset ""`},
 	} {

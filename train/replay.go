@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -180,22 +181,29 @@ func (rp *Replay) Len() int { return len(rp.buf) }
 
 // BatchMaker fills training batches from a replay buffer.
 type BatchMaker struct {
-	m       *model.Model
-	mirror  bool
-	qWeight float32
-	batch   trainer.Batch
-	legal   []game.Decision
-	idx     []int32
+	m         *model.Model
+	mirror    bool
+	qWeight   float32
+	leadScale float64
+	batch     trainer.Batch
+	legal     []game.Decision
+	idx       []int32
 }
 
 // NewBatchMaker returns a maker of batches of n positions for m's network.
 // With mirror, each position is replaced by its left-right mirror image with
 // probability one half; qWeight blends the search value into the value
-// target.
-func NewBatchMaker(m *model.Model, n int, mirror bool, qWeight float64) *BatchMaker {
+// target. For a network with a score head, a sample's score target is
+// tanh(lead/leadScale) (selfplay.adjudication_scale), and a sample without
+// a lead (from a shard of the previous format) has none.
+func NewBatchMaker(m *model.Model, n int, mirror bool, qWeight, leadScale float64) *BatchMaker {
 	ps, in := m.Encoder.PolicySize(), m.Encoder.InputSize()
-	return &BatchMaker{m: m, mirror: mirror, qWeight: float32(qWeight), batch: trainer.Batch{N: n,
+	bm := &BatchMaker{m: m, mirror: mirror, qWeight: float32(qWeight), leadScale: leadScale, batch: trainer.Batch{N: n,
 		Input: make([]float32, n*in), Policy: make([]float32, n*ps), Mask: make([]float32, n*ps), Value: make([]float32, n*3)}}
+	if m.Weights.Config.ScoreHead {
+		bm.batch.Score, bm.batch.ScoreMask = make([]float32, n), make([]float32, n)
+	}
+	return bm
 }
 
 // Make draws a batch uniformly from the newest window samples of rp. The
@@ -206,6 +214,9 @@ func (bm *BatchMaker) Make(rp *Replay, window int, rng *rand.Rand) (trainer.Batc
 		return trainer.Batch{}, fmt.Errorf("replay buffer is empty")
 	}
 	b := bm.batch
+	if b.Score != nil && !(bm.leadScale > 0) {
+		return trainer.Batch{}, fmt.Errorf("score targets need a lead scale above 0, not %v (selfplay.adjudication_scale)", bm.leadScale)
+	}
 	enc := bm.m.Encoder
 	ps, in := enc.PolicySize(), enc.InputSize()
 	clear(b.Policy)
@@ -237,6 +248,12 @@ func (bm *BatchMaker) Make(rp *Replay, window int, rng *rand.Rand) (trainer.Batc
 		}
 		v := (1-bm.qWeight)*s.Target + bm.qWeight*s.Value
 		b.Value[3*i], b.Value[3*i+1], b.Value[3*i+2] = max(v, 0), 1-abs32(v), max(-v, 0)
+		if b.Score != nil {
+			b.Score[i], b.ScoreMask[i] = 0, 0
+			if s.HasLead {
+				b.Score[i], b.ScoreMask[i] = float32(math.Tanh(float64(s.Lead)/bm.leadScale)), 1
+			}
+		}
 	}
 	return b, nil
 }

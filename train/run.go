@@ -143,6 +143,10 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		if h := cfg.Stop.Hours; h > 0 && st.Hours >= h {
 			return nil, fmt.Errorf("stop.hours = %g is reached before the run begins: --init %s has %.2f hours of training, and hours count the whole history (ask for more, such as --hours %.2f for another hour)", h, init, st.Hours, st.Hours+1)
 		}
+		if has, want := m.Weights.Config.ScoreHead, cfg.Network.ScoreHead; has != want {
+			return nil, fmt.Errorf("--init %s: the model has %s, the training config %s network.score_head: %v (a run trains the --init model's architecture; choose a preset that agrees)",
+				init, map[bool]string{true: "a score head", false: "no score head"}[has], cfg.Name, want)
+		}
 		if first, err = model.NewModel(rules, m.Weights, st.summary(cfg, filepath.Base(dir), 0, st.Hours)); err != nil {
 			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
@@ -160,6 +164,7 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 	first.Training.Run = filepath.Base(dir)
 	first.Training.RunID = st.Run
 	first.Training.Preset = cfg.Name
+	first.ScoreUtility = cfg.SelfPlay.ScoreUtility
 	cfg.Variant = rules.Name
 	if err := durable.WriteFile(filepath.Join(dir, ConfigFile), cfg.YAML()); err != nil {
 		return nil, err
@@ -526,9 +531,9 @@ func (r *Run) generation(ctx context.Context) error {
 		steps = 0 // not enough samples yet for one batch
 	}
 	rng := rand.New(rand.NewPCG(seed, 3))
-	bm := NewBatchMaker(r.best, cfg.Train.BatchSize, cfg.Train.Mirror, cfg.Train.QWeight)
+	bm := NewBatchMaker(r.best, cfg.Train.BatchSize, cfg.Train.Mirror, cfg.Train.QWeight, cfg.SelfPlay.AdjudicationScale)
 	bar = r.bar(steps, fmt.Sprintf("gen %d training", g))
-	var lossP, lossV float64
+	var lossP, lossV, lossS float64
 	for range steps {
 		if err := ctx.Err(); err != nil {
 			bar.Finish()
@@ -544,12 +549,13 @@ func (r *Run) generation(ctx context.Context) error {
 		}
 		lossP += l.Policy
 		lossV += l.Value
+		lossS += l.Score
 		m.LearningRate = l.LearningRate
 		bar.Add(1)
 	}
 	bar.Finish()
 	if steps > 0 {
-		m.PolicyLoss, m.ValueLoss = lossP/float64(steps), lossV/float64(steps)
+		m.PolicyLoss, m.ValueLoss, m.ScoreLoss = lossP/float64(steps), lossV/float64(steps), lossS/float64(steps)
 	}
 	r.state.TrainSteps += steps
 	r.state.Games += len(games)
@@ -559,6 +565,7 @@ func (r *Run) generation(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	cand.ScoreUtility = cfg.SelfPlay.ScoreUtility
 	if err := cand.Save(filepath.Join(r.Dir, ModelDir, modelName(g)), nil); err != nil {
 		return err
 	}
@@ -625,8 +632,12 @@ func (r *Run) generation(ctx context.Context) error {
 	if m.OpponentGames > 0 {
 		endgames += fmt.Sprintf("  opponents %d (score %.0f%%)", m.OpponentGames, 100*m.OpponentScore)
 	}
-	r.printf("gen %3d  games %5d  samples %7d  len %5.1f  draws %3.0f%%%s  loss p %.3f v %.3f%s  cpu %3.0f%%  %s  %s\n",
-		g, r.state.Games, r.state.Samples, m.MeanLength, 100*m.DrawRate, endgames, m.PolicyLoss, m.ValueLoss, cand1,
+	scoreLoss := ""
+	if cfg.Network.ScoreHead {
+		scoreLoss = fmt.Sprintf(" s %.3f", m.ScoreLoss)
+	}
+	r.printf("gen %3d  games %5d  samples %7d  len %5.1f  draws %3.0f%%%s  loss p %.3f v %.3f%s%s  cpu %3.0f%%  %s  %s\n",
+		g, r.state.Games, r.state.Samples, m.MeanLength, 100*m.DrawRate, endgames, m.PolicyLoss, m.ValueLoss, scoreLoss, cand1,
 		100*m.Utilisation, formatHours(m.Hours), r.Progress())
 	return nil
 }
@@ -760,6 +771,9 @@ func (r *Run) searchSettings(sims int) string {
 	}
 	if sp.Quiescence > 0 {
 		s += fmt.Sprintf(" q=%g", sp.Quiescence)
+	}
+	if sp.ScoreUtility > 0 {
+		s += fmt.Sprintf(" su=%g", sp.ScoreUtility)
 	}
 	return s
 }

@@ -328,7 +328,7 @@ func TestBatchMaker(t *testing.T) {
 	if n, err := rp.Scan(); err != nil || n != 64 {
 		t.Fatalf("scan: %d samples, %v", n, err)
 	}
-	bm := NewBatchMaker(m, 16, true, 0)
+	bm := NewBatchMaker(m, 16, true, 0, 0)
 	b, err := bm.Make(rp, 64, modeltest.NewRand(1))
 	if err != nil {
 		t.Fatal(err)
@@ -703,6 +703,13 @@ func TestSelfPlayMaterialTarget(t *testing.T) {
 			if math.Abs(float64(s.Target)-want) > 1e-6 {
 				t.Fatalf("game %d, decision %d: target %v, want %v", i, k, s.Target, want)
 			}
+			wantLead := lead[min(k+sp.MaterialHorizon, len(lead)-1)]
+			if me == game.North {
+				wantLead = -wantLead
+			}
+			if !s.HasLead || float64(s.Lead) != wantLead {
+				t.Fatalf("game %d, decision %d (%s to move): lead %v (%v), want %v", i, k, me, s.Lead, s.HasLead, wantLead)
+			}
 			if lead[min(k+sp.MaterialHorizon, len(lead)-1)] != lead[k] {
 				checked++
 			}
@@ -923,5 +930,126 @@ func TestRatingPrevious(t *testing.T) {
 	bad.Rating.Previous = maxRatingGames + 1
 	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "rating.previous") {
 		t.Fatalf("too many games: %v", err)
+	}
+}
+
+// TestSetTargets: each sample's result, value target and material lead are
+// its side to move's: a lead of South's is a lead for a South sample and a
+// deficit for a North one, taken material_horizon decisions after the
+// sample or at the end of the game.
+func TestSetTargets(t *testing.T) {
+	rules := configs.MustVariant("dablot")
+	south := rules.Start()
+	if south.SideToMove() != game.South {
+		south.Apply(south.Decisions(nil)[0])
+	}
+	north := south
+	north.Apply(north.Decisions(nil)[0])
+	if south.SideToMove() != game.South || north.SideToMove() != game.North {
+		t.Fatal("no positions with South and North to move")
+	}
+	pos := map[game.Side]game.Position{game.South: south, game.North: north}
+	// South's lead before each of 5 decisions, then at the end.
+	balance := []float64{0, 1, 3, 3, -2, -4}
+	southWin := game.Status{Outcome: game.SouthWins, Reason: game.KingCaptured}
+	limitDraw := game.Status{Outcome: game.Draw, Reason: game.NoCaptureLimit}
+	base := SelfPlayConfig{Adjudication: 0.5, AdjudicationScale: 6, MaterialHorizon: 2}
+	mixed := base
+	mixed.MaterialWeight = 0.5
+	noHorizon := base
+	noHorizon.MaterialHorizon = 0
+	shaped := func(lead float64) float32 { return float32(0.5 * math.Tanh(lead/6)) }
+	for _, tc := range []struct {
+		name    string
+		cfg     SelfPlayConfig
+		side    game.Side
+		at      int
+		st      game.Status
+		result  int8
+		target  float32
+		lead    float32
+		hasLead bool
+	}{
+		{"South, lead 2 on", base, game.South, 0, southWin, 1, 1, 3, true},
+		{"North, South's lead 2 on", base, game.North, 1, southWin, -1, -1, -3, true},
+		{"South, past the end", base, game.South, 4, southWin, 1, 1, -4, true},
+		{"North, past the end", base, game.North, 5, southWin, -1, -1, 4, true},
+		{"North, drawn by the limit", base, game.North, 2, limitDraw, 0, shaped(4), 2, true},
+		{"South, drawn by the limit", base, game.South, 2, limitDraw, 0, shaped(-4), -2, true},
+		{"South, material mixed in", mixed, game.South, 0, southWin, 1, 0.5 + 0.5*shaped(3), 3, true},
+		{"North, material mixed in", mixed, game.North, 0, southWin, -1, -0.5 + 0.5*shaped(-3), -3, true},
+		{"no horizon: no lead", noHorizon, game.North, 1, southWin, -1, -1, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ss := []samples.Sample{{Position: pos[tc.side]}}
+			tc.cfg.setTargets(ss, []int{tc.at}, balance, tc.st)
+			s := ss[0]
+			if s.Result != tc.result || math.Abs(float64(s.Target-tc.target)) > 1e-6 || s.Lead != tc.lead || s.HasLead != tc.hasLead {
+				t.Errorf("result %d, target %v, lead %v (%v); want %d, %v, %v (%v)", s.Result, s.Target, s.Lead, s.HasLead, tc.result, tc.target, tc.lead, tc.hasLead)
+			}
+		})
+	}
+}
+
+// TestRunScoreHead trains a tiny run with hour-score's settings (a score
+// head, material_weight 0, score_weight, score_utility): the score loss is
+// measured, the shards carry the material lead, and the models
+// record the score utility. A warm start from a model without the head is
+// refused.
+func TestRunScoreHead(t *testing.T) {
+	hs := preset(t, "hour-score")
+	cfg := testConfig(t, 3)
+	cfg.Network.ScoreHead = hs.Network.ScoreHead
+	cfg.SelfPlay.MaterialHorizon = hs.SelfPlay.MaterialHorizon
+	cfg.SelfPlay.MaterialWeight = hs.SelfPlay.MaterialWeight
+	cfg.SelfPlay.ScoreUtility = hs.SelfPlay.ScoreUtility
+	cfg.Train.ScoreWeight = hs.Train.ScoreWeight
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "score")
+	trainRun(t, cfg, dir)
+	gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var losses []float64
+	for _, g := range gens {
+		if !(g.ScoreLoss > 0) || math.IsInf(g.ScoreLoss, 0) {
+			t.Fatalf("generation %d: score loss %v", g.Generation, g.ScoreLoss)
+		}
+		losses = append(losses, g.ScoreLoss)
+	}
+	// Each generation's targets are new games, so the loss need not fall
+	// in so short a run (TestTrainerScoreHead shows the head learns); a
+	// squared error of tanh outputs and targets in [-1, 1] is at most 4.
+	t.Logf("score loss by generation: %v", losses)
+	if len(losses) != 3 || slices.Max(losses) >= 4 {
+		t.Errorf("score losses %v", losses)
+	}
+	best, err := model.LoadModel(filepath.Join(dir, BestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !best.Weights.Config.ScoreHead || best.ScoreUtility != hs.SelfPlay.ScoreUtility {
+		t.Errorf("best model: score head %v, utility %v", best.Weights.Config.ScoreHead, best.ScoreUtility)
+	}
+	_, ss, err := samples.Read(filepath.Join(dir, ShardDir, shardName(1, mainWorker, 0)), best.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range ss {
+		if !s.HasLead {
+			t.Fatal("a sample without its material lead")
+		}
+	}
+	// A warm start must have the architecture the config asks for.
+	plain := filepath.Join(t.TempDir(), "plain.dbm")
+	if err := modeltest.NewModel(t, "frostviken", 1).Save(plain, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err = CreateRun(filepath.Join(t.TempDir(), "init"), cfg, best.Rules, plain, RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "the model has no score head, the training config test network.score_head: true") {
+		t.Errorf("--init without a score head: %v", err)
 	}
 }

@@ -92,6 +92,9 @@ func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint
 	for i := range batchers {
 		ev := m.NewEvaluator(cfg.NetBatch, 1)
 		defer ev.Close()
+		if err := ev.SetScoreUtility(cfg.ScoreUtility); err != nil {
+			return nil, fmt.Errorf("self-play: selfplay.score_utility: %w", err)
+		}
 		batchers[i] = mcts.NewBatcher(ev, cfg.NetBatch, cfg.batchWait())
 		defer batchers[i].Close()
 	}
@@ -283,26 +286,43 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	g.Status = p.Status()
 	rec.Finish(g.Status)
 	balance = append(balance, mcts.Material(&p, game.South)-mcts.Material(&p, game.North))
-	shaped := func(lead float64, me game.Side) float64 {
+	cfg.setTargets(g.Samples, sampleAt, balance, g.Status)
+	g.Duration = time.Since(began)
+	return g, nil
+}
+
+// setTargets sets the targets of the samples ss of a game that ended with
+// status st: sample i was taken before decision sampleAt[i], and
+// balance[k] is South's material lead before decision k (the last entry:
+// at the end). Each sample gets its result and value target (see
+// SelfPlayConfig.Adjudication and MaterialWeight) and, with a material
+// horizon, its material lead (samples.Sample.Lead) MaterialHorizon
+// decisions on, or at the end if sooner, both from its side to move's
+// point of view.
+func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance []float64, st game.Status) {
+	leadFor := func(southLead float64, me game.Side) float64 {
 		if me == game.North {
-			lead = -lead
+			return -southLead
 		}
-		return cfg.Adjudication * math.Tanh(lead/cfg.AdjudicationScale)
+		return southLead
 	}
-	for i := range g.Samples {
-		s := &g.Samples[i]
+	shaped := func(lead float64) float64 { return cfg.Adjudication * math.Tanh(lead/cfg.AdjudicationScale) }
+	final := balance[len(balance)-1]
+	for i := range ss {
+		s := &ss[i]
 		me := s.Position.SideToMove()
-		s.Result = int8(2*g.Status.Outcome.ScoreFor(me) - 1)
+		s.Result = int8(2*st.Outcome.ScoreFor(me) - 1)
 		t := float64(s.Result)
-		if r := g.Status.Reason; cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies) {
-			t = shaped(balance[len(balance)-1], me)
+		if r := st.Reason; cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies) {
+			t = shaped(leadFor(final, me))
 		}
-		if w := cfg.MaterialWeight; w > 0 {
-			later := balance[min(sampleAt[i]+cfg.MaterialHorizon, len(balance)-1)]
-			t = (1-w)*t + w*shaped(later, me)
+		if cfg.MaterialHorizon > 0 {
+			later := leadFor(balance[min(sampleAt[i]+cfg.MaterialHorizon, len(balance)-1)], me)
+			s.Lead, s.HasLead = float32(later), true
+			if w := cfg.MaterialWeight; w > 0 {
+				t = (1-w)*t + w*shaped(later)
+			}
 		}
 		s.Target = float32(t)
 	}
-	g.Duration = time.Since(began)
-	return g, nil
 }

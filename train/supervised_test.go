@@ -303,7 +303,7 @@ func TestSupervisedTactics(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	bm := NewBatchMaker(untrained, supervisedBatch, true, 0)
+	bm := NewBatchMaker(untrained, supervisedBatch, true, 0, 0)
 	brng := rand.New(rand.NewPCG(seed, 13))
 	var first, last trainer.Losses
 	trainBegan := time.Now()

@@ -74,6 +74,11 @@ func printModelInfo(out io.Writer, file string, m *model.Model) error {
 	row("encoding", "version %s", or(meta[model.MetaEncoding], "?"))
 	row("architecture", "%s × %d channels, value head %d, %d input planes",
 		plural(cfg.Blocks, "residual block"), cfg.Channels, cfg.ValueHidden, cfg.InputPlanes)
+	if cfg.ScoreHead {
+		row("score head", "yes: material lead, squashed; score utility %g (value + %g·score; su= overrides)", m.ScoreUtility, m.ScoreUtility)
+	} else {
+		row("score head", "no")
+	}
 	row("parameters", "%s (%.1f MFLOP per position)", groupDigits(params), cfg.FLOPsPerPosition(r.Board.Points())/1e6)
 	ts := m.Training
 	row("generation", "%d", ts.Generation)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/net/model/modeltest"
 )
 
 func TestInfo(t *testing.T) {
@@ -26,6 +27,7 @@ func TestInfo(t *testing.T) {
 		"board         6 × 7 lines, 72 points",
 		"encoding      version ",
 		"architecture  1 residual block × 8 channels, value head 8",
+		"score head    no\n",
 		"parameters    ",
 		"generation    3",
 		"training      1,234 games, 56,789 samples, 0 steps, 0.25 hours",
@@ -46,6 +48,23 @@ func TestInfo(t *testing.T) {
 		if strings.Contains(out, bad) {
 			t.Errorf("output has %q:\n%s", bad, out)
 		}
+	}
+}
+
+// TestInfoScoreHead: info shows a model's score head and the score
+// utility it was trained with.
+func TestInfoScoreHead(t *testing.T) {
+	cfg := modeltest.TinyNet
+	cfg.ScoreHead = true
+	m := modeltest.NewModelOf(t, "frostviken", cfg, 2)
+	m.ScoreUtility = 0.25
+	path := filepath.Join(t.TempDir(), "s.dbm")
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := run("info", path)
+	if want := "score head    yes: material lead, squashed; score utility 0.25 (value + 0.25·score; su= overrides)\n"; code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("exit %d (%s), output lacks %q:\n%s", code, stderr, want, out)
 	}
 }
 

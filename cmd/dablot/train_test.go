@@ -267,7 +267,7 @@ func TestTrainErrors(t *testing.T) {
 		{[]string{"train", "--config", "../../configs/train/smoke.yaml", "--hours", "an hour"}, "invalid value"},
 		{[]string{"train", "--config", "smoke", "--hours", "-1"}, "stop.hours"},
 		{[]string{"train", "--config", "smoke"}, "--variant is required: preset smoke names no variant"},
-		{[]string{"train", "--config", "hours"}, `unknown preset "hours" (built-in presets: hour, overnight, short, smoke)`},
+		{[]string{"train", "--config", "hours"}, `unknown preset "hours" (built-in presets: hour, hour-score, overnight, short, smoke)`},
 		{[]string{"train", "--config", "configs/train/nosuch.yaml"}, "configs/train/nosuch.yaml"},
 		{[]string{"export", t.TempDir(), "--out", "x.dbm"}, "best.dbm"},
 		{[]string{"selfplay", "--run", t.TempDir(), "--name", "a"}, "not a run directory"},

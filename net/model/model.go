@@ -27,7 +27,28 @@ const (
 	MetaGeneration  = "generation"       // the training generation of the weights
 	MetaTraining    = "training"         // JSON TrainingSummary
 	MetaRatings     = "ratings"          // JSON rating table, when known
+	// MetaScoreUtility is the score utility the network was trained with
+	// (SelfPlayConfig.ScoreUtility), which its players use by default;
+	// only in the files of networks with a score head.
+	MetaScoreUtility = "score_utility"
 )
+
+// MaxScoreUtility bounds a score utility: the score then counts at most as
+// much as the value.
+const MaxScoreUtility = 1
+
+// CheckScoreUtility returns an error unless u is a score utility a network
+// can use: 0 (off), or for a network with a score head (hasHead) a number
+// up to MaxScoreUtility.
+func CheckScoreUtility(u float64, hasHead bool) error {
+	switch {
+	case !(u >= 0 && u <= MaxScoreUtility):
+		return fmt.Errorf("score utility %v: want a number from 0 to %d", u, MaxScoreUtility)
+	case u > 0 && !hasHead:
+		return fmt.Errorf("score utility %v: the network has no score head (0 turns it off)", u)
+	}
+	return nil
+}
 
 // TrainingSummary is the provenance a model file carries: where its weights
 // came from and how much training made them.
@@ -57,6 +78,11 @@ type Model struct {
 	Weights  *net.Weights
 	Net      *net.Evaluator
 	Training TrainingSummary
+	// ScoreUtility is the weight u of the score head in the value its
+	// evaluators give (value + u·score, see NetEvaluator): the one its
+	// file records (MetaScoreUtility), 0 without a score head. Save
+	// records it.
+	ScoreUtility float64
 	// Metadata holds every entry of the file, including the ones above.
 	Metadata map[string]string
 }
@@ -113,6 +139,13 @@ func (m *Model) Save(path string, extra map[string]string) error {
 	meta[MetaCreated] = time.Now().UTC().Format(time.RFC3339)
 	meta[MetaGeneration] = strconv.Itoa(m.Training.Generation)
 	meta[MetaTraining] = string(ts)
+	delete(meta, MetaScoreUtility)
+	if err := CheckScoreUtility(m.ScoreUtility, m.Weights.Config.ScoreHead); err != nil {
+		return fmt.Errorf("model: save: %w", err)
+	}
+	if m.Weights.Config.ScoreHead {
+		meta[MetaScoreUtility] = strconv.FormatFloat(m.ScoreUtility, 'g', -1, 64)
+	}
 	return net.Save(path, m.Topology, m.Weights, meta)
 }
 
@@ -177,6 +210,16 @@ func DecodeModel(buf []byte) (*Model, error) {
 	m, err := NewModel(r, nm.Weights, ts)
 	if err != nil {
 		return nil, err
+	}
+	if s, ok := meta[MetaScoreUtility]; ok {
+		u, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bad %s %q in the model: %v", MetaScoreUtility, s, err)
+		}
+		if err := CheckScoreUtility(u, nm.Weights.Config.ScoreHead); err != nil {
+			return nil, fmt.Errorf("the model's %s: %w", MetaScoreUtility, err)
+		}
+		m.ScoreUtility = u
 	}
 	m.Metadata = nm.Metadata
 	return m, nil

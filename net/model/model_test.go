@@ -406,3 +406,124 @@ func TestOwnSpecOptionsMatch(t *testing.T) {
 		t.Fatalf("match: %v, %v", res, err)
 	}
 }
+
+// TestScoreHead: a model with a score head records its score utility u
+// and reads it back; its evaluator gives value + u·score, clipped, with
+// the WDL moved to match (SetScoreUtility and su= change u, Clone keeps
+// it); u above 0 for a network without the head is refused everywhere.
+func TestScoreHead(t *testing.T) {
+	cfg := modeltest.TinyNet
+	cfg.ScoreHead = true
+	m := modeltest.NewModelOf(t, "frostviken", cfg, 6)
+	m.ScoreUtility = 0.6
+	path := filepath.Join(t.TempDir(), "s.dbm")
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	back, err := model.LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.Weights.Config.ScoreHead || back.ScoreUtility != 0.6 || back.Metadata[model.MetaScoreUtility] != "0.6" {
+		t.Fatalf("loaded: score head %v, utility %v, metadata %q", back.Weights.Config.ScoreHead, back.ScoreUtility, back.Metadata[model.MetaScoreUtility])
+	}
+
+	ps := modeltest.RandomPositions(m.Rules, 30, 4)
+	ev := back.NewEvaluator(len(ps), 1)
+	defer ev.Close()
+	if ev.ScoreUtility() != 0.6 {
+		t.Fatalf("the evaluator's utility is %v, want the model's 0.6", ev.ScoreUtility())
+	}
+	withU := modeltest.Evaluate(t, ev, ps)
+	clone := ev.Clone().(*model.NetEvaluator)
+	defer clone.Close()
+	cloned := modeltest.Evaluate(t, clone, ps)
+	if err := ev.SetScoreUtility(0); err != nil {
+		t.Fatal(err)
+	}
+	plain := modeltest.Evaluate(t, ev, ps)
+	// The score head alone, position by position.
+	ws := back.Net.NewWorkspace(1, 1)
+	defer ws.Close()
+	in := make([]float32, back.Encoder.InputSize())
+	moved, clipped := 0, 0
+	for i := range ps {
+		back.Encoder.Encode(&ps[i], in)
+		if _, _, err := ws.Forward(in, 1); err != nil {
+			t.Fatal(err)
+		}
+		score := float64(ws.Score()[0])
+		want := math.Max(-1, math.Min(1, float64(plain[i].Value)+0.6*score))
+		got := withU[i]
+		if math.Abs(float64(got.Value)-want) > 1e-5 || cloned[i].Value != got.Value {
+			t.Fatalf("position %d: value %v (clone %v), want %v + 0.6·%v = %v", i, got.Value, cloned[i].Value, plain[i].Value, score, want)
+		}
+		w := got.WDL
+		if math.Abs(float64(w[0]+w[1]+w[2])-1) > 1e-5 || math.Abs(float64(w[0]-w[2]-got.Value)) > 1e-5 || w[0] < 0 || w[1] < 0 || w[2] < -1e-6 {
+			t.Fatalf("position %d: WDL %v for value %v", i, w, got.Value)
+		}
+		if d := math.Min(float64(plain[i].WDL[1]), 1-math.Abs(want)); math.Abs(float64(w[1])-d) > 1e-5 {
+			t.Fatalf("position %d: draw share %v, want %v", i, w[1], d)
+		}
+		if math.Abs(score) > 0.01 {
+			moved++
+		}
+		if math.Abs(float64(plain[i].Value)+0.6*score) > 1 {
+			clipped++
+		}
+		if !slices.Equal(got.Priors, plain[i].Priors) {
+			t.Fatalf("position %d: the score utility changed the priors", i)
+		}
+	}
+	if moved == 0 {
+		t.Fatal("the score head gives about 0 everywhere: the test proves nothing")
+	}
+	t.Logf("%d of %d values moved by the score, %d clipped", moved, len(ps), clipped)
+
+	// Without the head: no utility in the file, u > 0 refused.
+	plainModel := modeltest.NewModel(t, "frostviken", 6)
+	if err := plainModel.NewEvaluator(1, 1).SetScoreUtility(0.2); err == nil || !strings.Contains(err.Error(), "no score head") {
+		t.Errorf("SetScoreUtility(0.2) without a head: %v", err)
+	}
+	if err := plainModel.NewEvaluator(1, 1).SetScoreUtility(0); err != nil {
+		t.Errorf("SetScoreUtility(0) without a head: %v", err)
+	}
+	plainPath := filepath.Join(t.TempDir(), "p.dbm")
+	if err := plainModel.Save(plainPath, nil); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := model.LoadModel(plainPath); err != nil || p.ScoreUtility != 0 || p.Metadata[model.MetaScoreUtility] != "" {
+		t.Errorf("a model without a score head records a utility: %v", err)
+	}
+	plainModel.ScoreUtility = 0.2
+	if err := plainModel.Save(plainPath, nil); err == nil || !strings.Contains(err.Error(), "no score head") {
+		t.Errorf("saving u = 0.2 without a head: %v", err)
+	}
+	// A file whose utility is out of range is refused.
+	bad := resignModel(rewriteMetadata(t, savedImage(t, m), func(meta map[string]string) { meta[model.MetaScoreUtility] = "2" }))
+	if _, err := model.DecodeModel(bad); err == nil || !strings.Contains(err.Error(), "score_utility") {
+		t.Errorf("a utility of 2: %v", err)
+	}
+
+	// su= sets the utility of a player; it needs a model with the head.
+	opts := model.SpecOptions(m.Rules, 1)
+	for _, tc := range []struct{ spec, err string }{
+		{"gumbel:model=" + path + ",sims=4,m=4,su=0", ""},
+		{"mcts:model=" + path + ",sims=4,su=1", ""},
+		{"mcts:model=" + plainPath + ",sims=4,su=0", ""},
+		{"mcts:model=" + plainPath + ",sims=4,su=0.3", "no score head"},
+		{"mcts:model=" + path + ",sims=4,su=1.5", "want a number from 0 to 1"},
+		{"mcts:eval=material,sims=4,su=0.3", "needs model="},
+	} {
+		f, err := mcts.ParseFactory(tc.spec, opts)
+		if f != nil {
+			f.Close()
+		}
+		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("%s: %v, want %q", tc.spec, err, tc.err)
+		}
+		if err := mcts.CheckSpec(tc.spec); (err == nil) != (tc.err == "" || tc.err == "no score head") {
+			t.Errorf("CheckSpec(%s): %v", tc.spec, err)
+		}
+	}
+}

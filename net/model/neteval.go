@@ -14,8 +14,13 @@ import (
 // NetEvaluator is the network's fast path as an mcts.Evaluator: it encodes
 // the positions of a batch, runs the pure-Go forward pass, and turns the
 // logits of the legal decisions into priors and the win/draw/loss output into
-// a value. It is not safe for concurrent use: put an mcts.Batcher in front to
-// share it between searches.
+// a value. With a score head and a score utility u (the model's
+// ScoreUtility unless SetScoreUtility changes it), the value is
+// value + u·score, clipped to [-1, 1], and the WDL moves with it
+// (mcts.Request.SetValue): KataGo's score utility, which makes every
+// soldier of the predicted lead count in the search. It is not safe for
+// concurrent use: put an mcts.Batcher in front to share it between
+// searches.
 type NetEvaluator struct {
 	m        *Model
 	ws       *net.Workspace
@@ -29,6 +34,7 @@ type NetEvaluator struct {
 	Positions, Batches int64
 	NetTime            time.Duration
 	threads            int
+	scoreUtility       float64
 }
 
 // NewEvaluator returns an evaluator of m that runs up to maxBatch positions
@@ -36,13 +42,31 @@ type NetEvaluator struct {
 func (m *Model) NewEvaluator(maxBatch, threads int) *NetEvaluator {
 	maxBatch = max(maxBatch, 1)
 	return &NetEvaluator{m: m, ws: m.Net.NewWorkspace(maxBatch, threads), maxBatch: maxBatch, threads: threads,
-		input: make([]float32, maxBatch*m.Encoder.InputSize())}
+		input: make([]float32, maxBatch*m.Encoder.InputSize()), scoreUtility: m.ScoreUtility}
 }
+
+// SetScoreUtility sets the weight u of the score head in the value (see
+// NetEvaluator); 0 turns it off. A u above 0 for a network without a
+// score head, or out of range, is an error.
+func (e *NetEvaluator) SetScoreUtility(u float64) error {
+	if err := CheckScoreUtility(u, e.m.Weights.Config.ScoreHead); err != nil {
+		return err
+	}
+	e.scoreUtility = u
+	return nil
+}
+
+// ScoreUtility returns the weight of the score head in the value.
+func (e *NetEvaluator) ScoreUtility() float64 { return e.scoreUtility }
 
 // Clone returns a new evaluator of the same model and batch size with
 // buffers of its own and one thread: a search that owns it evaluates on its
 // own goroutine (mcts.SpecOptions.OwnEvaluators).
-func (e *NetEvaluator) Clone() mcts.Evaluator { return e.m.NewEvaluator(e.maxBatch, 1) }
+func (e *NetEvaluator) Clone() mcts.Evaluator {
+	c := e.m.NewEvaluator(e.maxBatch, 1)
+	c.scoreUtility = e.scoreUtility
+	return c
+}
 
 // Close stops the evaluator's worker goroutines.
 func (e *NetEvaluator) Close() { e.ws.Close() }
@@ -73,6 +97,10 @@ func (e *NetEvaluator) evaluate(batch []mcts.Request) error {
 	}
 	e.Batches++
 	e.Positions += int64(len(batch))
+	var score []float32
+	if e.scoreUtility != 0 {
+		score = e.ws.Score()
+	}
 	ps := enc.PolicySize()
 	for i := range batch {
 		r := &batch[i]
@@ -84,6 +112,9 @@ func (e *NetEvaluator) evaluate(batch []mcts.Request) error {
 		w := wdl[i*3 : i*3+3]
 		r.WDL = [3]float32{w[0], w[1], w[2]}
 		r.Value = w[0] - w[2]
+		if score != nil {
+			r.SetValue(float64(r.Value) + e.scoreUtility*float64(score[i]))
+		}
 	}
 	return nil
 }

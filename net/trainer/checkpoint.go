@@ -153,6 +153,7 @@ func compatibleTrainConfig(saved, tc TrainConfig) error {
 		{"BatchSize", float64(saved.BatchSize), float64(tc.BatchSize)},
 		{"WeightDecay", saved.WeightDecay, tc.WeightDecay},
 		{"ValueWeight", saved.ValueWeight, tc.ValueWeight},
+		{"ScoreWeight", saved.ScoreWeight, tc.ScoreWeight},
 		{"Beta1", saved.Beta1, tc.Beta1},
 		{"Beta2", saved.Beta2, tc.Beta2},
 		{"Epsilon", saved.Epsilon, tc.Epsilon},

@@ -35,6 +35,7 @@ func TestEvaluatorMatchesGorgonia(t *testing.T) {
 	}{
 		{"small", smallBoard(), net.Config{Blocks: 2, Channels: 8, InputPlanes: 5, ValueHidden: 8}, 3},
 		{"large", largeBoard(), net.Config{Blocks: 1, Channels: 40, InputPlanes: 7, ValueHidden: 16}, 9},
+		{"score head", smallBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ScoreHead: true}, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := perturbed(tc.cfg, 5, 1.5)
@@ -51,7 +52,7 @@ func TestEvaluatorMatchesGorgonia(t *testing.T) {
 			}
 			r := rand.New(rand.NewPCG(9, 9))
 			in := nettest.RandomInputs(r, tc.n*e.InputSize())
-			gp, gv, err := tr.forwardGraph(in)
+			gp, gv, gs, err := tr.forwardGraph(in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,6 +72,18 @@ func TestEvaluatorMatchesGorgonia(t *testing.T) {
 					for k := 0; k < 3; k++ {
 						maxDiff = math.Max(maxDiff, math.Abs(float64(wdl[q*3+k]-want[k])))
 					}
+				}
+				score := ws.Score()
+				if tc.cfg.ScoreHead != (score != nil) || len(score) != len(gs) {
+					t.Fatalf("score head %v: evaluator gives %d scores, gorgonia %d", tc.cfg.ScoreHead, len(score), len(gs))
+				}
+				spread := 0.0
+				for q := range score {
+					maxDiff = math.Max(maxDiff, math.Abs(float64(score[q])-math.Tanh(float64(gs[q]))))
+					spread = math.Max(spread, math.Abs(float64(score[q]-score[0])))
+				}
+				if tc.cfg.ScoreHead && spread < 1e-3 {
+					t.Fatalf("the score head gives the same output %v for different inputs: %v", score[0], score)
 				}
 				t.Logf("threads=%d max |evaluator - gorgonia| = %.2g", threads, maxDiff)
 				if maxDiff > 1e-4 {

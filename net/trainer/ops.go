@@ -430,3 +430,123 @@ func maskedSoftmax(dst, logits, mask []float32) {
 		dst[i] = p[k]
 	}
 }
+
+// mseTanhOp is the weighted squared error of tanh outputs, averaged over
+// rows and scaled: inputs z, target, weight ([n, 1] each) -> scalar
+// scale/n * sum_rows weight * (tanh(z) - target)^2. A row of weight 0
+// (a position without a target) adds nothing and gets no gradient.
+//
+// With st set, the forward pass also stores the gradient of the loss with
+// respect to z, which the gradient op (sharing st) then only scales.
+type mseTanhOp struct {
+	pureOp
+	scale float32
+	grad  bool // the gradient op: inputs z, target, weight, dLoss -> dz
+	cache *bufCache
+	st    *xentState
+}
+
+func (op mseTanhOp) Arity() int {
+	if op.grad {
+		return 4
+	}
+	return 3
+}
+func (op mseTanhOp) Type() hm.Type {
+	t := matType()
+	if op.grad {
+		return hm.NewFnType(t, t, t, hm.TypeVariable('a'), t)
+	}
+	return hm.NewFnType(t, t, t, hm.TypeVariable('a'))
+}
+func (op mseTanhOp) String() string { return fmt.Sprintf("dablotMSETanh(%v,%v)", op.scale, op.grad) }
+func (op mseTanhOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	s, err := shapeOf(in[0])
+	if err != nil {
+		return nil, err
+	}
+	if op.grad {
+		return s.Clone(), nil
+	}
+	return tensor.ScalarShape(), nil
+}
+
+// rows returns the loss of every row's term, and its gradient into dz
+// (scaled by scale/n) when dz is not nil.
+func (op mseTanhOp) rows(z, t, w, dz []float32) float64 {
+	scale := op.scale / float32(len(z))
+	var loss float64
+	for i, v := range z {
+		y := float32(math.Tanh(float64(v)))
+		d := y - t[i]
+		loss += float64(w[i] * d * d)
+		if dz != nil {
+			dz[i] = scale * w[i] * 2 * d * (1 - y*y)
+		}
+	}
+	return loss * float64(scale)
+}
+
+func (op mseTanhOp) Do(in ...G.Value) (G.Value, error) {
+	var xs [3][]float32
+	for k := range xs {
+		v, err := f32s(in[k])
+		if err != nil {
+			return nil, err
+		}
+		xs[k] = v
+	}
+	z, t, w := xs[0], xs[1], xs[2]
+	n := len(z)
+	if len(t) != n || len(w) != n {
+		return nil, fmt.Errorf("net: score loss: target/weight sizes %d/%d, want %d", len(t), len(w), n)
+	}
+	if op.grad {
+		dl, err := scalarValue(in[3])
+		if err != nil {
+			return nil, err
+		}
+		out, o := op.cache.get(n, 1, false)
+		if op.st != nil && op.st.valid && len(op.st.grad) == n {
+			op.st.valid = false
+			copy(o, op.st.grad)
+		} else {
+			op.rows(z, t, w, o)
+		}
+		for i := range o {
+			o[i] *= dl
+		}
+		return out, nil
+	}
+	var gr []float32
+	if op.st != nil {
+		if cap(op.st.grad) < n {
+			op.st.grad = make([]float32, n)
+		}
+		op.st.grad = op.st.grad[:n]
+		gr = op.st.grad
+	}
+	loss := op.rows(z, t, w, gr)
+	if op.st != nil {
+		op.st.valid = true
+	}
+	return G.NewF32(float32(loss)), nil
+}
+func (op mseTanhOp) WriteHash(h hash.Hash) { h.Write([]byte(op.String())) }
+func (op mseTanhOp) Hashcode() uint32      { return opHash(op) }
+func (op mseTanhOp) DiffWRT(inputs int) []bool {
+	if op.grad {
+		return make([]bool, inputs)
+	}
+	return []bool{true, false, false}
+}
+func (op mseTanhOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+	if op.grad {
+		return nil, fmt.Errorf("net: score loss gradient is not differentiable")
+	}
+	dz, err := G.ApplyOp(mseTanhOp{scale: op.scale, grad: true, cache: &bufCache{}, st: op.st}, inputs[0], inputs[1], inputs[2], grad)
+	if err != nil {
+		return nil, err
+	}
+	return G.Nodes{dz, nil, nil}, nil
+}

@@ -29,8 +29,12 @@ type TrainConfig struct {
 	MinLRFraction float64 // cosine: final rate as a fraction of the peak
 	WeightDecay   float64 // L2 coefficient c: the loss gains c/2 * sum(w^2) over all parameters
 	ValueWeight   float64 // weight of the value loss relative to the policy loss
-	Beta1, Beta2  float64 // Adam moment decay rates
-	Epsilon       float64 // Adam denominator guard
+	// ScoreWeight is the weight of the score head's loss (the squared
+	// error of its output, net.Config.ScoreHead); 0 without the head, and
+	// left out of the JSON of checkpoints then, which read as before.
+	ScoreWeight  float64 `json:",omitempty"`
+	Beta1, Beta2 float64 // Adam moment decay rates
+	Epsilon      float64 // Adam denominator guard
 }
 
 // DefaultTrainConfig returns settings that train the default network well
@@ -56,8 +60,8 @@ func (c TrainConfig) Validate() error {
 		return fmt.Errorf("net: train config: cosine schedule needs TotalSteps > 0")
 	case c.Schedule == "step" && (c.StepEvery < 1 || !(c.StepGamma > 0)):
 		return fmt.Errorf("net: train config: step schedule needs StepEvery > 0 and StepGamma > 0")
-	case c.WarmupSteps < 0 || c.WeightDecay < 0 || c.ValueWeight < 0:
-		return fmt.Errorf("net: train config: negative warm-up, weight decay or value weight")
+	case c.WarmupSteps < 0 || c.WeightDecay < 0 || c.ValueWeight < 0 || c.ScoreWeight < 0:
+		return fmt.Errorf("net: train config: negative warm-up, weight decay, value weight or score weight")
 	case !(c.Beta1 >= 0 && c.Beta1 < 1) || !(c.Beta2 >= 0 && c.Beta2 < 1) || !(c.Epsilon > 0):
 		return fmt.Errorf("net: train config: Adam betas must be in [0,1) and epsilon > 0")
 	}
@@ -88,14 +92,21 @@ type Batch struct {
 	Policy []float32 // N * game.PolicySize(points) target distributions
 	Mask   []float32 // N * game.PolicySize(points), nonzero = legal; nil means all legal
 	Value  []float32 // N * 3 win/draw/loss target distributions
+	// Score holds the score head's targets (N values in [-1, 1]) and
+	// ScoreMask their weights (N values, 0 for a position without a
+	// target); nil means no targets. Networks without a score head ignore
+	// them.
+	Score     []float32
+	ScoreMask []float32
 }
 
 // Losses reports one training step.
 type Losses struct {
 	Policy       float64 // masked policy cross-entropy, mean over the batch
 	Value        float64 // WDL cross-entropy, mean over the batch (unweighted)
+	Score        float64 // squared error of the score head, mean over the batch (unweighted; 0 without the head)
 	L2           float64 // WeightDecay/2 * sum(w^2) before the update
-	Total        float64 // Policy + ValueWeight*Value + L2
+	Total        float64 // Policy + ValueWeight*Value + ScoreWeight*Score + L2
 	LearningRate float64 // rate used for this step
 }
 
@@ -129,6 +140,11 @@ type Trainer struct {
 	tvT, onesT      *tensor.Dense
 	lp, lv          *G.Node
 	logits, vlog    *G.Node
+	// The score head's targets, their weights, its loss and its output
+	// before the tanh (nil without the head).
+	ts, tsw   *G.Node
+	tsT, tswT *tensor.Dense
+	ls, slog  *G.Node
 }
 
 // NewTrainer builds the training graph for topo starting from w (which is
@@ -143,6 +159,9 @@ func NewTrainer(topo *net.Topology, w *net.Weights, tc TrainConfig) (*Trainer, e
 	}
 	if err := tc.Validate(); err != nil {
 		return nil, err
+	}
+	if tc.ScoreWeight > 0 && !w.Config.ScoreHead {
+		return nil, fmt.Errorf("net: train config: score weight %g for a network without a score head", tc.ScoreWeight)
 	}
 	UseInGorgonia()
 	graphMu.Lock()
@@ -237,6 +256,16 @@ func (t *Trainer) build(w *net.Weights) error {
 	t.lp = must(G.ApplyOp(xentOp{scale: 1, st: &xentState{}}, t.logits, t.tp, t.mask))
 	t.lv = must(G.ApplyOp(xentOp{scale: float32(t.tc.ValueWeight), st: &xentState{}}, t.vlog, t.tv, ones))
 	cost := must(G.Add(t.lp, t.lv))
+	if c.ScoreHead {
+		ws1 := t.addParam("score1", C, H, true, w)
+		ws2 := t.addParam("score2", H, 1, true, w)
+		t.ts, t.tsT = mat("target_score", B, 1)
+		t.tsw, t.tswT = mat("score_mask", B, 1)
+		s1 := must(G.Rectify(must(G.Mul(pool, ws1))))
+		t.slog = must(G.Mul(must(G.ApplyOp(onesOp{k: H, cache: &bufCache{}}, s1)), ws2))
+		t.ls = must(G.ApplyOp(mseTanhOp{scale: float32(t.tc.ScoreWeight), st: &xentState{}}, t.slog, t.ts, t.tsw))
+		cost = must(G.Add(cost, t.ls))
+	}
 	if err != nil {
 		return err
 	}
@@ -274,6 +303,10 @@ func (t *Trainer) load(b Batch) error {
 		return fmt.Errorf("net: train: mask has %d values, want %d", len(b.Mask), n*A)
 	case b.Value != nil && len(b.Value) != n*3:
 		return fmt.Errorf("net: train: value target has %d values, want %d", len(b.Value), n*3)
+	case b.Score != nil && len(b.Score) != n, b.ScoreMask != nil && len(b.ScoreMask) != n:
+		return fmt.Errorf("net: train: score target and mask have %d and %d values, want %d", len(b.Score), len(b.ScoreMask), n)
+	case (b.Score == nil) != (b.ScoreMask == nil):
+		return fmt.Errorf("net: train: a score target needs its mask, and a mask its target")
 	}
 	copy(t.xT.Data().([]float32), b.Input)
 	fill := func(dst *tensor.Dense, src []float32, def float32) {
@@ -289,10 +322,17 @@ func (t *Trainer) load(b Batch) error {
 	fill(t.tpT, b.Policy, 0)
 	fill(t.maskT, b.Mask, 1)
 	fill(t.tvT, b.Value, 0)
-	for _, p := range []struct {
+	type input struct {
 		n *G.Node
 		v *tensor.Dense
-	}{{t.x, t.xT}, {t.tp, t.tpT}, {t.mask, t.maskT}, {t.tv, t.tvT}} {
+	}
+	lets := []input{{t.x, t.xT}, {t.tp, t.tpT}, {t.mask, t.maskT}, {t.tv, t.tvT}}
+	if t.ts != nil {
+		fill(t.tsT, b.Score, 0)
+		fill(t.tswT, b.ScoreMask, 0)
+		lets = append(lets, input{t.ts, t.tsT}, input{t.tsw, t.tswT})
+	}
+	for _, p := range lets {
 		if err := G.Let(p.n, p.v); err != nil {
 			return err
 		}
@@ -325,12 +365,22 @@ func (t *Trainer) Step(b Batch) (Losses, error) {
 	if t.tc.ValueWeight > 0 {
 		out.Value = float64(lv) / t.tc.ValueWeight
 	}
+	if t.ls != nil && t.tc.ScoreWeight > 0 {
+		ls, err := scalarValue(t.ls.Value())
+		if err != nil {
+			return Losses{}, err
+		}
+		if math.IsNaN(float64(ls)) || math.IsInf(float64(ls), 0) {
+			return Losses{}, fmt.Errorf("net: train: score loss is not finite (%v)", ls)
+		}
+		out.Score = float64(ls) / t.tc.ScoreWeight
+	}
 	l2, err := t.adam(out.LearningRate)
 	if err != nil {
 		return Losses{}, err
 	}
 	out.L2 = l2
-	out.Total = out.Policy + t.tc.ValueWeight*out.Value + out.L2
+	out.Total = out.Policy + t.tc.ValueWeight*out.Value + t.tc.ScoreWeight*out.Score + out.L2
 	return out, nil
 }
 
@@ -441,23 +491,31 @@ func (t *Trainer) importTensors(which int, ts []net.Tensor) {
 }
 
 // forwardGraph runs the gorgonia graph on input (BatchSize positions) and
-// returns the policy logits and value logits (for tests).
-func (t *Trainer) forwardGraph(input []float32) (policy, value []float32, err error) {
+// returns the policy logits, the value logits and, with a score head, the
+// score head's outputs before the tanh (for tests).
+func (t *Trainer) forwardGraph(input []float32) (policy, value, score []float32, err error) {
 	n := t.tc.BatchSize
 	if err := t.load(Batch{N: n, Input: input}); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer t.vm.Reset()
 	if err := t.vm.RunAll(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	pl, err := f32s(t.logits.Value())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	vl, err := f32s(t.vlog.Value())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	if t.slog != nil {
+		sl, err := f32s(t.slog.Value())
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		score = append([]float32(nil), sl...)
 	}
 	for _, p := range t.params {
 		if gv, err := p.node.Grad(); err == nil {
@@ -466,5 +524,5 @@ func (t *Trainer) forwardGraph(input []float32) (policy, value []float32, err er
 			}
 		}
 	}
-	return append([]float32(nil), pl...), append([]float32(nil), vl...), nil
+	return append([]float32(nil), pl...), append([]float32(nil), vl...), score, nil
 }

@@ -3,6 +3,7 @@ package trainer
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/dablot-zero/dablot/game"
@@ -145,5 +146,82 @@ func TestLearningRateSchedules(t *testing.T) {
 		if got := c.LearningRateAt(tc.step); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("%s step %d: %v want %v", tc.schedule, tc.step, got, tc.want)
 		}
+	}
+}
+
+// TestTrainerScoreHead trains a network with a score head on fixed random
+// positions with score targets: its squared error must fall to nearly 0
+// and the evaluator's Score must then give the targets. A row whose mask
+// is 0 has no target: it adds nothing to the loss. A score weight for a
+// network without the head is refused.
+func TestTrainerScoreHead(t *testing.T) {
+	topo := smallBoard()
+	cfg := net.Config{Blocks: 1, Channels: 16, InputPlanes: 4, ValueHidden: 16, ScoreHead: true}
+	w, err := net.NewWeights(cfg, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := DefaultTrainConfig()
+	tc.BatchSize, tc.LearningRate, tc.Schedule, tc.WarmupSteps, tc.WeightDecay, tc.ScoreWeight = 8, 1e-2, "constant", 0, 0, 2
+	noHead := cfg
+	noHead.ScoreHead = false
+	if _, err := NewTrainer(topo, perturbed(noHead, 1, 1), tc); err == nil || !strings.Contains(err.Error(), "without a score head") {
+		t.Errorf("score weight without a score head: %v", err)
+	}
+	tr, err := NewTrainer(topo, w, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	r := rand.New(rand.NewPCG(3, 4))
+	b := memorisationSet(r, topo, cfg.InputPlanes, 8)
+	b.Score, b.ScoreMask = make([]float32, 8), make([]float32, 8)
+	for i := range b.Score {
+		b.Score[i] = float32(r.Float64()*1.6 - 0.8)
+		b.ScoreMask[i] = 1
+	}
+	b.ScoreMask[7] = 0 // no target: its (far) score must not be learnt
+	b.Score[7] = 0.99
+	var first, last Losses
+	for i := 0; i < 400; i++ {
+		l, err := tr.Step(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = l
+		}
+		last = l
+	}
+	t.Logf("score loss %.4f -> %.5f", first.Score, last.Score)
+	if !(first.Score > 0.05) || !(last.Score < 0.005) {
+		t.Fatalf("score loss %.4f -> %.5f: did not memorise the targets", first.Score, last.Score)
+	}
+	if want := last.Policy + tc.ValueWeight*last.Value + tc.ScoreWeight*last.Score + last.L2; math.Abs(last.Total-want) > 1e-6 {
+		t.Errorf("total %v, want %v", last.Total, want)
+	}
+	e, err := net.NewEvaluator(topo, tr.Weights())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := e.NewWorkspace(8, 1)
+	defer ws.Close()
+	if _, _, err := ws.Forward(b.Input, 8); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range ws.Score()[:7] {
+		if math.Abs(float64(s-b.Score[i])) > 0.1 {
+			t.Errorf("position %d: score %v, target %v", i, s, b.Score[i])
+		}
+	}
+	// Without any target the score loss is 0 (every mask 0).
+	clear(b.ScoreMask)
+	if l, err := tr.Step(b); err != nil || l.Score != 0 {
+		t.Errorf("no score targets: score loss %v, %v", l.Score, err)
+	}
+	// A target without its mask is an error, not a silent zero weight.
+	b.ScoreMask = nil
+	if _, err := tr.Step(b); err == nil || !strings.Contains(err.Error(), "mask") {
+		t.Errorf("score target without a mask: %v", err)
 	}
 }

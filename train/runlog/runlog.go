@@ -55,8 +55,11 @@ type Generation struct {
 	OpponentGames    int            `json:"opponent_games,omitempty"`
 	OpponentScore    float64        `json:"opponent_score,omitempty"` // the network's mean score against them
 
-	PolicyLoss   float64 `json:"policy_loss"`
-	ValueLoss    float64 `json:"value_loss"`
+	PolicyLoss float64 `json:"policy_loss"`
+	ValueLoss  float64 `json:"value_loss"`
+	// ScoreLoss is the score head's mean squared error (networks with a
+	// score head only).
+	ScoreLoss    float64 `json:"score_loss,omitempty"`
 	TrainSteps   int     `json:"train_steps"` // cumulative optimiser steps
 	LearningRate float64 `json:"learning_rate"`
 

@@ -1,8 +1,10 @@
 // Package samples stores self-play training samples in shard files.
 //
-// A shard is one zstd stream holding: the magic "DBLTSHD2", a JSON header
+// A shard is one zstd stream holding: the magic "DBLTSHD3", a JSON header
 // (variant, rules fingerprint, number of samples, provenance), the samples
 // in a fixed binary layout, and a SHA-256 of everything before it. Shards
+// of the previous format, "DBLTSHD2", whose samples have no future material
+// lead (Sample.HasLead false), still read. Shards
 // are written to a temporary name, synced and renamed, so a reader sees a
 // whole shard or none; a damaged shard is refused with an error.
 package samples
@@ -22,7 +24,18 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-const magic = "DBLTSHD2"
+// The magics of the shard formats: magic is the one Write writes; shards
+// of magicV2 (before samples carried their material lead) still read.
+const (
+	magic   = "DBLTSHD3"
+	magicV2 = "DBLTSHD2"
+)
+
+// Flags of a sample record.
+const (
+	flagFull    = 1 << 0 // Sample.Full
+	flagHasLead = 1 << 1 // Sample.HasLead (format 3)
+)
 
 // PolicyEntry is the target probability of one decision, by its policy index.
 type PolicyEntry struct {
@@ -42,7 +55,18 @@ type Sample struct {
 	// train.SelfPlayConfig.Adjudication).
 	Target float32
 	Full   bool // searched with the full budget: a policy target
+	// Lead is the side to move's material lead (soldier 1, prince 3,
+	// king 5) material_horizon decisions after the sample, or at the end
+	// of the game if sooner: the score head's target. HasLead is false for
+	// a sample without one (from a shard of the previous format), which
+	// then trains no score head.
+	Lead    float32
+	HasLead bool
 }
+
+// MaxLead bounds a sample's material lead: every point of the largest
+// board holding a king.
+const MaxLead = 5 * game.MaxPoints
 
 // Header describes a shard.
 type Header struct {
@@ -109,13 +133,22 @@ func encode(r *game.Rules, h Header, ss []Sample) ([]byte, error) {
 			return nil, fmt.Errorf("sample %d: %d policy entries", i, len(s.Policy))
 		}
 		rec = s.Position.AppendBinary(rec[:0])
+		if s.HasLead && !(math.Abs(float64(s.Lead)) <= MaxLead) {
+			return nil, fmt.Errorf("sample %d: material lead %v out of range ±%d", i, s.Lead, MaxLead)
+		}
 		flags := byte(0)
 		if s.Full {
-			flags = 1
+			flags |= flagFull
+		}
+		lead := float32(0)
+		if s.HasLead {
+			flags |= flagHasLead
+			lead = s.Lead
 		}
 		rec = append(rec, byte(s.Result), flags)
 		rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(s.Value))
 		rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(s.Target))
+		rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(lead))
 		rec = binary.LittleEndian.AppendUint16(rec, uint16(len(s.Policy)))
 		for _, e := range s.Policy {
 			rec = binary.LittleEndian.AppendUint16(rec, e.Index)
@@ -177,7 +210,7 @@ func ReadHeader(path string, r *game.Rules) (Header, error) {
 	}
 	defer done()
 	pre := make([]byte, len(magic)+4)
-	if _, err := io.ReadFull(zr, pre); err != nil || string(pre[:len(magic)]) != magic {
+	if _, err := io.ReadFull(zr, pre); err != nil || formatOf(pre) == 0 {
 		return Header{}, corruptError(path, "not a sample shard (bad magic or too short)")
 	}
 	hl := binary.LittleEndian.Uint32(pre[len(magic):])
@@ -215,10 +248,31 @@ func corruptError(path, format string, args ...any) error {
 	return fmt.Errorf("shard %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
 }
 
+// formatOf returns the format (2 or 3) of a shard that begins with raw, or
+// 0 if raw does not begin with a shard's magic.
+func formatOf(raw []byte) int {
+	switch {
+	case len(raw) < len(magic):
+		return 0
+	case string(raw[:len(magic)]) == magic:
+		return 3
+	case string(raw[:len(magic)]) == magicV2:
+		return 2
+	}
+	return 0
+}
+
 // decode parses the decompressed content raw of the shard at path.
 func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
-	if len(raw) < len(magic)+4+sha256.Size || string(raw[:len(magic)]) != magic {
+	format := formatOf(raw)
+	if len(raw) < len(magic)+4+sha256.Size || format == 0 {
 		return corrupt(path, "not a sample shard (bad magic or too short)")
+	}
+	fixed := 12 // result, flags, value, target, policy length
+	maxFlags := byte(flagFull)
+	if format == 3 {
+		fixed += 4 // lead
+		maxFlags |= flagHasLead
 	}
 	body, sum := raw[:len(raw)-sha256.Size], raw[len(raw)-sha256.Size:]
 	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
@@ -240,7 +294,7 @@ func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 	}
 	ss := make([]Sample, h.Count)
 	for i := range ss {
-		if len(rest) < game.PositionSize+12 {
+		if len(rest) < game.PositionSize+fixed {
 			return corrupt(path, "sample %d truncated", i)
 		}
 		p, err := game.DecodePosition(r, rest[:game.PositionSize])
@@ -249,13 +303,19 @@ func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 		}
 		rest = rest[game.PositionSize:]
 		flags := rest[1]
-		s := Sample{Position: p, Result: int8(rest[0]), Full: flags == 1}
+		s := Sample{Position: p, Result: int8(rest[0]), Full: flags&flagFull != 0, HasLead: flags&flagHasLead != 0}
 		s.Value = math.Float32frombits(binary.LittleEndian.Uint32(rest[2:]))
 		s.Target = math.Float32frombits(binary.LittleEndian.Uint32(rest[6:]))
-		n := int(binary.LittleEndian.Uint16(rest[10:]))
-		rest = rest[12:]
-		if s.Result < -1 || s.Result > 1 || flags > 1 || n > maxPolicy || len(rest) < 6*n ||
-			!(s.Value >= -1 && s.Value <= 1) || !(s.Target >= -1 && s.Target <= 1) {
+		rest = rest[10:]
+		if format == 3 {
+			s.Lead = math.Float32frombits(binary.LittleEndian.Uint32(rest))
+			rest = rest[4:]
+		}
+		n := int(binary.LittleEndian.Uint16(rest))
+		rest = rest[2:]
+		if s.Result < -1 || s.Result > 1 || flags&^maxFlags != 0 || n > maxPolicy || len(rest) < 6*n ||
+			!(s.Value >= -1 && s.Value <= 1) || !(s.Target >= -1 && s.Target <= 1) ||
+			!(math.Abs(float64(s.Lead)) <= MaxLead) || (!s.HasLead && s.Lead != 0) {
 			return corrupt(path, "sample %d: fields out of range", i)
 		}
 		size := game.PolicySize(r.Board.Points())

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,7 +15,9 @@ import (
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
-func randomSamples(r *game.Rules, n int, seed uint64) []samples.Sample {
+// randomSamples makes n samples of random positions of r; withLeads gives
+// three in four of them a material lead (shards of format 3).
+func randomSamples(r *game.Rules, n int, seed uint64, withLeads bool) []samples.Sample {
 	rng := rand.New(rand.NewPCG(seed, 9))
 	p := r.Start()
 	var out []samples.Sample
@@ -25,6 +28,11 @@ func randomSamples(r *game.Rules, n int, seed uint64) []samples.Sample {
 			continue
 		}
 		s := samples.Sample{Position: p, Result: int8(rng.IntN(3) - 1), Value: float32(rng.Float64()*2 - 1), Target: float32(rng.Float64()*2 - 1), Full: rng.IntN(2) == 0}
+		if withLeads {
+			if s.HasLead = rng.IntN(4) > 0; s.HasLead {
+				s.Lead = float32(rng.IntN(21) - 10)
+			}
+		}
 		for _, d := range ds {
 			s.Policy = append(s.Policy, samples.PolicyEntry{Index: uint16(d.PolicyIndex(r.Board)), Prob: 1 / float32(len(ds))})
 		}
@@ -37,10 +45,13 @@ func randomSamples(r *game.Rules, n int, seed uint64) []samples.Sample {
 func TestRoundTrip(t *testing.T) {
 	for _, v := range []string{"keyland", "frostviken"} {
 		r := configs.MustVariant(v)
-		ss := randomSamples(r, 500, 1)
+		ss := randomSamples(r, 500, 1, true)
 		path := filepath.Join(t.TempDir(), "a.shard")
 		if err := samples.Write(path, r, samples.Header{Generation: 3, Games: 2}, ss); err != nil {
 			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.HasLead && s.Lead != 0 }) {
+			t.Fatal("no sample with a material lead to round-trip")
 		}
 		h, back, err := samples.Read(path, r)
 		if err != nil {
@@ -65,7 +76,7 @@ func TestDamagedShards(t *testing.T) {
 	r := configs.MustVariant("keyland")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.shard")
-	if err := samples.Write(path, r, samples.Header{}, randomSamples(r, 50, 2)); err != nil {
+	if err := samples.Write(path, r, samples.Header{}, randomSamples(r, 50, 2, true)); err != nil {
 		t.Fatal(err)
 	}
 	good, _ := os.ReadFile(path)
@@ -98,7 +109,7 @@ func TestReadHeader(t *testing.T) {
 	r := configs.MustVariant("keyland")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.shard")
-	if err := samples.Write(path, r, samples.Header{Generation: 3, Worker: "w1", Games: 2, Run: "RUN1"}, randomSamples(r, 200, 3)); err != nil {
+	if err := samples.Write(path, r, samples.Header{Generation: 3, Worker: "w1", Games: 2, Run: "RUN1"}, randomSamples(r, 200, 3, true)); err != nil {
 		t.Fatal(err)
 	}
 	want, _, err := samples.Read(path, r)
@@ -119,5 +130,30 @@ func TestReadHeader(t *testing.T) {
 	}
 	if _, err := samples.ReadHeader(filepath.Join(dir, "none.shard"), r); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a missing shard: %v", err)
+	}
+}
+
+// TestReadFormat2 reads a shard written by the code before samples carried
+// their material lead (testdata/format2.shard, magic DBLTSHD2, written by
+// Write at b27d78b from randomSamples(keyland, 20, 5)): its samples read
+// as they were written, without a lead.
+func TestReadFormat2(t *testing.T) {
+	r := configs.MustVariant("keyland")
+	const path = "testdata/format2.shard"
+	h, ss, err := samples.Read(path, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hh, err := samples.ReadHeader(path, r); err != nil || hh != h {
+		t.Errorf("header %+v (%v), want %+v", hh, err, h)
+	}
+	want := randomSamples(r, 20, 5, false)
+	if h.Count != 20 || h.Generation != 4 || h.Run != "old" || !reflect.DeepEqual(ss, want) {
+		t.Errorf("the format 2 shard reads as %d samples (header %+v), not as written", len(ss), h)
+	}
+	for _, s := range ss {
+		if s.HasLead {
+			t.Fatal("a sample of a format 2 shard has a lead")
+		}
 	}
 }

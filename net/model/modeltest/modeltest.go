@@ -23,11 +23,18 @@ var TinyNet = net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}
 // trivially uniform.
 func NewModel(t testing.TB, spec string, seed uint64) *model.Model {
 	t.Helper()
+	return NewModelOf(t, spec, TinyNet, seed)
+}
+
+// NewModelOf is NewModel with the architecture cfg (such as TinyNet with a
+// score head).
+func NewModelOf(t testing.TB, spec string, cfg net.Config, seed uint64) *model.Model {
+	t.Helper()
 	r, err := configs.Variant(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := model.NewNetwork(r, TinyNet, seed)
+	fresh, err := model.NewNetwork(r, cfg, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,6 +87,13 @@ func EvalAll(t testing.TB, m *model.Model, ps []game.Position) []mcts.Request {
 	t.Helper()
 	ev := m.NewEvaluator(len(ps), 1)
 	defer ev.Close()
+	return Evaluate(t, ev, ps)
+}
+
+// Evaluate evaluates positions ps with ev in one batch and returns the
+// requests with their priors, values and WDL filled in.
+func Evaluate(t testing.TB, ev mcts.Evaluator, ps []game.Position) []mcts.Request {
+	t.Helper()
 	reqs := make([]mcts.Request, len(ps))
 	for i, p := range ps {
 		reqs[i].Pos = p
