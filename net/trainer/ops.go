@@ -249,10 +249,10 @@ func (op onesOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 // scales: the softmax is computed once per step.
 type xentOp struct {
 	pureOp
-	scale float32
-	grad  bool // the gradient op: inputs logits, target, mask, dLoss -> dLogits
-	cache *bufCache
-	st    *xentState
+	lossShape // grad: the gradient op, inputs logits, target, mask, dLoss -> dLogits
+	scale     float32
+	cache     *bufCache
+	st        *xentState
 }
 
 // xentState carries dLoss/dLogits from the forward op to the gradient op.
@@ -261,21 +261,26 @@ type xentState struct {
 	valid bool
 }
 
-func (op xentOp) Arity() int {
+// lossShape gives the shape methods of a loss op of three [n, k] inputs
+// (output, target, mask or weight) and a scalar result, and, with grad,
+// of its gradient op: the same inputs and dLoss -> the gradient of the
+// output ([n, k]).
+type lossShape struct{ grad bool }
+
+func (op lossShape) Arity() int {
 	if op.grad {
 		return 4
 	}
 	return 3
 }
-func (op xentOp) Type() hm.Type {
+func (op lossShape) Type() hm.Type {
 	t := matType()
 	if op.grad {
 		return hm.NewFnType(t, t, t, hm.TypeVariable('a'), t)
 	}
 	return hm.NewFnType(t, t, t, hm.TypeVariable('a'))
 }
-func (op xentOp) String() string { return fmt.Sprintf("dablotXent(%v,%v)", op.scale, op.grad) }
-func (op xentOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+func (op lossShape) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	s, err := shapeOf(in[0])
 	if err != nil {
 		return nil, err
@@ -285,6 +290,14 @@ func (op xentOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	}
 	return tensor.ScalarShape(), nil
 }
+func (op lossShape) DiffWRT(inputs int) []bool {
+	if op.grad {
+		return make([]bool, inputs)
+	}
+	return []bool{true, false, false}
+}
+
+func (op xentOp) String() string { return fmt.Sprintf("dablotXent(%v,%v)", op.scale, op.grad) }
 func (op xentOp) Do(in ...G.Value) (G.Value, error) {
 	z, err := f32s(in[0])
 	if err != nil {
@@ -397,17 +410,11 @@ func (op xentOp) Do(in ...G.Value) (G.Value, error) {
 }
 func (op xentOp) WriteHash(h hash.Hash) { h.Write([]byte(op.String())) }
 func (op xentOp) Hashcode() uint32      { return opHash(op) }
-func (op xentOp) DiffWRT(inputs int) []bool {
-	if op.grad {
-		return make([]bool, inputs)
-	}
-	return []bool{true, false, false}
-}
 func (op xentOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	if op.grad {
 		return nil, fmt.Errorf("net: xent gradient is not differentiable")
 	}
-	dz, err := G.ApplyOp(xentOp{scale: op.scale, grad: true, cache: &bufCache{}, st: op.st}, inputs[0], inputs[1], inputs[2], grad)
+	dz, err := G.ApplyOp(xentOp{scale: op.scale, lossShape: lossShape{grad: true}, cache: &bufCache{}, st: op.st}, inputs[0], inputs[1], inputs[2], grad)
 	if err != nil {
 		return nil, err
 	}
@@ -440,36 +447,13 @@ func maskedSoftmax(dst, logits, mask []float32) {
 // respect to z, which the gradient op (sharing st) then only scales.
 type mseTanhOp struct {
 	pureOp
-	scale float32
-	grad  bool // the gradient op: inputs z, target, weight, dLoss -> dz
-	cache *bufCache
-	st    *xentState
+	lossShape // grad: the gradient op, inputs z, target, weight, dLoss -> dz
+	scale     float32
+	cache     *bufCache
+	st        *xentState
 }
 
-func (op mseTanhOp) Arity() int {
-	if op.grad {
-		return 4
-	}
-	return 3
-}
-func (op mseTanhOp) Type() hm.Type {
-	t := matType()
-	if op.grad {
-		return hm.NewFnType(t, t, t, hm.TypeVariable('a'), t)
-	}
-	return hm.NewFnType(t, t, t, hm.TypeVariable('a'))
-}
 func (op mseTanhOp) String() string { return fmt.Sprintf("dablotMSETanh(%v,%v)", op.scale, op.grad) }
-func (op mseTanhOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
-	s, err := shapeOf(in[0])
-	if err != nil {
-		return nil, err
-	}
-	if op.grad {
-		return s.Clone(), nil
-	}
-	return tensor.ScalarShape(), nil
-}
 
 // rows returns the loss of every row's term, and its gradient into dz
 // (scaled by scale/n) when dz is not nil.
@@ -534,17 +518,11 @@ func (op mseTanhOp) Do(in ...G.Value) (G.Value, error) {
 }
 func (op mseTanhOp) WriteHash(h hash.Hash) { h.Write([]byte(op.String())) }
 func (op mseTanhOp) Hashcode() uint32      { return opHash(op) }
-func (op mseTanhOp) DiffWRT(inputs int) []bool {
-	if op.grad {
-		return make([]bool, inputs)
-	}
-	return []bool{true, false, false}
-}
 func (op mseTanhOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	if op.grad {
 		return nil, fmt.Errorf("net: score loss gradient is not differentiable")
 	}
-	dz, err := G.ApplyOp(mseTanhOp{scale: op.scale, grad: true, cache: &bufCache{}, st: op.st}, inputs[0], inputs[1], inputs[2], grad)
+	dz, err := G.ApplyOp(mseTanhOp{scale: op.scale, lossShape: lossShape{grad: true}, cache: &bufCache{}, st: op.st}, inputs[0], inputs[1], inputs[2], grad)
 	if err != nil {
 		return nil, err
 	}

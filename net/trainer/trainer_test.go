@@ -32,6 +32,23 @@ func memorisationSet(r *rand.Rand, topo *net.Topology, planes, n int) Batch {
 	return b
 }
 
+// trainSteps takes n steps on b and returns the losses of the first and
+// the last.
+func trainSteps(t *testing.T, tr *Trainer, b Batch, n int) (first, last Losses) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		l, err := tr.Step(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = l
+		}
+		last = l
+	}
+	return first, last
+}
+
 // TestTrainerMemorises trains a small network on 16 fixed random positions.
 // Start: policy loss ~ln 8 = 2.08, value ~ln 3 = 1.10. After 150 Adam steps
 // both must be below 0.1 nats (memorised).
@@ -50,17 +67,7 @@ func TestTrainerMemorises(t *testing.T) {
 	}
 	defer tr.Close()
 	b := memorisationSet(rand.New(rand.NewPCG(11, 12)), topo, cfg.InputPlanes, 16)
-	var first, last Losses
-	for i := 0; i < 150; i++ {
-		l, err := tr.Step(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i == 0 {
-			first = l
-		}
-		last = l
-	}
+	first, last := trainSteps(t, tr, b, 150)
 	t.Logf("policy %.3f -> %.4f, value %.3f -> %.4f", first.Policy, last.Policy, first.Value, last.Value)
 	if math.Abs(first.Policy-math.Log(8)) > 0.3 || math.Abs(first.Value-math.Log(3)) > 0.3 {
 		t.Errorf("initial losses %.3f / %.3f far from ln 8 / ln 3", first.Policy, first.Value)
@@ -182,17 +189,7 @@ func TestTrainerScoreHead(t *testing.T) {
 	}
 	b.ScoreMask[7] = 0 // no target: its (far) score must not be learnt
 	b.Score[7] = 0.99
-	var first, last Losses
-	for i := 0; i < 400; i++ {
-		l, err := tr.Step(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i == 0 {
-			first = l
-		}
-		last = l
-	}
+	first, last := trainSteps(t, tr, b, 400)
 	t.Logf("score loss %.4f -> %.5f", first.Score, last.Score)
 	if !(first.Score > 0.05) || !(last.Score < 0.005) {
 		t.Fatalf("score loss %.4f -> %.5f: did not memorise the targets", first.Score, last.Score)
