@@ -1053,3 +1053,66 @@ func TestRunScoreHead(t *testing.T) {
 		t.Errorf("--init without a score head: %v", err)
 	}
 }
+
+// TestBatchMakerScore: for a network with a score head, a sample's score
+// target is tanh(lead/scale) with weight 1, and a sample without a lead
+// (from a shard of the previous format) has weight 0; a network without
+// the head gets no score targets.
+func TestBatchMakerScore(t *testing.T) {
+	cfg := modeltest.TinyNet
+	cfg.ScoreHead = true
+	m := modeltest.NewModelOf(t, "keyland", cfg, 4)
+	dir := t.TempDir()
+	var ss []samples.Sample
+	for i, p := range modeltest.RandomPositions(m.Rules, 32, 5) {
+		s := samples.Sample{Position: p, Result: 1, Target: 1}
+		if i%2 == 0 {
+			s.Lead, s.HasLead = float32(i/2-8), true
+		}
+		ss = append(ss, s)
+	}
+	if err := samples.Write(filepath.Join(dir, "a"+ShardExt), m.Rules, samples.Header{}, ss); err != nil {
+		t.Fatal(err)
+	}
+	rp := NewReplay(m, dir, 1000)
+	if _, err := rp.Scan(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewBatchMaker(m, 64, true, 0, 4).Make(rp, 32, modeltest.NewRand(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := map[float32]bool{}
+	for _, s := range ss {
+		if s.HasLead {
+			targets[float32(math.Tanh(float64(s.Lead)/4))] = true
+		}
+	}
+	with, without := 0, 0
+	for i := range b.N {
+		switch b.ScoreMask[i] {
+		case 1:
+			with++
+			if !targets[b.Score[i]] {
+				t.Fatalf("position %d: score target %v is no tanh(lead/4) of the samples", i, b.Score[i])
+			}
+		case 0:
+			without++
+			if b.Score[i] != 0 {
+				t.Fatalf("position %d: a target %v without weight", i, b.Score[i])
+			}
+		default:
+			t.Fatalf("position %d: score weight %v", i, b.ScoreMask[i])
+		}
+	}
+	if with == 0 || without == 0 {
+		t.Fatalf("%d positions with a score target, %d without: want both", with, without)
+	}
+	if _, err := NewBatchMaker(m, 8, false, 0, 0).Make(rp, 32, modeltest.NewRand(2)); err == nil || !strings.Contains(err.Error(), "adjudication_scale") {
+		t.Errorf("score targets without a scale: %v", err)
+	}
+	plain, err := NewBatchMaker(modeltest.NewModel(t, "keyland", 4), 8, false, 0, 4).Make(rp, 32, modeltest.NewRand(2))
+	if err != nil || plain.Score != nil || plain.ScoreMask != nil {
+		t.Errorf("a network without a score head gets score targets (%v)", err)
+	}
+}
