@@ -1043,6 +1043,18 @@ func TestRunScoreHead(t *testing.T) {
 			t.Fatal("a sample without its material lead")
 		}
 	}
+	// The run resumes (its checkpoint records the score weight) and goes on.
+	r, err := ResumeRun(dir, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetStop(StopConfig{Generations: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Train(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
 	// A warm start must have the architecture the config asks for.
 	plain := filepath.Join(t.TempDir(), "plain.dbm")
 	if err := modeltest.NewModel(t, "frostviken", 1).Save(plain, nil); err != nil {

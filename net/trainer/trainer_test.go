@@ -222,3 +222,29 @@ func TestTrainerScoreHead(t *testing.T) {
 		t.Errorf("score target without a mask: %v", err)
 	}
 }
+
+// TestScoreLossGradient checks the score loss's gradient against finite
+// differences of its value, rows of weight 0 included (no gradient).
+func TestScoreLossGradient(t *testing.T) {
+	op := mseTanhOp{scale: 1.5}
+	z := []float32{-1.2, -0.3, 0, 0.4, 2}
+	target := []float32{0.5, -0.2, 0.9, 0.4, -1}
+	weight := []float32{1, 1, 0, 1, 1}
+	dz := make([]float32, len(z))
+	op.rows(z, target, weight, dz)
+	const h = 1e-3
+	for i := range z {
+		zz := append([]float32(nil), z...)
+		zz[i] = z[i] + h
+		up := op.rows(zz, target, weight, nil)
+		zz[i] = z[i] - h
+		down := op.rows(zz, target, weight, nil)
+		num := (up - down) / (2 * h)
+		if math.Abs(num-float64(dz[i])) > 1e-3 {
+			t.Errorf("z[%d]: gradient %v, finite difference %v", i, dz[i], num)
+		}
+	}
+	if dz[2] != 0 {
+		t.Errorf("a row of weight 0 has the gradient %v", dz[2])
+	}
+}
