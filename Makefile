@@ -67,26 +67,38 @@ train: build
 # to docs/ladder.tsv. 100 games at 100 ms take about 20 minutes on 2 cores.
 MS    ?= 100
 GAMES ?= 100
+MODEL ?= models/dablot.dbm
 strength: build
 	$(BIN) ladder $(MODEL) --ms $(MS) --games $(GAMES) $(if $(VS),--vs $(VS))
 
-# The promises of the training issue, measured on a keyland model (MODEL,
-# default the shipped one): after the hour, 200 simulations a move against
-# uct:playouts=1000 and alphabeta:depth=2 (the bar is 90 % each); after 8
-# hours, one second a move against alphabeta:ms=1000 (90 %). Each prints its
-# W/D/L and score with a 95 % interval, and how its draws ended, and keeps
-# its game records in BARS (for dablot analyse blunders and kinghunt); bar-8h takes
-# about 85 minutes.
-MODEL ?= models/keyland.dbm
+# The bars of the strength issue (models/README.md), on the models in
+# MODELS (default models/; MODELS=models/chains for the 8-hour chains). Each
+# match prints its W/D/L, score with a 95 % interval and how the games
+# ended, and keeps its game records in BARS.
+#   bars-hour: after an hour from scratch, 200 simulations a move against
+#     alphabeta:depth=2 on dablot, winther and frostviken, 100 games each
+#     (bar: 90 %); about 10 minutes a variant.
+#   bar-8h: after 8 hours, the ladder at 1 s a move against
+#     alphabeta:ms=1000 (40 games) and at 100 ms against alphabeta:ms=100
+#     (100 games) on dablot and winther (bar: 50 %), rows in docs/ladder.tsv;
+#     and keyland never loses: 40 games against alphabeta:ms=1000 (0 losses)
+#     and 40 against uct:playouts=1000 at 200 simulations (90 %). About 3 hours.
+MODELS ?= models
 BARS ?= bars
 bars-hour: build
 	mkdir -p $(BARS)
-	$(BIN) arena --variant keyland --a "gumbel:model=$(MODEL),sims=200" --b uct:playouts=1000 --games 20 --open 2 --threads 2 --out $(BARS)/hour-uct1000.jsonl
-	$(BIN) arena --variant keyland --a "gumbel:model=$(MODEL),sims=200" --b alphabeta:depth=2 --games 20 --open 2 --threads 2 --out $(BARS)/hour-ab2.jsonl
+	for v in dablot winther frostviken; do \
+	  $(BIN) arena --variant $$v --a "gumbel:model=$(MODELS)/$$v.dbm,sims=200" --b alphabeta:depth=2 --games 100 --open 2 --threads 2 --seed 11 --out $(BARS)/hour-$$v-ab2.jsonl || exit 1; \
+	done
 
 bar-8h: build
 	mkdir -p $(BARS)
-	$(BIN) arena --variant keyland --a "gumbel:model=$(MODEL),ms=1000" --b alphabeta:ms=1000 --games 10 --open 2 --threads 2 --out $(BARS)/8h-ab1000.jsonl
+	for v in dablot winther; do \
+	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 1000 --games 40 --out $(BARS)/8h-$$v-ab1000.jsonl || exit 1; \
+	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 100 --games 100 --out $(BARS)/8h-$$v-ab100.jsonl || exit 1; \
+	done
+	$(BIN) ladder $(MODELS)/keyland.dbm --ms 1000 --games 40 --out $(BARS)/8h-keyland-ab1000.jsonl
+	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200" --b uct:playouts=1000 --games 40 --open 2 --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl
 
 clean:
 	rm -rf bin
