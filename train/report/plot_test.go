@@ -225,3 +225,54 @@ func TestWholeAxes(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorBand: the band runs along the lower ends of the intervals and
+// back along the upper ones.
+func TestErrorBand(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		xys  plotter.XYs
+		errs plotter.YErrors
+		want plotter.XYs
+	}{
+		{"one point", plotter.XYs{{X: 1, Y: 10}}, plotter.YErrors{{Low: 2, High: 3}}, plotter.XYs{{X: 1, Y: 8}, {X: 1, Y: 13}}},
+		{"three points", plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 50}, {X: 2, Y: 80}}, plotter.YErrors{{Low: 10, High: 10}, {Low: 20, High: 20}, {Low: 5, High: 15}},
+			plotter.XYs{{X: 0, Y: -10}, {X: 1, Y: 30}, {X: 2, Y: 75}, {X: 2, Y: 95}, {X: 1, Y: 70}, {X: 0, Y: 10}}},
+	} {
+		if got := errorBand(tc.xys, tc.errs); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: band %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestRatingPlotBand: the rating plot of several models fills their 95 %
+// band (in its own colour), and that of one model has only its error bar.
+func TestRatingPlotBand(t *testing.T) {
+	fills := func(table rating.Table, gens int) int {
+		run := &Run{}
+		for g := range gens {
+			run.Generations = append(run.Generations, runlog.Generation{Generation: g, Hours: float64(g+1) / 2})
+		}
+		p, err := ratingPlot(run, table, "random")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := new(recorder.Canvas)
+		p.Draw(draw.NewCanvas(rec, plotWidth, plotHeight))
+		n := 0
+		for _, a := range rec.Actions {
+			if c, ok := a.(*recorder.SetColor); ok && c.Color == bandColor {
+				n++
+			}
+		}
+		return n
+	}
+	three := rating.Table{{Name: "gen2", Elo: 150, Err95: 60}, {Name: "gen1", Elo: 40, Err95: 60}, {Name: "gen0", Elo: -200, Err95: 80}, {Name: "random", Elo: 0, Anchor: true}}
+	if n := fills(three, 3); n == 0 {
+		t.Error("three rated models: no band drawn")
+	}
+	one := rating.Table{{Name: "gen0", Elo: 100, Err95: 60}, {Name: "random", Elo: 0, Anchor: true}}
+	if n := fills(one, 1); n != 0 {
+		t.Errorf("one rated model: the band's colour set %d times", n)
+	}
+}

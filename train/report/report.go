@@ -318,6 +318,15 @@ func ratingPlot(run *Run, table rating.Table, anchor string) (*plot.Plot, error)
 			return nil, err
 		}
 		line.Color, scatter.Color, bars.Color = plotutil.Color(0), plotutil.Color(0), plotutil.Color(0)
+		if len(points) > 1 {
+			// The 95 % band over the training hours, under the line.
+			band, err := plotter.NewPolygon(errorBand(xys, errs))
+			if err != nil {
+				return nil, err
+			}
+			band.Color, band.LineStyle.Width = bandColor, 0
+			p.Add(band)
+		}
 		p.Add(line, bars, scatter)
 		p.Legend.Add("models, with 95 % intervals", line, scatter)
 		if len(points) == 1 {
@@ -348,6 +357,22 @@ func ratingPlot(run *Run, table rating.Table, anchor string) (*plot.Plot, error)
 	pad(&p.Y, 0.06)
 	placeLegend(p, covered)
 	return p, nil
+}
+
+// bandColor fills the rating's 95 % band: the models' colour, light.
+var bandColor = color.NRGBA{R: 0xf0, G: 0xc0, B: 0xc0, A: 0x80}
+
+// errorBand returns the outline of the band between xys minus and plus
+// errs: along the lower ends, then back along the upper ones.
+func errorBand(xys plotter.XYs, errs plotter.YErrors) plotter.XYs {
+	band := make(plotter.XYs, 0, 2*len(xys))
+	for i, pt := range xys {
+		band = append(band, plotter.XY{X: pt.X, Y: pt.Y - errs[i].Low})
+	}
+	for i := len(xys) - 1; i >= 0; i-- {
+		band = append(band, plotter.XY{X: xys[i].X, Y: xys[i].Y + errs[i].High})
+	}
+	return band
 }
 
 // anchorColor is the colour of the i-th anchor's line: plotutil's colours
