@@ -330,3 +330,15 @@ func TestVariantsCiteRules(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEIsShort: the README is a user's guide of under 300 lines
+// (issue 39); measurements and run logs belong in docs/.
+func TestREADMEIsShort(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(data, []byte("\n")); n >= 300 {
+		t.Errorf("README.md has %d lines; keep it under 300 (move detail to docs/)", n)
+	}
+}
