@@ -9,23 +9,10 @@ import (
 	"github.com/dablot-zero/dablot/game"
 )
 
-// Directions are indexed 0..7 in this order.
-const (
-	DirN = iota
-	DirNE
-	DirE
-	DirSE
-	DirS
-	DirSW
-	DirW
-	DirNW
-	NumDirections
-)
-
 // Topology is the board graph the network is built on.
 type Topology struct {
-	Points    int        // number of points
-	Neighbors [][8]int32 // Neighbors[p][d] = point one step from p in direction d, or -1
+	Points    int                         // number of points
+	Neighbors [][game.NumDirections]int32 // Neighbors[p][d] = point one step from p in direction d (a game.Direction), or -1
 }
 
 // Validate reports whether t is a consistent graph: Points > 0, one
