@@ -44,6 +44,15 @@ func BoardOfFEN(fen string) (cols, rows int, err error) {
 	return n, (len(rowTexts) + 1) / 2, nil
 }
 
+// ParseSetup reads the position a game of variant r starts from: the
+// variant's start for "" or "startpos", else a position in FEN (ParseFEN).
+func ParseSetup(r *Rules, setup string) (Position, error) {
+	if setup == "" || setup == "startpos" {
+		return r.Start(), nil
+	}
+	return ParseFEN(r, setup)
+}
+
 // ParseFEN reads a position of variant r in the notation
 // "<rows> <side> [<chain> [<quiet> [<turn>]]]". Every error names the field
 // at fault; a board of the wrong size is an error.

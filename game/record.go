@@ -57,10 +57,7 @@ func (rec *Record) StartPosition(r *Rules) (Position, error) {
 	if r.Name != rec.Variant {
 		return Position{}, fmt.Errorf("record is of variant %q, not %q", rec.Variant, r.Name)
 	}
-	if rec.Setup == "" {
-		return r.Start(), nil
-	}
-	return ParseFEN(r, rec.Setup)
+	return ParseSetup(r, rec.Setup)
 }
 
 // Replay plays the record's turns from its start and returns the final
@@ -74,10 +71,8 @@ func (rec *Record) Replay(r *Rules) (Position, error) {
 		return p, fmt.Errorf("record has no_capture_limit %d and max_plies %d, variant %s has %d and %d",
 			rec.NoCaptureLimit, rec.MaxPlies, r.Name, r.NoCaptureLimit, r.MaxPlies)
 	}
-	for i, t := range rec.Turns {
-		if err := p.ApplyTurn(t); err != nil {
-			return p, fmt.Errorf("turn %d: %w", i+1, err)
-		}
+	if _, err := p.ApplyTurns(rec.Turns); err != nil {
+		return p, err
 	}
 	if st := p.Status(); st.Over() && rec.Result != "*" && st.Outcome.Result() != rec.Result {
 		return p, fmt.Errorf("record says %s, but the game ends %s (%s)", rec.Result, st.Outcome.Result(), st)

@@ -81,7 +81,7 @@ func ParseTurnText(b *Board, s string) (Turn, error) {
 }
 
 // Turns returns every legal complete turn, in the order of Decisions (use
-// SortTurns for notation order). A capture chain that may stop early appears
+// SortedTurns for notation order). A capture chain that may stop early appears
 // once for every point where it may stop. In the middle of a chain, the turns
 // are the ways to finish it, each with the full path from the chain's point.
 func (p *Position) Turns() []Turn {
@@ -101,6 +101,27 @@ func (p *Position) TurnEnds(fn func(after *Position)) {
 // SortTurns sorts turns by their notation on board b.
 func SortTurns(b *Board, ts []Turn) {
 	slices.SortFunc(ts, func(x, y Turn) int { return strings.Compare(x.Format(b), y.Format(b)) })
+}
+
+// SortedTurns returns every legal complete turn sorted by its notation, and
+// the notation of each at the same index: the legal turns as a player is
+// shown them. Both are empty once the game is over.
+func (p *Position) SortedTurns() ([]Turn, []string) {
+	type named struct {
+		turn Turn
+		text string
+	}
+	b := p.rules.Board
+	var ns []named
+	for _, t := range p.Turns() {
+		ns = append(ns, named{t, t.Format(b)})
+	}
+	slices.SortFunc(ns, func(x, y named) int { return strings.Compare(x.text, y.text) })
+	turns, texts := make([]Turn, len(ns)), make([]string, len(ns))
+	for i, n := range ns {
+		turns[i], texts[i] = n.turn, n.text
+	}
+	return turns, texts
 }
 
 // walkTurns calls fn for every legal complete turn with its path and the
@@ -309,6 +330,28 @@ func (p *Position) ApplyTurn(s string) error {
 		p.Apply(d)
 	}
 	return nil
+}
+
+// ApplyTurns plays turns given in the notation one after another, checking
+// each, and returns them as played. If one is not legal, the error names its
+// number (counting from 1) and the turn and says why, such as
+// `turn 2: move "i5-i9": i9 is not one step from i5 along a line`, and p is
+// left as it was.
+func (p *Position) ApplyTurns(turns []string) ([]Turn, error) {
+	q := *p
+	played := make([]Turn, 0, len(turns))
+	for i, s := range turns {
+		t, ds, err := q.ParseTurn(s)
+		if err != nil {
+			return nil, fmt.Errorf("turn %d: %w", i+1, err)
+		}
+		for _, d := range ds {
+			q.Apply(d)
+		}
+		played = append(played, t)
+	}
+	*p = q
+	return played, nil
 }
 
 // DecisionsToTurn groups decisions, played from this position, into the
