@@ -98,11 +98,6 @@ func (p *Position) TurnEnds(fn func(after *Position)) {
 	p.walkTurns(func(_ []int, _ bool, after *Position) { fn(after) })
 }
 
-// SortTurns sorts turns by their notation on board b.
-func SortTurns(b *Board, ts []Turn) {
-	slices.SortFunc(ts, func(x, y Turn) int { return strings.Compare(x.Format(b), y.Format(b)) })
-}
-
 // SortedTurns returns every legal complete turn sorted by its notation, and
 // the notation of each at the same index: the legal turns as a player is
 // shown them. Both are empty once the game is over.

@@ -369,13 +369,8 @@ func (e *engine) cmdPosition(_ context.Context, args []string) error {
 		if len(turns) > engineMaxMoves {
 			return fmt.Errorf("%d moves: at most %d", len(turns), engineMaxMoves)
 		}
-		for i, t := range turns {
-			if p.Status().Over() {
-				return fmt.Errorf("move %d (%s): %v", i+1, t, analysis.GameOverError(&p))
-			}
-			if err := p.ApplyTurn(t); err != nil {
-				return fmt.Errorf("move %d: %w", i+1, err)
-			}
+		if _, err := p.ApplyTurns(turns); err != nil {
+			return err
 		}
 	}
 	e.pos = p
@@ -460,15 +455,6 @@ func (e *engine) answerGo(a searchAnswer) {
 // cmdLegal answers "legal" and the legal turns, sorted (none once the game
 // is over).
 func (e *engine) cmdLegal() {
-	var b strings.Builder
-	b.WriteString("legal")
-	if !e.pos.Status().Over() {
-		turns := e.pos.Turns()
-		game.SortTurns(e.pos.Board(), turns)
-		for _, t := range turns {
-			b.WriteByte(' ')
-			b.WriteString(t.Format(e.pos.Board()))
-		}
-	}
-	e.reply(b.String())
+	_, texts := e.pos.SortedTurns()
+	e.reply(strings.Join(append([]string{"legal"}, texts...), " "))
 }

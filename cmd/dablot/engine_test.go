@@ -66,7 +66,7 @@ func TestEngineSession(t *testing.T) {
 		"legal ",
 		"info sims ",
 		"bestmove ",
-		`error move 1: move "i5-i9": `,
+		`error turn 1: move "i5-i9": `,
 		"fen " + after.FEN(),
 		`error unknown command "bogus"`,
 		"error go sims 0: want 1 to ",
@@ -139,8 +139,8 @@ func TestEnginePositions(t *testing.T) {
 		{"position fen moves e3-e4", "needs a FEN"},
 		{"position fen x s", "FEN"},
 		{"position startpos e3-e4", `unexpected "e3-e4"`},
-		{"position startpos moves a2-a3", "move 1"},
-		{"position startpos moves pass", "move 1"},
+		{"position startpos moves a2-a3", "turn 1"},
+		{"position startpos moves pass", "turn 1"},
 		{"position somewhere", `position "somewhere"`},
 	} {
 		var out bytes.Buffer

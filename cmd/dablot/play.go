@@ -138,11 +138,9 @@ func playMain(args []string, in io.Reader, out io.Writer) error {
 		defer f.Close()
 		programs = append(programs, sp)
 	}
-	start := r.Start()
-	if o.fen != "" && o.fen != "startpos" {
-		if start, err = game.ParseFEN(r, o.fen); err != nil {
-			return err
-		}
+	start, err := game.ParseSetup(r, o.fen)
+	if err != nil {
+		return err
 	}
 	if len(start.Decisions(nil)) == 0 {
 		return fmt.Errorf("--fen: %v", analysis.GameOverError(&start))
@@ -376,12 +374,7 @@ func (s *playSession) command(ctx context.Context, line string) (quit bool) {
 			fmt.Fprintf(s.out, "no legal turns: %v\n", analysis.GameOverError(&p))
 			break
 		}
-		turns := p.Turns()
-		game.SortTurns(p.Board(), turns)
-		texts := make([]string, len(turns))
-		for i, t := range turns {
-			texts[i] = t.Format(p.Board())
-		}
+		_, texts := p.SortedTurns()
 		fmt.Fprintf(s.out, "%d legal turns:\n%s\n", len(texts), wrapWords(texts, 76))
 	case "undo":
 		s.undo()

@@ -62,10 +62,7 @@ func position(variant, fen string) (*game.Rules, game.Position, error) {
 	if err != nil {
 		return nil, game.Position{}, err
 	}
-	if fen == "" || fen == "startpos" {
-		return r, r.Start(), nil
-	}
-	p, err := game.ParseFEN(r, fen)
+	p, err := game.ParseSetup(r, fen)
 	return r, p, err
 }
 
@@ -139,10 +136,9 @@ func runLegal(args []string, out io.Writer) error {
 		}
 		return nil
 	}
-	turns := p.Turns()
-	game.SortTurns(p.Board(), turns)
-	for _, t := range turns {
-		fmt.Fprintln(out, t.Format(p.Board()))
+	_, texts := p.SortedTurns()
+	for _, t := range texts {
+		fmt.Fprintln(out, t)
 	}
 	return nil
 }

@@ -355,7 +355,7 @@ type engineJSON struct {
 type replayed struct {
 	start, pos game.Position
 	turns      []string // in canonical notation
-	last       []int
+	last       []int    // the path of the last turn
 	human      string
 }
 
@@ -397,41 +397,37 @@ func (s *webServer) replay(req *gameRequest) (*replayed, error) {
 	if len(req.Turns) > serveMaxTurns {
 		return nil, fmt.Errorf("%d turns: at most %d", len(req.Turns), serveMaxTurns)
 	}
-	g := &replayed{start: s.r.Start(), human: req.Human}
-	if req.Setup != "" && req.Setup != "startpos" {
-		p, err := game.ParseFEN(s.r, req.Setup)
-		if err != nil {
-			return nil, fmt.Errorf("setup: %w", err)
-		}
-		g.start = p
+	start, err := game.ParseSetup(s.r, req.Setup)
+	if err != nil {
+		return nil, fmt.Errorf("setup: %w", err)
 	}
-	g.pos = g.start
-	for i, t := range req.Turns {
-		if err := g.play(t); err != nil {
-			return nil, fmt.Errorf("turn %d: %w", i+1, err)
-		}
+	g := &replayed{start: start, pos: start, turns: []string{}, last: []int{}, human: req.Human}
+	played, err := g.pos.ApplyTurns(req.Turns)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range played {
+		g.add(t)
 	}
 	return g, nil
 }
 
-// play plays turn t on the replayed game, checking it.
+// add notes turn t, just played.
+func (g *replayed) add(t game.Turn) {
+	g.turns = append(g.turns, t.Format(g.pos.Board()))
+	g.last = append([]int{}, t.Path...) // [] for a pass
+}
+
+// play plays turn t (in the notation) on the replayed game, checking it.
 func (g *replayed) play(t string) error {
-	if st := g.pos.Status(); st.Over() {
-		return analysis.GameOverError(&g.pos)
-	}
-	turn, ds, err := g.pos.ParseTurn(strings.TrimSpace(t))
+	turn, ds, err := g.pos.ParseTurn(t)
 	if err != nil {
 		return err
-	}
-	text := turn.Format(g.pos.Board())
-	if len(ds) == 1 && ds[0] == game.Pass {
-		text = "pass"
 	}
 	for _, d := range ds {
 		g.pos.Apply(d)
 	}
-	g.turns = append(g.turns, text)
-	g.last = turn.Path
+	g.add(turn)
 	return nil
 }
 
@@ -441,12 +437,6 @@ func (s *webServer) state(g *replayed) stateJSON {
 	b := p.Board()
 	st := stateJSON{Turns: g.turns, FEN: p.FEN(), Side: strings.ToLower(sideName(p.SideToMove())), Chain: p.Chain(),
 		Last: g.last, Pieces: []pieceJSON{}, Legal: []legalJSON{}}
-	if st.Turns == nil {
-		st.Turns = []string{}
-	}
-	if st.Last == nil {
-		st.Last = []int{}
-	}
 	if start := s.r.Start(); g.start.FEN() != start.FEN() {
 		st.Setup = g.start.FEN()
 	}
@@ -461,14 +451,9 @@ func (s *webServer) state(g *replayed) stateJSON {
 		st.Status.Reason = status.Reason.Key()
 		st.Status.Text = status.String()
 	} else {
-		turns := p.Turns()
-		game.SortTurns(b, turns)
-		for _, t := range turns {
-			lj := legalJSON{Text: t.Format(b), Path: t.Path, Capture: t.Capture}
-			if lj.Path == nil {
-				lj.Path = []int{}
-			}
-			st.Legal = append(st.Legal, lj)
+		turns, texts := p.SortedTurns()
+		for i, t := range turns {
+			st.Legal = append(st.Legal, legalJSON{Text: texts[i], Path: append([]int{}, t.Path...), Capture: t.Capture})
 		}
 		st.Status.Text = sideName(p.SideToMove()) + " to move"
 	}
