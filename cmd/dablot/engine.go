@@ -399,17 +399,16 @@ func (e *engine) cmdGo(ctx context.Context, args []string) error {
 		}
 		switch key {
 		case "sims":
-			if n < 1 || n > e.maxSims {
-				return fmt.Errorf("go sims %d: want 1 to %d", n, e.maxSims)
-			}
 			lim.Sims = n
+			err = inRange("go sims", n, 1, e.maxSims)
 		case "movetime":
-			if n < 1 || int64(n) > e.maxTime.Milliseconds() {
-				return fmt.Errorf("go movetime %d: want 1 to %d (milliseconds)", n, e.maxTime.Milliseconds())
-			}
 			lim.Time = time.Duration(n) * time.Millisecond
+			err = inRange("go movetime", n, 1, int(e.maxTime.Milliseconds()))
 		default:
-			return fmt.Errorf("go %q: want sims N, movetime MS or infinite", key)
+			err = fmt.Errorf("go %q: want sims N, movetime MS or infinite", key)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	switch {

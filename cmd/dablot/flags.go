@@ -115,7 +115,8 @@ func parseArgs(fs *flagSet, args []string) ([]string, error) {
 
 // rangeFlag defines a numeric flag (int or float64) whose value, given or
 // default, must lie in [lo, hi]; parseFlags and parseArgs check it
-// (inRange). The usage gets the range appended.
+// (inRange) and report a value outside as a usage error. The usage gets the
+// range appended.
 func rangeFlag[T int | float64](fs *flagSet, name string, def, lo, hi T, usage string) *T {
 	p := new(T)
 	rangeVar(fs, p, name, def, lo, hi, usage)
@@ -131,7 +132,12 @@ func rangeVar[T int | float64](fs *flagSet, p *T, name string, def, lo, hi T, us
 	case *float64:
 		fs.Float64Var(v, name, float64(def), usage)
 	}
-	fs.checks = append(fs.checks, func() error { return inRange(name, *p, lo, hi) })
+	fs.checks = append(fs.checks, func() error {
+		if err := inRange("--"+name, *p, lo, hi); err != nil {
+			return usageError{err.Error()}
+		}
+		return nil
+	})
 }
 
 // millisVar defines a flag of whole milliseconds in [lo, hi] that stores
@@ -149,11 +155,13 @@ func threadsFlag(fs *flagSet, def int, usage string) *int {
 	return rangeFlag(fs, "threads", def, 1, maxThreads, usage)
 }
 
-// inRange is the check of every numeric flag: nil if v lies in [lo, hi]
-// (NaN does not), else a usage error such as "--games 0: want 1 to 1000".
+// inRange is the one range check of numbers a user gives, flags (rangeFlag)
+// and the numbers of the engine's and the web page's requests alike: nil if
+// v lies in [lo, hi] (NaN does not), else an error naming the input, such as
+// "--games 0: want 1 to 1000" or "go sims 0: want 1 to 1000000".
 func inRange[T int | float64](name string, v, lo, hi T) error {
 	if v >= lo && v <= hi {
 		return nil
 	}
-	return usagef("--%s %v: want %v to %v", name, v, lo, hi)
+	return fmt.Errorf("%s %v: want %v to %v", name, v, lo, hi)
 }

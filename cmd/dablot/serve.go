@@ -527,8 +527,8 @@ func (s *webServer) handleEngine(w http.ResponseWriter, r *http.Request) {
 	if sims == 0 {
 		sims = s.a.settings.Sims
 	}
-	if sims < 1 || sims > s.maxSims {
-		writeError(w, http.StatusBadRequest, fmt.Errorf("sims %d: want 1 to %d", req.Sims, s.maxSims))
+	if err := inRange("sims", sims, 1, s.maxSims); err != nil {
+		writeError(w, http.StatusBadRequest, err)
 		return
 	}
 	if g.pos.Status().Over() {
