@@ -98,12 +98,6 @@ func newEngine(a *analyst, out io.Writer) *engine {
 // engineCommandNames lists the commands for error messages.
 const engineCommandNames = "uci, isready, newgame, position, go, stop, legal, fen, quit"
 
-// inputLine is one line of the engine's input.
-type inputLine struct {
-	text    string
-	tooLong bool
-}
-
 // searchAnswer is what a background search ends with.
 type searchAnswer struct {
 	an  *analysis.Analysis
@@ -134,31 +128,9 @@ func (s *search) halt() {
 // if "stop" had come (nothing else could end it); a bounded one answers in
 // full. Only run's goroutine writes to the output.
 func (e *engine) run(ctx context.Context, in io.Reader) error {
-	lines := make(chan inputLine)
-	readErr := make(chan error, 1)
 	done := make(chan struct{})
 	defer close(done)
-	go func() {
-		br := bufio.NewReaderSize(in, 64<<10)
-		for {
-			text, tooLong, err := readBoundedLine(br, engineMaxLine)
-			if tooLong || text != "" || err == nil {
-				select {
-				case lines <- inputLine{text, tooLong}:
-				case <-done:
-					return
-				}
-			}
-			if err != nil {
-				if err == io.EOF {
-					err = nil
-				}
-				readErr <- err
-				close(lines)
-				return
-			}
-		}
-	}()
+	lines, readErr := readInput(in, engineMaxLine, done)
 
 	var (
 		cur   *search     // the search in progress, if any
@@ -244,32 +216,6 @@ func (e *engine) handleLine(ctx context.Context, l inputLine) (*search, bool) {
 	e.started = nil
 	quit := e.handle(ctx, l.text)
 	return e.started, quit
-}
-
-// readBoundedLine reads one line without its end (\n or \r\n). A line longer
-// than limit is read to its end and dropped, with tooLong set.
-func readBoundedLine(br *bufio.Reader, limit int) (line string, tooLong bool, err error) {
-	var buf []byte
-	for {
-		chunk, isPrefix, err := br.ReadLine()
-		if len(buf)+len(chunk) > limit {
-			tooLong = true
-		} else {
-			buf = append(buf, chunk...)
-		}
-		if err != nil {
-			if tooLong {
-				return "", true, err
-			}
-			return string(buf), false, err
-		}
-		if !isPrefix {
-			if tooLong {
-				return "", true, nil
-			}
-			return string(buf), false, nil
-		}
-	}
 }
 
 // handle answers one command line and reports whether it was "quit".

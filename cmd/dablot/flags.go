@@ -113,6 +113,12 @@ func parseArgs(fs *flagSet, args []string) ([]string, error) {
 	}
 }
 
+// stringList is a flag that may be given several times.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
 // rangeFlag defines a numeric flag (int or float64) whose value, given or
 // default, must lie in [lo, hi]; parseFlags and parseArgs check it
 // (inRange) and report a value outside as a usage error. The usage gets the

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"time"
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
@@ -45,11 +43,8 @@ const playHelp = `Type a turn in the notation: a step such as i5-i7, a capture c
   help        this text
   quit        stop (the record goes to --record FILE, if given)`
 
-// stringList is a flag that may be given several times.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+// playMaxLine bounds a line of the person's input, in bytes.
+const playMaxLine = 1 << 20
 
 // playOptions are the settings of "dablot play".
 type playOptions struct {
@@ -156,7 +151,8 @@ func playMain(args []string, in io.Reader, out io.Writer) error {
 		g.names[human] = "person"
 		g.names[human.Other()] = programs[0].Name()
 		done := make(chan struct{})
-		s := &playSession{playGame: g, human: human, program: programs[0], hinter: hinter, lines: readLines(in, done)}
+		lines, _ := readInput(in, playMaxLine, done) // a read error ends the input
+		s := &playSession{playGame: g, human: human, program: programs[0], hinter: hinter, lines: lines}
 		err = s.run(ctx)
 		close(done)
 	}
@@ -206,21 +202,11 @@ func (g *playGame) play(ds []game.Decision) string {
 	return turn
 }
 
-// record returns the game record so far.
-func (g *playGame) record() *game.Record {
-	rec := game.NewRecord(g.r, &g.history[0])
-	rec.South, rec.North = g.names[game.South], g.names[game.North]
-	rec.Turns = append([]string(nil), g.turns...)
-	if p := g.pos(); p.Status().Over() {
-		rec.Finish(p.Status())
-	}
-	rec.Tags = map[string]string{"Date": time.Now().Format("2006.01.02"), "Search": g.search}
-	return rec
-}
-
-// save writes the game record to path.
+// save writes the game record so far to path.
 func (g *playGame) save(path string) error {
-	if err := durable.Write(path, g.record().WritePGN); err != nil {
+	end := g.pos()
+	rec := gameRecord(&g.history[0], &end, g.turns, g.names[game.South], g.names[game.North], map[string]string{"Search": g.search})
+	if err := durable.Write(path, rec.WritePGN); err != nil {
 		return fmt.Errorf("saving the game to %s: %w", path, err)
 	}
 	return nil
@@ -240,14 +226,6 @@ func (g *playGame) showBoard() {
 		fmt.Fprintf(g.out, ", continuing the capture chain of %s", p.Board().Name(c))
 	}
 	fmt.Fprintln(g.out)
-}
-
-// sideName is "South" or "North".
-func sideName(s game.Side) string {
-	if s == game.South {
-		return "South"
-	}
-	return "North"
 }
 
 // autoplay lets two programs play from the current position to the end.
@@ -279,26 +257,7 @@ type playSession struct {
 	human   game.Side
 	program gamePlayer
 	hinter  *analyst // the model, for hints (nil if the program is a baseline)
-	lines   <-chan string
-}
-
-// readLines sends the lines of in to the channel it returns, and closes it at
-// the end of the input. It stops early when done is closed.
-func readLines(in io.Reader, done <-chan struct{}) <-chan string {
-	ch := make(chan string)
-	go func() {
-		defer close(ch)
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 4096), 1<<20)
-		for sc.Scan() {
-			select {
-			case ch <- sc.Text():
-			case <-done:
-				return
-			}
-		}
-	}()
-	return ch
+	lines   <-chan inputLine
 }
 
 // run plays until the person quits or the input ends.
@@ -314,21 +273,23 @@ func (s *playSession) run(ctx context.Context) error {
 			}
 			continue
 		}
-		fmt.Fprintf(s.out, "%s> ", strings.ToLower(sideName(s.human)))
-		var line string
+		fmt.Fprintf(s.out, "%s> ", s.human)
+		var line inputLine
 		var ok bool
 		select {
 		case line, ok = <-s.lines:
 		case <-ctx.Done():
+		}
+		switch {
+		case !ok: // the input or the session ended
 			fmt.Fprintln(s.out)
 			return nil
-		}
-		if !ok {
-			fmt.Fprintln(s.out)
-			return nil
-		}
-		if quit := s.command(ctx, strings.TrimSpace(line)); quit {
-			return nil
+		case line.tooLong:
+			fmt.Fprintf(s.out, "line too long: more than %d bytes\n", playMaxLine)
+		default:
+			if quit := s.command(ctx, strings.TrimSpace(line.text)); quit {
+				return nil
+			}
 		}
 	}
 }

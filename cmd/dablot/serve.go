@@ -435,14 +435,14 @@ func (g *replayed) play(t string) error {
 func (s *webServer) state(g *replayed) stateJSON {
 	p := &g.pos
 	b := p.Board()
-	st := stateJSON{Turns: g.turns, FEN: p.FEN(), Side: strings.ToLower(sideName(p.SideToMove())), Chain: p.Chain(),
+	st := stateJSON{Turns: g.turns, FEN: p.FEN(), Side: p.SideToMove().String(), Chain: p.Chain(),
 		Last: g.last, Pieces: []pieceJSON{}, Legal: []legalJSON{}}
 	if start := s.r.Start(); g.start.FEN() != start.FEN() {
 		st.Setup = g.start.FEN()
 	}
 	for q := range b.Points() {
 		if side, rank, ok := p.PieceAt(q); ok {
-			st.Pieces = append(st.Pieces, pieceJSON{Point: q, Side: strings.ToLower(sideName(side)), Rank: rank.String()})
+			st.Pieces = append(st.Pieces, pieceJSON{Point: q, Side: side.String(), Rank: rank.String()})
 		}
 	}
 	status := p.Status()
@@ -457,15 +457,9 @@ func (s *webServer) state(g *replayed) stateJSON {
 		}
 		st.Status.Text = sideName(p.SideToMove()) + " to move"
 	}
-	rec := game.NewRecord(s.r, &g.start)
-	rec.Turns = g.turns
-	rec.South, rec.North = s.players(g.human)
-	if status.Over() {
-		rec.Finish(status)
-	}
-	rec.Tags = map[string]string{"Date": time.Now().Format("2006.01.02")}
+	south, north := s.players(g.human)
 	var buf bytes.Buffer
-	if err := rec.WritePGN(&buf); err == nil {
+	if err := gameRecord(&g.start, p, g.turns, south, north, nil).WritePGN(&buf); err == nil {
 		st.PGN = buf.String()
 	}
 	return st
@@ -550,7 +544,7 @@ func (s *webServer) handleEngine(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b := an.Best()
-	res := engineJSON{Analysis: analysisJSON{Side: strings.ToLower(sideName(an.Side)), Value: b.Value, WDL: b.WDL,
+	res := engineJSON{Analysis: analysisJSON{Side: an.Side.String(), Value: b.Value, WDL: b.WDL,
 		SouthWDL: an.WDLFor(game.South), PV: an.PV, Sims: an.Sims, Millis: an.Time.Milliseconds(), Proof: proofJSON(an.Proof)}}
 	for _, t := range an.Top {
 		res.Analysis.Top = append(res.Analysis.Top, turnJSON{Turn: t.Text, Visits: t.Visits, Value: t.Value, WDL: t.WDL})
