@@ -81,16 +81,17 @@ type engine struct {
 func newEngine(a *analyst, out io.Writer) *engine {
 	e := &engine{a: a, out: bufio.NewWriter(out), pos: a.Rules().Start(), pvTurns: 8,
 		maxSims: mcts.MaxSims, maxTime: maxSearchMoveTime}
-	e.commands = map[string]func(context.Context, []string) error{
-		"uci":      e.cmdUCI,
-		"isready":  e.noArgs(func() { e.reply("readyok") }),
-		"newgame":  e.noArgs(func() { e.pos = e.a.Rules().Start() }),
-		"position": e.cmdPosition,
-		"go":       e.cmdGo,
-		"legal":    e.noArgs(e.cmdLegal),
-		"fen":      e.noArgs(func() { e.reply("fen " + e.pos.FEN()) }),
-		"quit":     e.noArgs(func() {}),
-		"stop":     e.noArgs(func() {}), // no search runs: nothing to stop
+	e.commands = map[string]func(context.Context, []string) error{"position": e.cmdPosition, "go": e.cmdGo}
+	for name, fn := range map[string]func(){ // the commands without arguments
+		"uci":     e.cmdUCI,
+		"isready": func() { e.reply("readyok") },
+		"newgame": func() { e.pos = e.a.Rules().Start() },
+		"legal":   e.cmdLegal,
+		"fen":     func() { e.reply("fen " + e.pos.FEN()) },
+		"quit":    func() {},
+		"stop":    func() {}, // no search runs: nothing to stop
+	} {
+		e.commands[name] = e.noArgs(name, fn)
 	}
 	return e
 }
@@ -237,11 +238,11 @@ func (e *engine) handle(ctx context.Context, line string) (quit bool) {
 	return name == "quit"
 }
 
-// noArgs wraps a command that takes no arguments.
-func (e *engine) noArgs(fn func()) func(context.Context, []string) error {
+// noArgs wraps command name, which takes no arguments.
+func (e *engine) noArgs(name string, fn func()) func(context.Context, []string) error {
 	return func(_ context.Context, args []string) error {
 		if len(args) > 0 {
-			return fmt.Errorf("unexpected argument %q: the command takes none", strings.Join(args, " "))
+			return fmt.Errorf("unexpected argument %q: %s takes none", strings.Join(args, " "), name)
 		}
 		fn()
 		return nil
@@ -269,14 +270,10 @@ func oneLine(s string) string {
 }
 
 // cmdUCI answers "uci" with the engine's identity.
-func (e *engine) cmdUCI(_ context.Context, args []string) error {
-	if len(args) > 0 {
-		return fmt.Errorf("unexpected argument %q: uci takes none", strings.Join(args, " "))
-	}
+func (e *engine) cmdUCI() {
 	e.reply("id name dablot-zero")
 	e.reply("id variant " + e.a.Rules().Name)
 	e.reply("uciok")
-	return nil
 }
 
 // cmdPosition reads "position startpos|fen <FEN> [moves <turn> ...]". The
