@@ -149,9 +149,9 @@ func newWebServer(a *analyst, name string, maxSims int, loopback bool) *webServe
 	})
 	api := []apiRoute{
 		{http.MethodGet, "/api/info", func(w http.ResponseWriter, _ *http.Request) { writeJSONBytes(w, http.StatusOK, s.info) }},
-		{http.MethodPost, "/api/state", s.handleState},
-		{http.MethodPost, "/api/move", s.handleMove},
-		{http.MethodPost, "/api/engine", s.handleEngine},
+		{http.MethodPost, "/api/state", s.withGame(s.handleState)},
+		{http.MethodPost, "/api/move", s.withGame(s.handleMove)},
+		{http.MethodPost, "/api/engine", s.withGame(s.handleEngine)},
 	}
 	var names []string
 	for _, a := range api {

@@ -291,24 +291,28 @@ func (s *webServer) players(human string) (south, north string) {
 	return "?", "?"
 }
 
-// handleState answers POST /api/state: the game's current position.
-func (s *webServer) handleState(w http.ResponseWriter, r *http.Request) {
-	_, g, code, err := s.readGame(w, r)
-	if err != nil {
-		writeError(w, code, err)
-		return
+// withGame makes the handler of a POST that carries a game: it reads and
+// replays the request's game (readGame), answers a bad one with its status
+// and reason, and passes a good one to h.
+func (s *webServer) withGame(h func(w http.ResponseWriter, r *http.Request, req *gameRequest, g *replayed)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		req, g, code, err := s.readGame(w, r)
+		if err != nil {
+			writeError(w, code, err)
+			return
+		}
+		h(w, r, req, g)
 	}
+}
+
+// handleState answers POST /api/state: the game's current position.
+func (s *webServer) handleState(w http.ResponseWriter, _ *http.Request, _ *gameRequest, g *replayed) {
 	writeJSON(w, http.StatusOK, s.state(g))
 }
 
 // handleMove answers POST /api/move: the position after the request's move,
 // or why the move is not legal.
-func (s *webServer) handleMove(w http.ResponseWriter, r *http.Request) {
-	req, g, code, err := s.readGame(w, r)
-	if err != nil {
-		writeError(w, code, err)
-		return
-	}
+func (s *webServer) handleMove(w http.ResponseWriter, _ *http.Request, req *gameRequest, g *replayed) {
 	if strings.TrimSpace(req.Move) == "" {
 		writeError(w, http.StatusBadRequest, errors.New("move: no turn given"))
 		return
@@ -322,12 +326,7 @@ func (s *webServer) handleMove(w http.ResponseWriter, r *http.Request) {
 
 // handleEngine answers POST /api/engine: the model's analysis of the
 // position and, with play, its turn and the position after it.
-func (s *webServer) handleEngine(w http.ResponseWriter, r *http.Request) {
-	req, g, code, err := s.readGame(w, r)
-	if err != nil {
-		writeError(w, code, err)
-		return
-	}
+func (s *webServer) handleEngine(w http.ResponseWriter, r *http.Request, req *gameRequest, g *replayed) {
 	sims := req.Sims
 	if sims == 0 {
 		sims = s.a.settings.Sims
