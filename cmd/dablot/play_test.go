@@ -230,3 +230,18 @@ func TestPlayErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayLongLine: a line of input over the limit (1 MiB) is refused, and
+// the session goes on (it used to end, silently).
+func TestPlayLongLine(t *testing.T) {
+	model := testModel(t, "keyland")
+	long := strings.Repeat("x", 1<<20+1)
+	out, err := playScript(t, long+"\nfen\nquit\n", "--model", model, "--sims", "8")
+	if err != nil {
+		t.Fatalf("play: %v\n%s", err, out)
+	}
+	start := configs.MustVariant("keyland").Start()
+	if !strings.Contains(out, "line too long: more than 1048576 bytes") || !strings.Contains(out, start.FEN()) {
+		t.Errorf("output lacks the refusal or the FEN after it:\n%s", out)
+	}
+}
