@@ -14,13 +14,51 @@ type Config struct {
 	Blocks      int `json:"blocks"`       // residual blocks (two graph-conv layers each)
 	Channels    int `json:"channels"`     // feature width C of the trunk
 	InputPlanes int `json:"input_planes"` // input features per point
-	ValueHidden int `json:"value_hidden"` // hidden width of the value head (and of the score head)
+	ValueHidden int `json:"value_hidden"` // hidden width of the value head (and of the auxiliary heads)
 	// ScoreHead adds a score head beside the value head: from the pooled
 	// features, a hidden layer of ValueHidden units and one tanh output,
 	// the side to move's future material lead, squashed to [-1, 1]
 	// (KataGo's score head). Absent in the model files of networks without
 	// it, which read and play as before.
 	ScoreHead bool `json:"score_head,omitempty"`
+	// ShortTermHeads is the number of outputs of the short-term value
+	// head (0: none): from the pooled features, a hidden layer of
+	// ValueHidden units and ShortTermHeads tanh outputs, each an
+	// exponentially weighted average of the search's future root values at
+	// one horizon (KataGo's short-term value targets). A training aid: the
+	// search does not use them. Absent in the model files of networks
+	// without them, which read and play as before.
+	ShortTermHeads int `json:"short_term_heads,omitempty"`
+}
+
+// MaxShortTermHeads bounds Config.ShortTermHeads.
+const MaxShortTermHeads = 8
+
+// Head is an auxiliary head of a network: from the pooled features, a
+// hidden layer of ValueHidden ReLU units (tensors Name+"1.w", Name+"1.b")
+// and Outputs tanh outputs (Name+"2.w", Name+"2.b").
+type Head struct {
+	Name    string
+	Outputs int
+}
+
+// The names of the auxiliary heads (Head.Name).
+const (
+	ScoreHeadName     = "score"
+	ShortTermHeadName = "short_term"
+)
+
+// Heads returns the auxiliary heads of the architecture, in the order of
+// their tensors.
+func (c Config) Heads() []Head {
+	var hs []Head
+	if c.ScoreHead {
+		hs = append(hs, Head{ScoreHeadName, 1})
+	}
+	if c.ShortTermHeads > 0 {
+		hs = append(hs, Head{ShortTermHeadName, c.ShortTermHeads})
+	}
+	return hs
 }
 
 // DefaultConfig is the proposed default architecture for inputPlanes input
@@ -61,6 +99,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("net: config: input planes %d out of range 1..4096", c.InputPlanes)
 	case c.ValueHidden < 1 || c.ValueHidden > 4096:
 		return fmt.Errorf("net: config: value hidden %d out of range 1..4096", c.ValueHidden)
+	case c.ShortTermHeads < 0 || c.ShortTermHeads > MaxShortTermHeads:
+		return fmt.Errorf("net: config: short-term heads %d out of range 0..%d", c.ShortTermHeads, MaxShortTermHeads)
 	}
 	if n := c.WeightBytes(); n > MaxWeightBytes {
 		return fmt.Errorf("net: config: %d blocks of %d channels take %.1f GiB of weights, more than a model file may hold (%d GiB)",
@@ -79,9 +119,9 @@ func (c Config) FLOPsPerPosition(points int) float64 {
 	f += conv(c.Channels, MovesPerPoint)
 	f += 2 * float64(c.Channels) * float64(1+c.ValueHidden)
 	f += 2 * float64(c.ValueHidden) * 3
-	if c.ScoreHead {
+	for _, h := range c.Heads() {
 		f += 2 * float64(c.Channels) * float64(c.ValueHidden)
-		f += 2 * float64(c.ValueHidden)
+		f += 2 * float64(c.ValueHidden) * float64(h.Outputs)
 	}
 	return f
 }
@@ -119,10 +159,10 @@ func (c Config) TensorSpecs() []TensorSpec {
 		TensorSpec{"stop.w", []int{C, 1}}, TensorSpec{"stop.b", []int{1}},
 		TensorSpec{"value1.w", []int{C, H}}, TensorSpec{"value1.b", []int{H}},
 		TensorSpec{"value2.w", []int{H, 3}}, TensorSpec{"value2.b", []int{3}})
-	if c.ScoreHead {
+	for _, h := range c.Heads() {
 		s = append(s,
-			TensorSpec{"score1.w", []int{C, H}}, TensorSpec{"score1.b", []int{H}},
-			TensorSpec{"score2.w", []int{H, 1}}, TensorSpec{"score2.b", []int{1}})
+			TensorSpec{h.Name + "1.w", []int{C, H}}, TensorSpec{h.Name + "1.b", []int{H}},
+			TensorSpec{h.Name + "2.w", []int{H, h.Outputs}}, TensorSpec{h.Name + "2.b", []int{h.Outputs}})
 	}
 	return s
 }
@@ -144,6 +184,10 @@ func NewWeights(c Config, seed uint64) (*Weights, error) {
 		return nil, err
 	}
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	small := map[string]bool{"policy.w": true, "stop.w": true, "value2.w": true}
+	for _, h := range c.Heads() {
+		small[h.Name+"2.w"] = true
+	}
 	w := &Weights{Config: c}
 	for _, s := range c.TensorSpecs() {
 		t := Tensor{Name: s.Name, Shape: append([]int(nil), s.Shape...), Data: make([]float32, numel(s.Shape))}
@@ -155,7 +199,7 @@ func NewWeights(c Config, seed uint64) (*Weights, error) {
 				std /= math.Sqrt(float64(max(1, c.Blocks)))
 			case hasSuffix(s.Name, "conv2.w"):
 				std = 0
-			case s.Name == "policy.w" || s.Name == "stop.w" || s.Name == "value2.w" || s.Name == "score2.w":
+			case small[s.Name]:
 				std = 0.1 / math.Sqrt(float64(fanIn))
 			}
 			for i := range t.Data {

@@ -51,11 +51,14 @@ type Evaluator struct {
 	v1B    []float32
 	v2W    []float32 // [H, 3]
 	v2B    []float32
-	// The score head, when the network has one (s1W nil otherwise).
-	s1W []float32 // [C, H]
-	s1B []float32
-	s2W []float32 // [H, 1]
-	s2B float32
+	heads  []evalHead // the auxiliary heads (Config.Heads)
+}
+
+// evalHead is an auxiliary head prepared for inference.
+type evalHead struct {
+	Head
+	w1, b1 []float32 // [C, H], [H]
+	w2, b2 []float32 // [H, Outputs], [Outputs]
 }
 
 // NewEvaluator prepares w for inference on topo.
@@ -79,9 +82,8 @@ func NewEvaluator(topo *Topology, w *Weights) (*Evaluator, error) {
 	cp := func(name string) []float32 { return kernel.FlushedCopy(w.Tensor(name).Data) }
 	e.stopW, e.stopB = cp("stop.w"), kernel.FlushSubnormal(w.Tensor("stop.b").Data[0])
 	e.v1W, e.v1B, e.v2W, e.v2B = cp("value1.w"), cp("value1.b"), cp("value2.w"), cp("value2.b")
-	if w.Config.ScoreHead {
-		e.s1W, e.s1B, e.s2W = cp("score1.w"), cp("score1.b"), cp("score2.w")
-		e.s2B = kernel.FlushSubnormal(w.Tensor("score2.b").Data[0])
+	for _, h := range w.Config.Heads() {
+		e.heads = append(e.heads, evalHead{Head: h, w1: cp(h.Name + "1.w"), b1: cp(h.Name + "1.b"), w2: cp(h.Name + "2.w"), b2: cp(h.Name + "2.b")})
 	}
 	return e, nil
 }
@@ -125,7 +127,7 @@ type Workspace struct {
 	scratch  []*chunkScratch
 	policy   []float32
 	wdl      []float32
-	score    []float32 // nil without a score head
+	heads    [][]float32 // the outputs of each auxiliary head, [maxBatch, Outputs]
 	jobs     chan chunkJob
 	wg       sync.WaitGroup
 	closed   bool
@@ -133,7 +135,7 @@ type Workspace struct {
 	// Arguments of the current call, read by the workers.
 	in        []float32
 	batch     int
-	lastBatch int // the batch of the last Forward call, for Score
+	lastBatch int // the batch of the last Forward call, for HeadOutputs
 }
 
 // NewWorkspace allocates buffers for batches of up to maxBatch positions,
@@ -154,8 +156,8 @@ func (e *Evaluator) NewWorkspace(maxBatch, threads int) *Workspace {
 	}
 	ws.policy = make([]float32, maxBatch*e.PolicySize())
 	ws.wdl = make([]float32, maxBatch*3)
-	if e.cfg.ScoreHead {
-		ws.score = make([]float32, maxBatch)
+	for _, h := range e.heads {
+		ws.heads = append(ws.heads, make([]float32, maxBatch*h.Outputs))
 	}
 	if threads > 1 {
 		ws.jobs = make(chan chunkJob)
@@ -185,7 +187,7 @@ func (ws *Workspace) Close() {
 // It returns the policy logits (batch*PolicySize) and the win/draw/loss
 // probabilities (batch*3) of the side to move. The slices belong to the
 // workspace and are overwritten by the next call; so are the outputs of
-// the score head, which Score returns.
+// the auxiliary heads, which HeadOutputs returns.
 func (ws *Workspace) Forward(input []float32, batch int) (policy, wdl []float32, err error) {
 	return ws.forward(input, batch)
 }
@@ -193,11 +195,18 @@ func (ws *Workspace) Forward(input []float32, batch int) (policy, wdl []float32,
 // Score returns the score head's outputs of the last Forward call, one
 // per position in [-1, 1] (the side to move's future material lead,
 // squashed), or nil for a network without a score head.
-func (ws *Workspace) Score() []float32 {
-	if ws.score == nil {
-		return nil
+func (ws *Workspace) Score() []float32 { return ws.HeadOutputs(ScoreHeadName) }
+
+// HeadOutputs returns the outputs of the auxiliary head named name (a
+// Head.Name) of the last Forward call, Outputs per position, each in
+// [-1, 1], or nil for a network without that head.
+func (ws *Workspace) HeadOutputs(name string) []float32 {
+	for i, h := range ws.e.heads {
+		if h.Name == name {
+			return ws.heads[i][:ws.lastBatch*h.Outputs]
+		}
 	}
-	return ws.score[:ws.lastBatch]
+	return nil
 }
 
 var errClosed = errors.New("net: forward: workspace is closed")
@@ -335,8 +344,9 @@ func (ws *Workspace) runChunk(cs *chunkScratch, j chunkJob) {
 			logit[2] += v * e.v2W[k*3+2]
 		}
 		Softmax(ws.wdl[pos*3:pos*3+3], logit[:], nil)
-		if ws.score != nil {
-			ws.score[pos] = e.scoreOf(pool, hid)
+		for i := range e.heads {
+			h := &e.heads[i]
+			h.apply(ws.heads[i][pos*h.Outputs:(pos+1)*h.Outputs], pool, hid)
 		}
 	}
 }
@@ -353,17 +363,22 @@ func dense(out, in, w, b []float32) {
 	}
 }
 
-// scoreOf is the score head on the pooled features pool, with hid (of
-// ValueHidden values) as scratch: tanh(relu(pool·s1W + s1B)·s2W + s2B).
-func (e *Evaluator) scoreOf(pool, hid []float32) float32 {
-	dense(hid, pool, e.s1W, e.s1B)
-	z := e.s2B
-	for k, v := range hid {
+// apply sets out to the head's outputs on the pooled features pool, with
+// hid (of ValueHidden values) as scratch: tanh(relu(pool·w1 + b1)·w2 + b2).
+func (h *evalHead) apply(out, pool, hid []float32) {
+	dense(hid, pool, h.w1, h.b1)
+	k := h.Outputs
+	copy(out, h.b2)
+	for j, v := range hid {
 		if v > 0 {
-			z += v * e.s2W[k]
+			for o := range out {
+				out[o] += v * h.w2[j*k+o]
+			}
 		}
 	}
-	return float32(math.Tanh(float64(z)))
+	for o, z := range out {
+		out[o] = float32(math.Tanh(float64(z)))
+	}
 }
 
 // Softmax writes to dst the softmax of the logits at the indices idx:

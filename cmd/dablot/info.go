@@ -79,6 +79,11 @@ func printModelInfo(out io.Writer, file string, m *model.Model) error {
 	} else {
 		row("score head", "no")
 	}
+	if n := cfg.ShortTermHeads; n > 0 {
+		row("short-term", "%s: future search values (training aids; the search ignores them)", plural(n, "value head"))
+	} else {
+		row("short-term", "no")
+	}
 	row("parameters", "%s (%.1f MFLOP per position)", groupDigits(params), cfg.FLOPsPerPosition(r.Board.Points())/1e6)
 	ts := m.Training
 	row("generation", "%d", ts.Generation)

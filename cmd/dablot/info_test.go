@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model/modeltest"
 )
 
@@ -28,6 +29,7 @@ func TestInfo(t *testing.T) {
 		"encoding      version ",
 		"architecture  1 residual block × 8 channels, value head 8",
 		"score head    no\n",
+		"short-term    no\n",
 		"parameters    ",
 		"generation    3",
 		"training      1,234 games, 56,789 samples, 0 steps, 0.25 hours",
@@ -51,20 +53,37 @@ func TestInfo(t *testing.T) {
 	}
 }
 
-// TestInfoScoreHead: info shows a model's score head and the score
-// utility it was trained with.
-func TestInfoScoreHead(t *testing.T) {
-	cfg := modeltest.TinyNet
-	cfg.ScoreHead = true
-	m := modeltest.NewModelOf(t, "frostviken", cfg, 2)
-	m.ScoreUtility = 0.25
-	path := filepath.Join(t.TempDir(), "s.dbm")
-	if err := m.Save(path, nil); err != nil {
-		t.Fatal(err)
-	}
-	code, out, stderr := run("info", path)
-	if want := "score head    yes: material lead, squashed; score utility 0.25 (value + 0.25·score; su= overrides)\n"; code != 0 || !strings.Contains(out, want) {
-		t.Fatalf("exit %d (%s), output lacks %q:\n%s", code, stderr, want, out)
+// TestInfoHeads: info shows a model's auxiliary heads: the score head with
+// the score utility it was trained with, the short-term value heads.
+func TestInfoHeads(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*net.Config)
+		want []string
+	}{
+		{"score", func(c *net.Config) { c.ScoreHead = true }, []string{
+			"score head    yes: material lead, squashed; score utility 0.25 (value + 0.25·score; su= overrides)\n",
+			"short-term    no\n"}},
+		{"short-term", func(c *net.Config) { c.ShortTermHeads = 2 }, []string{
+			"score head    no\n",
+			"short-term    2 value heads: future search values (training aids; the search ignores them)\n"}},
+	} {
+		cfg := modeltest.TinyNet
+		tc.edit(&cfg)
+		m := modeltest.NewModelOf(t, "frostviken", cfg, 2)
+		if cfg.ScoreHead {
+			m.ScoreUtility = 0.25
+		}
+		path := filepath.Join(t.TempDir(), "s.dbm")
+		if err := m.Save(path, nil); err != nil {
+			t.Fatal(err)
+		}
+		code, out, stderr := run("info", path)
+		for _, want := range tc.want {
+			if code != 0 || !strings.Contains(out, want) {
+				t.Errorf("%s: exit %d (%s), output lacks %q:\n%s", tc.name, code, stderr, want, out)
+			}
+		}
 	}
 }
 

@@ -154,6 +154,7 @@ func compatibleTrainConfig(saved, tc TrainConfig) error {
 		{"WeightDecay", saved.WeightDecay, tc.WeightDecay},
 		{"ValueWeight", saved.ValueWeight, tc.ValueWeight},
 		{"ScoreWeight", saved.ScoreWeight, tc.ScoreWeight},
+		{"ShortTermWeight", saved.ShortTermWeight, tc.ShortTermWeight},
 		{"Beta1", saved.Beta1, tc.Beta1},
 		{"Beta2", saved.Beta2, tc.Beta2},
 		{"Epsilon", saved.Epsilon, tc.Epsilon},

@@ -36,6 +36,8 @@ func TestEvaluatorMatchesGorgonia(t *testing.T) {
 		{"small", smallBoard(), net.Config{Blocks: 2, Channels: 8, InputPlanes: 5, ValueHidden: 8}, 3},
 		{"large", largeBoard(), net.Config{Blocks: 1, Channels: 40, InputPlanes: 7, ValueHidden: 16}, 9},
 		{"score head", smallBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ScoreHead: true}, 4},
+		{"short-term heads", smallBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ShortTermHeads: 3}, 4},
+		{"both", largeBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ScoreHead: true, ShortTermHeads: 2}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := perturbed(tc.cfg, 5, 1.5)
@@ -52,7 +54,7 @@ func TestEvaluatorMatchesGorgonia(t *testing.T) {
 			}
 			r := rand.New(rand.NewPCG(9, 9))
 			in := nettest.RandomInputs(r, tc.n*e.InputSize())
-			gp, gv, gs, err := tr.forwardGraph(in)
+			gp, gv, gh, err := tr.forwardGraph(in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,17 +75,26 @@ func TestEvaluatorMatchesGorgonia(t *testing.T) {
 						maxDiff = math.Max(maxDiff, math.Abs(float64(wdl[q*3+k]-want[k])))
 					}
 				}
-				score := ws.Score()
-				if tc.cfg.ScoreHead != (score != nil) || len(score) != len(gs) {
-					t.Fatalf("score head %v: evaluator gives %d scores, gorgonia %d", tc.cfg.ScoreHead, len(score), len(gs))
+				heads := tc.cfg.Heads()
+				if len(gh) != len(heads) {
+					t.Fatalf("gorgonia gives %d auxiliary heads, want %d", len(gh), len(heads))
 				}
-				spread := 0.0
-				for q := range score {
-					maxDiff = math.Max(maxDiff, math.Abs(float64(score[q])-math.Tanh(float64(gs[q]))))
-					spread = math.Max(spread, math.Abs(float64(score[q]-score[0])))
+				if tc.cfg.ScoreHead != (ws.Score() != nil) {
+					t.Fatalf("score head %v, evaluator's scores %v", tc.cfg.ScoreHead, ws.Score())
 				}
-				if tc.cfg.ScoreHead && spread < 1e-3 {
-					t.Fatalf("the score head gives the same output %v for different inputs: %v", score[0], score)
+				for i, h := range heads {
+					out := ws.HeadOutputs(h.Name)
+					if len(out) != tc.n*h.Outputs || len(gh[i]) != len(out) {
+						t.Fatalf("head %s: evaluator gives %d outputs, gorgonia %d, want %d", h.Name, len(out), len(gh[i]), tc.n*h.Outputs)
+					}
+					spread := 0.0
+					for q := range out {
+						maxDiff = math.Max(maxDiff, math.Abs(float64(out[q])-math.Tanh(float64(gh[i][q]))))
+						spread = math.Max(spread, math.Abs(float64(out[q]-out[0])))
+					}
+					if spread < 1e-3 {
+						t.Fatalf("head %s gives the same output %v for different inputs: %v", h.Name, out[0], out)
+					}
 				}
 				t.Logf("threads=%d max |evaluator - gorgonia| = %.2g", threads, maxDiff)
 				if maxDiff > 1e-4 {

@@ -438,10 +438,11 @@ func maskedSoftmax(dst, logits, mask []float32) {
 	}
 }
 
-// mseTanhOp is the weighted squared error of tanh outputs, averaged over
-// rows and scaled: inputs z, target, weight ([n, 1] each) -> scalar
-// scale/n * sum_rows weight * (tanh(z) - target)^2. A row of weight 0
-// (a position without a target) adds nothing and gets no gradient.
+// mseTanhOp is the weighted squared error of tanh outputs, summed over the
+// outputs of a row, averaged over rows and scaled: inputs z, target,
+// weight ([n, outputs] each) -> scalar
+// scale/n * sum weight * (tanh(z) - target)^2. An entry of weight 0 (a
+// position without a target) adds nothing and gets no gradient.
 //
 // With st set, the forward pass also stores the gradient of the loss with
 // respect to z, which the gradient op (sharing st) then only scales.
@@ -449,16 +450,19 @@ type mseTanhOp struct {
 	pureOp
 	lossShape // grad: the gradient op, inputs z, target, weight, dLoss -> dz
 	scale     float32
+	outputs   int // per row; 0 means 1
 	cache     *bufCache
 	st        *xentState
 }
 
-func (op mseTanhOp) String() string { return fmt.Sprintf("dablotMSETanh(%v,%v)", op.scale, op.grad) }
+func (op mseTanhOp) String() string {
+	return fmt.Sprintf("dablotMSETanh(%v,%d,%v)", op.scale, op.outputs, op.grad)
+}
 
 // rows returns the loss of every row's term, and its gradient into dz
 // (scaled by scale/n) when dz is not nil.
 func (op mseTanhOp) rows(z, t, w, dz []float32) float64 {
-	scale := op.scale / float32(len(z))
+	scale := op.scale * float32(max(1, op.outputs)) / float32(len(z))
 	var loss float64
 	for i, v := range z {
 		y := float32(math.Tanh(float64(v)))
@@ -483,14 +487,14 @@ func (op mseTanhOp) Do(in ...G.Value) (G.Value, error) {
 	z, t, w := xs[0], xs[1], xs[2]
 	n := len(z)
 	if len(t) != n || len(w) != n {
-		return nil, fmt.Errorf("net: score loss: target/weight sizes %d/%d, want %d", len(t), len(w), n)
+		return nil, fmt.Errorf("net: squared-error loss: target/weight sizes %d/%d, want %d", len(t), len(w), n)
 	}
 	if op.grad {
 		dl, err := scalarValue(in[3])
 		if err != nil {
 			return nil, err
 		}
-		out, o := op.cache.get(n, 1, false)
+		out, o := op.cache.get(n/max(1, op.outputs), max(1, op.outputs), false)
 		if op.st != nil && op.st.valid && len(op.st.grad) == n {
 			op.st.valid = false
 			copy(o, op.st.grad)
@@ -520,9 +524,9 @@ func (op mseTanhOp) WriteHash(h hash.Hash) { h.Write([]byte(op.String())) }
 func (op mseTanhOp) Hashcode() uint32      { return opHash(op) }
 func (op mseTanhOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	if op.grad {
-		return nil, fmt.Errorf("net: score loss gradient is not differentiable")
+		return nil, fmt.Errorf("net: squared-error loss gradient is not differentiable")
 	}
-	dz, err := G.ApplyOp(mseTanhOp{scale: op.scale, lossShape: lossShape{grad: true}, cache: &bufCache{}, st: op.st}, inputs[0], inputs[1], inputs[2], grad)
+	dz, err := G.ApplyOp(mseTanhOp{scale: op.scale, outputs: op.outputs, lossShape: lossShape{grad: true}, cache: &bufCache{}, st: op.st}, inputs[0], inputs[1], inputs[2], grad)
 	if err != nil {
 		return nil, err
 	}

@@ -32,9 +32,14 @@ type TrainConfig struct {
 	// ScoreWeight is the weight of the score head's loss (the squared
 	// error of its output, net.Config.ScoreHead); 0 without the head, and
 	// left out of the JSON of checkpoints then, which read as before.
-	ScoreWeight  float64 `json:",omitempty"`
-	Beta1, Beta2 float64 // Adam moment decay rates
-	Epsilon      float64 // Adam denominator guard
+	ScoreWeight float64 `json:",omitempty"`
+	// ShortTermWeight is the weight of the short-term value head's loss
+	// (the squared errors of its outputs, summed over them,
+	// net.Config.ShortTermHeads); 0 without the head, and left out of the
+	// JSON of checkpoints then, which read as before.
+	ShortTermWeight float64 `json:",omitempty"`
+	Beta1, Beta2    float64 // Adam moment decay rates
+	Epsilon         float64 // Adam denominator guard
 }
 
 // DefaultTrainConfig returns settings that train the default network well
@@ -60,8 +65,8 @@ func (c TrainConfig) Validate() error {
 		return fmt.Errorf("net: train config: cosine schedule needs TotalSteps > 0")
 	case c.Schedule == "step" && (c.StepEvery < 1 || !(c.StepGamma > 0)):
 		return fmt.Errorf("net: train config: step schedule needs StepEvery > 0 and StepGamma > 0")
-	case c.WarmupSteps < 0 || c.WeightDecay < 0 || c.ValueWeight < 0 || c.ScoreWeight < 0:
-		return fmt.Errorf("net: train config: negative warm-up, weight decay, value weight or score weight")
+	case c.WarmupSteps < 0 || c.WeightDecay < 0 || c.ValueWeight < 0 || c.ScoreWeight < 0 || c.ShortTermWeight < 0:
+		return fmt.Errorf("net: train config: negative warm-up, weight decay, value weight, score weight or short-term weight")
 	case !(c.Beta1 >= 0 && c.Beta1 < 1) || !(c.Beta2 >= 0 && c.Beta2 < 1) || !(c.Epsilon > 0):
 		return fmt.Errorf("net: train config: Adam betas must be in [0,1) and epsilon > 0")
 	}
@@ -98,6 +103,50 @@ type Batch struct {
 	// them.
 	Score     []float32
 	ScoreMask []float32
+	// ShortTerm holds the short-term value head's targets
+	// (N*ShortTermHeads values in [-1, 1], position by position) and
+	// ShortTermMask their weights (0 for a position without targets); nil
+	// means no targets. Networks without the head ignore them.
+	ShortTerm     []float32
+	ShortTermMask []float32
+}
+
+// auxHead binds an auxiliary head of a network (net.Head, by its name) to
+// its loss weight, its targets in a batch and its loss in Losses.
+type auxHead struct {
+	name, label string // net.Head.Name; what messages call the head
+	weight      func(*TrainConfig) float64
+	targets     func(*Batch) (target, mask []float32)
+	loss        func(*Losses) *float64
+}
+
+// auxHeads lists the auxiliary heads the trainer knows.
+var auxHeads = []auxHead{
+	{net.ScoreHeadName, "score", func(c *TrainConfig) float64 { return c.ScoreWeight },
+		func(b *Batch) ([]float32, []float32) { return b.Score, b.ScoreMask }, func(l *Losses) *float64 { return &l.Score }},
+	{net.ShortTermHeadName, "short-term value", func(c *TrainConfig) float64 { return c.ShortTermWeight },
+		func(b *Batch) ([]float32, []float32) { return b.ShortTerm, b.ShortTermMask }, func(l *Losses) *float64 { return &l.ShortTerm }},
+}
+
+// auxHeadNamed returns the entry of auxHeads of the head named name.
+func auxHeadNamed(name string) auxHead {
+	for _, a := range auxHeads {
+		if a.name == name {
+			return a
+		}
+	}
+	panic("net: train: no auxiliary head " + name)
+}
+
+// headOutputs returns the outputs of the auxiliary head named name of
+// the architecture c, 0 if c has no such head.
+func headOutputs(c net.Config, name string) int {
+	for _, h := range c.Heads() {
+		if h.Name == name {
+			return h.Outputs
+		}
+	}
+	return 0
 }
 
 // Losses reports one training step.
@@ -105,8 +154,9 @@ type Losses struct {
 	Policy       float64 // masked policy cross-entropy, mean over the batch
 	Value        float64 // WDL cross-entropy, mean over the batch (unweighted)
 	Score        float64 // squared error of the score head, mean over the batch (unweighted; 0 without the head)
+	ShortTerm    float64 // squared errors of the short-term value head, summed over its outputs, mean over the batch (unweighted; 0 without the head)
 	L2           float64 // WeightDecay/2 * sum(w^2) before the update
-	Total        float64 // Policy + ValueWeight*Value + ScoreWeight*Score + L2
+	Total        float64 // Policy + ValueWeight*Value + ScoreWeight*Score + ShortTermWeight*ShortTerm + L2
 	LearningRate float64 // rate used for this step
 }
 
@@ -140,11 +190,18 @@ type Trainer struct {
 	tvT, onesT      *tensor.Dense
 	lp, lv          *G.Node
 	logits, vlog    *G.Node
-	// The score head's targets, their weights, its loss and its output
-	// before the tanh (nil without the head).
-	ts, tsw   *G.Node
-	tsT, tswT *tensor.Dense
-	ls, slog  *G.Node
+	heads           []headGraph // the auxiliary heads, in the order of net.Config.Heads
+}
+
+// headGraph is the part of the training graph of one auxiliary head: its
+// targets and their weights ([BatchSize, outputs] each), its loss and its
+// outputs before the tanh.
+type headGraph struct {
+	auxHead
+	outputs        int
+	target, mask   *G.Node
+	targetT, maskT *tensor.Dense
+	loss, out      *G.Node
 }
 
 // NewTrainer builds the training graph for topo starting from w (which is
@@ -160,8 +217,10 @@ func NewTrainer(topo *net.Topology, w *net.Weights, tc TrainConfig) (*Trainer, e
 	if err := tc.Validate(); err != nil {
 		return nil, err
 	}
-	if tc.ScoreWeight > 0 && !w.Config.ScoreHead {
-		return nil, fmt.Errorf("net: train config: score weight %g for a network without a score head", tc.ScoreWeight)
+	for _, a := range auxHeads {
+		if wt := a.weight(&tc); wt > 0 && headOutputs(w.Config, a.name) == 0 {
+			return nil, fmt.Errorf("net: train config: %s weight %g for a network without a %s head", a.label, wt, a.label)
+		}
 	}
 	UseInGorgonia()
 	graphMu.Lock()
@@ -256,15 +315,18 @@ func (t *Trainer) build(w *net.Weights) error {
 	t.lp = must(G.ApplyOp(xentOp{scale: 1, st: &xentState{}}, t.logits, t.tp, t.mask))
 	t.lv = must(G.ApplyOp(xentOp{scale: float32(t.tc.ValueWeight), st: &xentState{}}, t.vlog, t.tv, ones))
 	cost := must(G.Add(t.lp, t.lv))
-	if c.ScoreHead {
-		ws1 := t.addParam("score1", C, H, true, w)
-		ws2 := t.addParam("score2", H, 1, true, w)
-		t.ts, t.tsT = mat("target_score", B, 1)
-		t.tsw, t.tswT = mat("score_mask", B, 1)
-		s1 := must(G.Rectify(must(G.Mul(pool, ws1))))
-		t.slog = must(G.Mul(must(G.ApplyOp(onesOp{k: H, cache: &bufCache{}}, s1)), ws2))
-		t.ls = must(G.ApplyOp(mseTanhOp{scale: float32(t.tc.ScoreWeight), st: &xentState{}}, t.slog, t.ts, t.tsw))
-		cost = must(G.Add(cost, t.ls))
+	for _, h := range c.Heads() {
+		hg := headGraph{auxHead: auxHeadNamed(h.Name), outputs: h.Outputs}
+		w1 := t.addParam(h.Name+"1", C, H, true, w)
+		w2 := t.addParam(h.Name+"2", H, h.Outputs, true, w)
+		hg.target, hg.targetT = mat("target_"+h.Name, B, h.Outputs)
+		hg.mask, hg.maskT = mat(h.Name+"_mask", B, h.Outputs)
+		hid := must(G.Rectify(must(G.Mul(pool, w1))))
+		hg.out = must(G.Mul(must(G.ApplyOp(onesOp{k: H, cache: &bufCache{}}, hid)), w2))
+		op := mseTanhOp{scale: float32(hg.weight(&t.tc)), outputs: h.Outputs, st: &xentState{}}
+		hg.loss = must(G.ApplyOp(op, hg.out, hg.target, hg.mask))
+		cost = must(G.Add(cost, hg.loss))
+		t.heads = append(t.heads, hg)
 	}
 	if err != nil {
 		return err
@@ -303,10 +365,15 @@ func (t *Trainer) load(b Batch) error {
 		return fmt.Errorf("net: train: mask has %d values, want %d", len(b.Mask), n*A)
 	case b.Value != nil && len(b.Value) != n*3:
 		return fmt.Errorf("net: train: value target has %d values, want %d", len(b.Value), n*3)
-	case b.Score != nil && len(b.Score) != n, b.ScoreMask != nil && len(b.ScoreMask) != n:
-		return fmt.Errorf("net: train: score target and mask have %d and %d values, want %d", len(b.Score), len(b.ScoreMask), n)
-	case (b.Score == nil) != (b.ScoreMask == nil):
-		return fmt.Errorf("net: train: a score target needs its mask, and a mask its target")
+	}
+	for _, h := range t.heads {
+		tg, mk := h.targets(&b)
+		switch {
+		case tg != nil && len(tg) != n*h.outputs, mk != nil && len(mk) != n*h.outputs:
+			return fmt.Errorf("net: train: %s target and mask have %d and %d values, want %d", h.label, len(tg), len(mk), n*h.outputs)
+		case (tg == nil) != (mk == nil):
+			return fmt.Errorf("net: train: a %s target needs its mask, and a mask its target", h.label)
+		}
 	}
 	copy(t.xT.Data().([]float32), b.Input)
 	fill := func(dst *tensor.Dense, src []float32, def float32) {
@@ -327,10 +394,11 @@ func (t *Trainer) load(b Batch) error {
 		v *tensor.Dense
 	}
 	lets := []input{{t.x, t.xT}, {t.tp, t.tpT}, {t.mask, t.maskT}, {t.tv, t.tvT}}
-	if t.ts != nil {
-		fill(t.tsT, b.Score, 0)
-		fill(t.tswT, b.ScoreMask, 0)
-		lets = append(lets, input{t.ts, t.tsT}, input{t.tsw, t.tswT})
+	for _, h := range t.heads {
+		tg, mk := h.targets(&b)
+		fill(h.targetT, tg, 0)
+		fill(h.maskT, mk, 0)
+		lets = append(lets, input{h.target, h.targetT}, input{h.mask, h.maskT})
 	}
 	for _, p := range lets {
 		if err := G.Let(p.n, p.v); err != nil {
@@ -365,22 +433,29 @@ func (t *Trainer) Step(b Batch) (Losses, error) {
 	if t.tc.ValueWeight > 0 {
 		out.Value = float64(lv) / t.tc.ValueWeight
 	}
-	if t.ls != nil && t.tc.ScoreWeight > 0 {
-		ls, err := scalarValue(t.ls.Value())
+	out.Total = out.Policy + t.tc.ValueWeight*out.Value
+	for _, h := range t.heads {
+		wt := h.weight(&t.tc)
+		if !(wt > 0) {
+			continue
+		}
+		ls, err := scalarValue(h.loss.Value())
 		if err != nil {
 			return Losses{}, err
 		}
 		if math.IsNaN(float64(ls)) || math.IsInf(float64(ls), 0) {
-			return Losses{}, fmt.Errorf("net: train: score loss is not finite (%v)", ls)
+			return Losses{}, fmt.Errorf("net: train: %s loss is not finite (%v)", h.label, ls)
 		}
-		out.Score = float64(ls) / t.tc.ScoreWeight
+		l := h.auxHead.loss(&out)
+		*l = float64(ls) / wt
+		out.Total += wt * *l
 	}
 	l2, err := t.adam(out.LearningRate)
 	if err != nil {
 		return Losses{}, err
 	}
 	out.L2 = l2
-	out.Total = out.Policy + t.tc.ValueWeight*out.Value + t.tc.ScoreWeight*out.Score + out.L2
+	out.Total += out.L2
 	return out, nil
 }
 
@@ -491,9 +566,10 @@ func (t *Trainer) importTensors(which int, ts []net.Tensor) {
 }
 
 // forwardGraph runs the gorgonia graph on input (BatchSize positions) and
-// returns the policy logits, the value logits and, with a score head, the
-// score head's outputs before the tanh (for tests).
-func (t *Trainer) forwardGraph(input []float32) (policy, value, score []float32, err error) {
+// returns the policy logits, the value logits and the outputs of every
+// auxiliary head before the tanh, in the order of net.Config.Heads (for
+// tests).
+func (t *Trainer) forwardGraph(input []float32) (policy, value []float32, heads [][]float32, err error) {
 	n := t.tc.BatchSize
 	if err := t.load(Batch{N: n, Input: input}); err != nil {
 		return nil, nil, nil, err
@@ -510,12 +586,12 @@ func (t *Trainer) forwardGraph(input []float32) (policy, value, score []float32,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if t.slog != nil {
-		sl, err := f32s(t.slog.Value())
+	for _, h := range t.heads {
+		hl, err := f32s(h.out.Value())
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		score = append([]float32(nil), sl...)
+		heads = append(heads, append([]float32(nil), hl...))
 	}
 	for _, p := range t.params {
 		if gv, err := p.node.Grad(); err == nil {
@@ -524,5 +600,5 @@ func (t *Trainer) forwardGraph(input []float32) (policy, value, score []float32,
 			}
 		}
 	}
-	return append([]float32(nil), pl...), append([]float32(nil), vl...), score, nil
+	return append([]float32(nil), pl...), append([]float32(nil), vl...), heads, nil
 }

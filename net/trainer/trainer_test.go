@@ -1,6 +1,7 @@
 package trainer
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -156,95 +157,139 @@ func TestLearningRateSchedules(t *testing.T) {
 	}
 }
 
-// TestTrainerScoreHead trains a network with a score head on fixed random
-// positions with score targets: its squared error must fall to nearly 0
-// and the evaluator's Score must then give the targets. A row whose mask
-// is 0 has no target: it adds nothing to the loss. A score weight for a
-// network without the head is refused.
-func TestTrainerScoreHead(t *testing.T) {
-	topo := smallBoard()
-	cfg := net.Config{Blocks: 1, Channels: 16, InputPlanes: 4, ValueHidden: 16, ScoreHead: true}
-	w, err := net.NewWeights(cfg, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tc := DefaultTrainConfig()
-	tc.BatchSize, tc.LearningRate, tc.Schedule, tc.WarmupSteps, tc.WeightDecay, tc.ScoreWeight = 8, 1e-2, "constant", 0, 0, 2
-	noHead := cfg
-	noHead.ScoreHead = false
-	if _, err := NewTrainer(topo, perturbed(noHead, 1, 1), tc); err == nil || !strings.Contains(err.Error(), "without a score head") {
-		t.Errorf("score weight without a score head: %v", err)
-	}
-	tr, err := NewTrainer(topo, w, tc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	r := rand.New(rand.NewPCG(3, 4))
-	b := memorisationSet(r, topo, cfg.InputPlanes, 8)
-	b.Score, b.ScoreMask = make([]float32, 8), make([]float32, 8)
-	for i := range b.Score {
-		b.Score[i] = float32(r.Float64()*1.6 - 0.8)
-		b.ScoreMask[i] = 1
-	}
-	b.ScoreMask[7] = 0 // no target: its (far) score must not be learnt
-	b.Score[7] = 0.99
-	first, last := trainSteps(t, tr, b, 400)
-	t.Logf("score loss %.4f -> %.5f", first.Score, last.Score)
-	if !(first.Score > 0.05) || !(last.Score < 0.005) {
-		t.Fatalf("score loss %.4f -> %.5f: did not memorise the targets", first.Score, last.Score)
-	}
-	if want := last.Policy + tc.ValueWeight*last.Value + tc.ScoreWeight*last.Score + last.L2; math.Abs(last.Total-want) > 1e-6 {
-		t.Errorf("total %v, want %v", last.Total, want)
-	}
-	e, err := net.NewEvaluator(topo, tr.Weights())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws := e.NewWorkspace(8, 1)
-	defer ws.Close()
-	if _, _, err := ws.Forward(b.Input, 8); err != nil {
-		t.Fatal(err)
-	}
-	for i, s := range ws.Score()[:7] {
-		if math.Abs(float64(s-b.Score[i])) > 0.1 {
-			t.Errorf("position %d: score %v, target %v", i, s, b.Score[i])
-		}
-	}
-	// Without any target the score loss is 0 (every mask 0).
-	clear(b.ScoreMask)
-	if l, err := tr.Step(b); err != nil || l.Score != 0 {
-		t.Errorf("no score targets: score loss %v, %v", l.Score, err)
-	}
-	// A target without its mask is an error, not a silent zero weight.
-	b.ScoreMask = nil
-	if _, err := tr.Step(b); err == nil || !strings.Contains(err.Error(), "mask") {
-		t.Errorf("score target without a mask: %v", err)
+// TestTrainerAuxHeads trains a network with an auxiliary head (the score
+// head, the short-term value head of three outputs) on fixed random
+// positions with targets: its squared error must fall to nearly 0 and the
+// evaluator's outputs must then give the targets. An entry whose mask is 0
+// has no target: it adds nothing to the loss. A weight for a network
+// without the head is refused.
+func TestTrainerAuxHeads(t *testing.T) {
+	for _, tc := range []struct {
+		head    string
+		outputs int
+		setW    func(*TrainConfig, float64)
+		set     func(b *Batch, target, mask []float32)
+		noHead  string
+	}{
+		{net.ScoreHeadName, 1, func(c *TrainConfig, w float64) { c.ScoreWeight = w },
+			func(b *Batch, tg, m []float32) { b.Score, b.ScoreMask = tg, m }, "without a score head"},
+		{net.ShortTermHeadName, 3, func(c *TrainConfig, w float64) { c.ShortTermWeight = w },
+			func(b *Batch, tg, m []float32) { b.ShortTerm, b.ShortTermMask = tg, m }, "without a short-term value head"},
+	} {
+		t.Run(tc.head, func(t *testing.T) {
+			topo := smallBoard()
+			noHead := net.Config{Blocks: 1, Channels: 16, InputPlanes: 4, ValueHidden: 16}
+			cfg := noHead
+			if tc.head == net.ScoreHeadName {
+				cfg.ScoreHead = true
+			} else {
+				cfg.ShortTermHeads = tc.outputs
+			}
+			w, err := net.NewWeights(cfg, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := DefaultTrainConfig()
+			c.BatchSize, c.LearningRate, c.Schedule, c.WarmupSteps, c.WeightDecay = 8, 1e-2, "constant", 0, 0
+			tc.setW(&c, 2)
+			if _, err := NewTrainer(topo, perturbed(noHead, 1, 1), c); err == nil || !strings.Contains(err.Error(), tc.noHead) {
+				t.Errorf("a weight without the head: %v", err)
+			}
+			tr, err := NewTrainer(topo, w, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tr.Close()
+			r := rand.New(rand.NewPCG(3, 4))
+			b := memorisationSet(r, topo, cfg.InputPlanes, 8)
+			k := tc.outputs
+			target, mask := make([]float32, 8*k), make([]float32, 8*k)
+			for i := range target {
+				target[i] = float32(r.Float64()*1.6 - 0.8)
+				mask[i] = 1
+			}
+			for o := range k { // no target: its (far) values must not be learnt
+				mask[7*k+o], target[7*k+o] = 0, 0.99
+			}
+			tc.set(&b, target, mask)
+			first, last := trainSteps(t, tr, b, 400)
+			lossOf := auxHeadNamed(tc.head).loss
+			f, l := *lossOf(&first), *lossOf(&last)
+			t.Logf("%s loss %.4f -> %.5f", tc.head, f, l)
+			if !(f > 0.05*float64(k)) || !(l < 0.005*float64(k)) {
+				t.Fatalf("%s loss %.4f -> %.5f: did not memorise the targets", tc.head, f, l)
+			}
+			if want := last.Policy + c.ValueWeight*last.Value + 2*l + last.L2; math.Abs(last.Total-want) > 1e-6 {
+				t.Errorf("total %v, want %v", last.Total, want)
+			}
+			e, err := net.NewEvaluator(topo, tr.Weights())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws := e.NewWorkspace(8, 1)
+			defer ws.Close()
+			if _, _, err := ws.Forward(b.Input, 8); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range ws.HeadOutputs(tc.head)[:7*k] {
+				if math.Abs(float64(v-target[i])) > 0.1 {
+					t.Errorf("position %d, output %d: %v, target %v", i/k, i%k, v, target[i])
+				}
+			}
+			// Without any target the loss is 0 (every mask 0).
+			clear(mask)
+			if l, err := tr.Step(b); err != nil || *lossOf(&l) != 0 {
+				t.Errorf("no targets: loss %v, %v", *lossOf(&l), err)
+			}
+			// A target without its mask is an error, not a silent zero weight.
+			tc.set(&b, target, nil)
+			if _, err := tr.Step(b); err == nil || !strings.Contains(err.Error(), "mask") {
+				t.Errorf("a target without a mask: %v", err)
+			}
+			// So is a target of the wrong size.
+			tc.set(&b, target[:8*k-1], mask[:8*k-1])
+			if _, err := tr.Step(b); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("want %d", 8*k)) {
+				t.Errorf("a target of the wrong size: %v", err)
+			}
+		})
 	}
 }
 
-// TestScoreLossGradient checks the score loss's gradient against finite
-// differences of its value, rows of weight 0 included (no gradient).
-func TestScoreLossGradient(t *testing.T) {
-	op := mseTanhOp{scale: 1.5}
-	z := []float32{-1.2, -0.3, 0, 0.4, 2}
-	target := []float32{0.5, -0.2, 0.9, 0.4, -1}
-	weight := []float32{1, 1, 0, 1, 1}
-	dz := make([]float32, len(z))
-	op.rows(z, target, weight, dz)
-	const h = 1e-3
-	for i := range z {
-		zz := append([]float32(nil), z...)
-		zz[i] = z[i] + h
-		up := op.rows(zz, target, weight, nil)
-		zz[i] = z[i] - h
-		down := op.rows(zz, target, weight, nil)
-		num := (up - down) / (2 * h)
-		if math.Abs(num-float64(dz[i])) > 1e-3 {
-			t.Errorf("z[%d]: gradient %v, finite difference %v", i, dz[i], num)
+// TestSquaredLossGradient checks the gradient of the auxiliary heads'
+// loss against finite differences of its value, entries of weight 0
+// included (no gradient), for one output a row (the score head) and for
+// two (the loss sums a row's outputs and averages over rows).
+func TestSquaredLossGradient(t *testing.T) {
+	z := []float32{-1.2, -0.3, 0, 0.4, 2, 0.7}
+	target := []float32{0.5, -0.2, 0.9, 0.4, -1, 0.1}
+	weight := []float32{1, 1, 0, 1, 1, 1}
+	for _, outputs := range []int{1, 2} {
+		op := mseTanhOp{scale: 1.5, outputs: outputs}
+		dz := make([]float32, len(z))
+		loss := op.rows(z, target, weight, dz)
+		var want float64
+		for i, v := range z {
+			d := math.Tanh(float64(v)) - float64(target[i])
+			want += float64(weight[i]) * d * d
 		}
-	}
-	if dz[2] != 0 {
-		t.Errorf("a row of weight 0 has the gradient %v", dz[2])
+		want *= 1.5 / float64(len(z)/outputs)
+		if math.Abs(loss-want) > 1e-5 {
+			t.Errorf("%d outputs: loss %v, want %v", outputs, loss, want)
+		}
+		const h = 1e-3
+		for i := range z {
+			zz := append([]float32(nil), z...)
+			zz[i] = z[i] + h
+			up := op.rows(zz, target, weight, nil)
+			zz[i] = z[i] - h
+			down := op.rows(zz, target, weight, nil)
+			num := (up - down) / (2 * h)
+			if math.Abs(num-float64(dz[i])) > 1e-3 {
+				t.Errorf("%d outputs: z[%d]: gradient %v, finite difference %v", outputs, i, dz[i], num)
+			}
+		}
+		if dz[2] != 0 {
+			t.Errorf("%d outputs: an entry of weight 0 has the gradient %v", outputs, dz[2])
+		}
 	}
 }
