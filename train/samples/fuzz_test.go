@@ -16,7 +16,7 @@ func FuzzDecode(f *testing.F) {
 	r := configs.MustVariant("keyland")
 	p := r.Start()
 	ds := p.Decisions(nil)
-	ss := []Sample{{Position: p, Result: 1, Value: 0.5, Target: -0.25, Full: true, Lead: -3, HasLead: true,
+	ss := []Sample{{Position: p, Result: 1, Value: 0.5, Target: -0.25, Full: true, Lead: -3, HasLead: true, ShortTerm: []float32{0.25, -1},
 		Policy: []PolicyEntry{{uint16(ds[0].PolicyIndex(r.Board)), 0.75}, {uint16(ds[1].PolicyIndex(r.Board)), 0.25}}}}
 	p.Apply(ds[0])
 	ss = append(ss, Sample{Position: p, Result: -1})

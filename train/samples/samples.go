@@ -1,10 +1,11 @@
 // Package samples stores self-play training samples in shard files.
 //
-// A shard is one zstd stream holding: the magic "DBLTSHD3", a JSON header
+// A shard is one zstd stream holding: the magic "DBLTSHD4", a JSON header
 // (variant, rules fingerprint, number of samples, provenance), the samples
 // in a fixed binary layout, and a SHA-256 of everything before it. Shards
-// of the previous format, "DBLTSHD2", whose samples have no future material
-// lead (Sample.HasLead false), still read. Shards
+// of the previous formats still read: "DBLTSHD3", whose samples have no
+// short-term value targets (Sample.ShortTerm nil), and "DBLTSHD2", whose
+// samples have no future material lead either (Sample.HasLead false). Shards
 // are written to a temporary name, synced and renamed, so a reader sees a
 // whole shard or none; a damaged shard is refused with an error.
 package samples
@@ -20,14 +21,17 @@ import (
 	"math"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/klauspost/compress/zstd"
 )
 
 // The magics of the shard formats: magic is the one Write writes; shards
-// of magicV2 (before samples carried their material lead) still read.
+// of magicV3 (before samples carried short-term value targets) and of
+// magicV2 (before they carried their material lead) still read.
 const (
-	magic   = "DBLTSHD3"
+	magic   = "DBLTSHD4"
+	magicV3 = "DBLTSHD3"
 	magicV2 = "DBLTSHD2"
 )
 
@@ -62,6 +66,14 @@ type Sample struct {
 	// then trains no score head.
 	Lead    float32
 	HasLead bool
+	// ShortTerm holds the short-term value targets: for each horizon h of
+	// train.SelfPlayConfig.ShortTermHorizons, the exponentially weighted
+	// average of the search's root values from this decision on (weight
+	// (1-1/h)^k for the value k decisions on; after the end of the game,
+	// its result), in [-1, 1]. Nil for a sample without them (a run
+	// without horizons, or a shard of a previous format), which then
+	// trains no short-term value head.
+	ShortTerm []float32
 }
 
 // MaxLead bounds a sample's material lead: every point of the largest
@@ -136,6 +148,9 @@ func encode(r *game.Rules, h Header, ss []Sample) ([]byte, error) {
 		if s.HasLead && !(math.Abs(float64(s.Lead)) <= MaxLead) {
 			return nil, fmt.Errorf("sample %d: material lead %v out of range ±%d", i, s.Lead, MaxLead)
 		}
+		if len(s.ShortTerm) > net.MaxShortTermHeads || !inUnitRange(s.ShortTerm...) {
+			return nil, fmt.Errorf("sample %d: short-term value targets %v: want at most %d, each from -1 to 1", i, s.ShortTerm, net.MaxShortTermHeads)
+		}
 		flags := byte(0)
 		if s.Full {
 			flags |= flagFull
@@ -149,6 +164,10 @@ func encode(r *game.Rules, h Header, ss []Sample) ([]byte, error) {
 		rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(s.Value))
 		rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(s.Target))
 		rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(lead))
+		rec = append(rec, byte(len(s.ShortTerm)))
+		for _, v := range s.ShortTerm {
+			rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(v))
+		}
 		rec = binary.LittleEndian.AppendUint16(rec, uint16(len(s.Policy)))
 		for _, e := range s.Policy {
 			rec = binary.LittleEndian.AppendUint16(rec, e.Index)
@@ -248,18 +267,31 @@ func corruptError(path, format string, args ...any) error {
 	return fmt.Errorf("shard %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
 }
 
-// formatOf returns the format (2 or 3) of a shard that begins with raw, or
-// 0 if raw does not begin with a shard's magic.
+// formatOf returns the format (2, 3 or 4) of a shard that begins with
+// raw, or 0 if raw does not begin with a shard's magic.
 func formatOf(raw []byte) int {
-	switch {
-	case len(raw) < len(magic):
+	if len(raw) < len(magic) {
 		return 0
-	case string(raw[:len(magic)]) == magic:
+	}
+	switch string(raw[:len(magic)]) {
+	case magic:
+		return 4
+	case magicV3:
 		return 3
-	case string(raw[:len(magic)]) == magicV2:
+	case magicV2:
 		return 2
 	}
 	return 0
+}
+
+// inUnitRange reports whether every x is in [-1, 1].
+func inUnitRange(xs ...float32) bool {
+	for _, x := range xs {
+		if !(x >= -1 && x <= 1) {
+			return false
+		}
+	}
+	return true
 }
 
 // decode parses the decompressed content raw of the shard at path.
@@ -270,9 +302,12 @@ func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 	}
 	fixed := 12 // result, flags, value, target, policy length
 	maxFlags := byte(flagFull)
-	if format == 3 {
+	if format >= 3 {
 		fixed += 4 // lead
 		maxFlags |= flagHasLead
+	}
+	if format >= 4 {
+		fixed++ // number of short-term value targets
 	}
 	body, sum := raw[:len(raw)-sha256.Size], raw[len(raw)-sha256.Size:]
 	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
@@ -307,14 +342,28 @@ func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 		s.Value = math.Float32frombits(binary.LittleEndian.Uint32(rest[2:]))
 		s.Target = math.Float32frombits(binary.LittleEndian.Uint32(rest[6:]))
 		rest = rest[10:]
-		if format == 3 {
+		if format >= 3 {
 			s.Lead = math.Float32frombits(binary.LittleEndian.Uint32(rest))
 			rest = rest[4:]
+		}
+		if format >= 4 {
+			k := int(rest[0])
+			rest = rest[1:]
+			if k > net.MaxShortTermHeads || len(rest) < 4*k+2 {
+				return corrupt(path, "sample %d: %d short-term value targets", i, k)
+			}
+			if k > 0 {
+				s.ShortTerm = make([]float32, k)
+				for j := range s.ShortTerm {
+					s.ShortTerm[j] = math.Float32frombits(binary.LittleEndian.Uint32(rest[4*j:]))
+				}
+				rest = rest[4*k:]
+			}
 		}
 		n := int(binary.LittleEndian.Uint16(rest))
 		rest = rest[2:]
 		if s.Result < -1 || s.Result > 1 || flags&^maxFlags != 0 || n > maxPolicy || len(rest) < 6*n ||
-			!(s.Value >= -1 && s.Value <= 1) || !(s.Target >= -1 && s.Target <= 1) ||
+			!inUnitRange(s.Value, s.Target) || !inUnitRange(s.ShortTerm...) ||
 			!(math.Abs(float64(s.Lead)) <= MaxLead) || (!s.HasLead && s.Lead != 0) {
 			return corrupt(path, "sample %d: fields out of range", i)
 		}

@@ -2,6 +2,7 @@ package samples_test
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,12 +13,15 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
-// randomSamples makes n samples of random positions of r; withLeads gives
-// three in four of them a material lead (shards of format 3).
-func randomSamples(r *game.Rules, n int, seed uint64, withLeads bool) []samples.Sample {
+// randomSamples makes n samples of random positions of r with what shards
+// of format hold: from format 3 on, three in four of them have a material
+// lead; from format 4 on, three in four have 0 to 3 short-term value
+// targets.
+func randomSamples(r *game.Rules, n int, seed uint64, format int) []samples.Sample {
 	rng := rand.New(rand.NewPCG(seed, 9))
 	p := r.Start()
 	var out []samples.Sample
@@ -28,9 +32,14 @@ func randomSamples(r *game.Rules, n int, seed uint64, withLeads bool) []samples.
 			continue
 		}
 		s := samples.Sample{Position: p, Result: int8(rng.IntN(3) - 1), Value: float32(rng.Float64()*2 - 1), Target: float32(rng.Float64()*2 - 1), Full: rng.IntN(2) == 0}
-		if withLeads {
+		if format >= 3 {
 			if s.HasLead = rng.IntN(4) > 0; s.HasLead {
 				s.Lead = float32(rng.IntN(21) - 10)
+			}
+		}
+		if format >= 4 && rng.IntN(4) > 0 {
+			for range 1 + rng.IntN(3) {
+				s.ShortTerm = append(s.ShortTerm, float32(rng.Float64()*2-1))
 			}
 		}
 		for _, d := range ds {
@@ -45,13 +54,14 @@ func randomSamples(r *game.Rules, n int, seed uint64, withLeads bool) []samples.
 func TestRoundTrip(t *testing.T) {
 	for _, v := range []string{"keyland", "frostviken"} {
 		r := configs.MustVariant(v)
-		ss := randomSamples(r, 500, 1, true)
+		ss := randomSamples(r, 500, 1, 4)
 		path := filepath.Join(t.TempDir(), "a.shard")
 		if err := samples.Write(path, r, samples.Header{Generation: 3, Games: 2}, ss); err != nil {
 			t.Fatal(err)
 		}
-		if !slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.HasLead && s.Lead != 0 }) {
-			t.Fatal("no sample with a material lead to round-trip")
+		if !slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.HasLead && s.Lead != 0 }) ||
+			!slices.ContainsFunc(ss, func(s samples.Sample) bool { return len(s.ShortTerm) == 3 }) {
+			t.Fatal("no sample with a material lead or short-term value targets to round-trip")
 		}
 		h, back, err := samples.Read(path, r)
 		if err != nil {
@@ -76,7 +86,7 @@ func TestDamagedShards(t *testing.T) {
 	r := configs.MustVariant("keyland")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.shard")
-	if err := samples.Write(path, r, samples.Header{}, randomSamples(r, 50, 2, true)); err != nil {
+	if err := samples.Write(path, r, samples.Header{}, randomSamples(r, 50, 2, 4)); err != nil {
 		t.Fatal(err)
 	}
 	good, _ := os.ReadFile(path)
@@ -109,7 +119,7 @@ func TestReadHeader(t *testing.T) {
 	r := configs.MustVariant("keyland")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.shard")
-	if err := samples.Write(path, r, samples.Header{Generation: 3, Worker: "w1", Games: 2, Run: "RUN1"}, randomSamples(r, 200, 3, true)); err != nil {
+	if err := samples.Write(path, r, samples.Header{Generation: 3, Worker: "w1", Games: 2, Run: "RUN1"}, randomSamples(r, 200, 3, 4)); err != nil {
 		t.Fatal(err)
 	}
 	want, _, err := samples.Read(path, r)
@@ -147,13 +157,56 @@ func TestReadFormat2(t *testing.T) {
 	if hh, err := samples.ReadHeader(path, r); err != nil || hh != h {
 		t.Errorf("header %+v (%v), want %+v", hh, err, h)
 	}
-	want := randomSamples(r, 20, 5, false)
+	want := randomSamples(r, 20, 5, 2)
 	if h.Count != 20 || h.Generation != 4 || h.Run != "old" || !reflect.DeepEqual(ss, want) {
 		t.Errorf("the format 2 shard reads as %d samples (header %+v), not as written", len(ss), h)
 	}
 	for _, s := range ss {
 		if s.HasLead {
 			t.Fatal("a sample of a format 2 shard has a lead")
+		}
+	}
+}
+
+// TestReadFormat3 reads a shard written by the code before samples carried
+// short-term value targets (testdata/format3.shard, magic DBLTSHD3, written
+// by Write at 09df31c from randomSamples(keyland, 20, 6, 3)): its samples
+// read as they were written, with their leads and without short-term
+// targets.
+func TestReadFormat3(t *testing.T) {
+	r := configs.MustVariant("keyland")
+	const path = "testdata/format3.shard"
+	h, ss, err := samples.Read(path, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hh, err := samples.ReadHeader(path, r); err != nil || hh != h {
+		t.Errorf("header %+v (%v), want %+v", hh, err, h)
+	}
+	want := randomSamples(r, 20, 6, 3)
+	if h.Count != 20 || h.Generation != 5 || h.Run != "old" || !reflect.DeepEqual(ss, want) {
+		t.Errorf("the format 3 shard reads as %d samples (header %+v), not as written", len(ss), h)
+	}
+	if !slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.HasLead }) {
+		t.Error("no sample of the format 3 shard has its lead")
+	}
+	for _, s := range ss {
+		if s.ShortTerm != nil {
+			t.Fatal("a sample of a format 3 shard has short-term value targets")
+		}
+	}
+}
+
+// TestShortTermRange: Write refuses short-term value targets out of
+// [-1, 1] or too many of them, naming the sample.
+func TestShortTermRange(t *testing.T) {
+	r := configs.MustVariant("keyland")
+	for _, st := range [][]float32{{0.5, 1.5}, {float32(math.NaN())}, make([]float32, net.MaxShortTermHeads+1)} {
+		ss := randomSamples(r, 3, 1, 4)
+		ss[2].ShortTerm = st
+		err := samples.Write(filepath.Join(t.TempDir(), "a.shard"), r, samples.Header{}, ss)
+		if err == nil || !strings.Contains(err.Error(), "sample 2: short-term value targets") {
+			t.Errorf("targets %v: %v", st, err)
 		}
 	}
 }
