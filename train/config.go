@@ -57,6 +57,12 @@ type NetworkConfig struct {
 	// result; the search adds selfplay.score_utility times its output to
 	// the value.
 	ScoreHead bool `yaml:"score_head,omitempty"`
+	// ShortTermHeads adds that many short-term value heads to the network
+	// (net.Config.ShortTermHeads), one for each horizon of
+	// selfplay.short_term_horizons, trained with the weight
+	// train.short_term_weight beside a value head that keeps the game's
+	// result. Training aids: the search does not use them. 0: none.
+	ShortTermHeads int `yaml:"short_term_heads,omitempty"`
 }
 
 // SelfPlayConfig sets up the games the current best network plays against
@@ -125,6 +131,17 @@ type SelfPlayConfig struct {
 	// models the run writes (spec key su=). Only with network.score_head;
 	// 0 turns it off.
 	ScoreUtility float64 `yaml:"score_utility,omitempty"`
+	// ShortTermHorizons are the horizons h, in decisions, of the
+	// short-term value targets (KataGo's): for each sample and each h,
+	// the average of the search's root values from the sample's decision
+	// on, the value k decisions on weighted (1-1/h)^k, each from the
+	// sample's side to move's point of view (samples.Sample.ShortTerm).
+	// Every search counts, fast ones too; a decision without a search of
+	// the network (a forced one, the opponent's) counts the next search's
+	// value; after the end of the game its result (adjudicated, without
+	// material_weight's blend) continues. Increasing, one for each of
+	// network.short_term_heads; empty: none.
+	ShortTermHorizons []int `yaml:"short_term_horizons,omitempty"`
 	// Quiescence, when above 0, puts mcts.QuiescenceEvaluator in front of
 	// the network in self-play, evaluation and rating games: each leaf's
 	// pending captures are searched on material and the network's value
@@ -200,17 +217,35 @@ type TrainerConfig struct {
 	// beside the policy's and the value's; only with network.score_head,
 	// which it defaults to 1 for (see ScoreLossWeight).
 	ScoreWeight *float64 `yaml:"score_weight,omitempty"`
+	// ShortTermWeight is the weight of the short-term value heads' loss
+	// (squared errors, summed over the heads); only with
+	// network.short_term_heads, which it defaults to 1 for (see
+	// ShortTermLossWeight).
+	ShortTermWeight *float64 `yaml:"short_term_weight,omitempty"`
 }
 
 // ScoreLossWeight returns the weight of the score head's loss of a network
 // with a score head (hasHead): train.score_weight, 1 if it is not given;
 // 0 without the head.
 func (t *TrainerConfig) ScoreLossWeight(hasHead bool) float64 {
+	return headLossWeight(t.ScoreWeight, hasHead)
+}
+
+// ShortTermLossWeight returns the weight of the short-term value heads'
+// loss of a network with them (hasHeads): train.short_term_weight, 1 if
+// it is not given; 0 without the heads.
+func (t *TrainerConfig) ShortTermLossWeight(hasHeads bool) float64 {
+	return headLossWeight(t.ShortTermWeight, hasHeads)
+}
+
+// headLossWeight is the loss weight w of an auxiliary head, 1 if it is not
+// given, for a network that has the head (hasHead); 0 for one without.
+func headLossWeight(w *float64, hasHead bool) float64 {
 	switch {
 	case !hasHead:
 		return 0
-	case t.ScoreWeight != nil:
-		return *t.ScoreWeight
+	case w != nil:
+		return *w
 	}
 	return 1
 }
@@ -476,6 +511,12 @@ func (c *Config) Validate() error {
 		{s.ScoreUtility == 0 || c.Network.ScoreHead, "selfplay.score_utility", "0 without network.score_head (it weighs the score head's output)", s.ScoreUtility},
 		{!c.Network.ScoreHead || s.MaterialHorizon > 0, "selfplay.material_horizon", "more than 0 with network.score_head (the score head learns the material lead that many decisions on)", s.MaterialHorizon},
 		{!c.Network.ScoreHead || s.AdjudicationScale > 0 && finite(s.AdjudicationScale), "selfplay.adjudication_scale", "a finite number more than 0 with network.score_head (it scales the score head's target, tanh(lead/adjudication_scale))", s.AdjudicationScale},
+		{c.Network.ShortTermHeads >= 0 && c.Network.ShortTermHeads <= net.MaxShortTermHeads, "network.short_term_heads", fmt.Sprintf("0 to %d", net.MaxShortTermHeads), c.Network.ShortTermHeads},
+		{len(s.ShortTermHorizons) == c.Network.ShortTermHeads, "selfplay.short_term_horizons",
+			fmt.Sprintf("one horizon for each of network.short_term_heads (%d)", c.Network.ShortTermHeads), s.ShortTermHorizons},
+		{increasingIn(s.ShortTermHorizons, 1, maxShortTermHorizon), "selfplay.short_term_horizons", fmt.Sprintf("increasing horizons, each 1 to %d decisions", maxShortTermHorizon), s.ShortTermHorizons},
+		{t.ShortTermWeight == nil || *t.ShortTermWeight >= 0 && *t.ShortTermWeight <= 100, "train.short_term_weight", "0 to 100", deref(t.ShortTermWeight)},
+		{t.ShortTermWeight == nil || c.Network.ShortTermHeads > 0, "train.short_term_weight", "no value without network.short_term_heads (it weighs the short-term value heads' loss)", deref(t.ShortTermWeight)},
 		{e.Mode == "always" || e.Mode == "games" || e.Mode == "sprt", "evaluation.mode", "always, games or sprt", e.Mode},
 		{e.Mode == "always" || e.Games >= 1, "evaluation.games", "at least 1", e.Games},
 		{e.Threshold >= 0 && e.Threshold <= 1, "evaluation.threshold", "0 to 1", e.Threshold},
@@ -531,6 +572,20 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// maxShortTermHorizon bounds a horizon of selfplay.short_term_horizons:
+// longer than any game, where the target is the game's result.
+const maxShortTermHorizon = 10000
+
+// increasingIn reports whether xs increase strictly, each from lo to hi.
+func increasingIn(xs []int, lo, hi int) bool {
+	for i, x := range xs {
+		if x < lo || x > hi || i > 0 && x <= xs[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
 // maxTreeSims bounds the simulations of the searches a run keeps at once:
 // selfplay.workers times the simulations of each (about 2.4 GB of trees).
 const maxTreeSims = 4 * mcts.MaxSims
@@ -557,7 +612,8 @@ func (s *SelfPlayConfig) batchWait() time.Duration {
 
 // NetConfig returns the architecture of a new network.
 func (c *Config) NetConfig() net.Config {
-	return net.Config{Blocks: c.Network.Blocks, Channels: c.Network.Channels, ValueHidden: c.Network.ValueHidden, ScoreHead: c.Network.ScoreHead}
+	return net.Config{Blocks: c.Network.Blocks, Channels: c.Network.Channels, ValueHidden: c.Network.ValueHidden,
+		ScoreHead: c.Network.ScoreHead, ShortTermHeads: c.Network.ShortTermHeads}
 }
 
 // TrainConfig returns the optimiser settings.
@@ -568,6 +624,7 @@ func (c *Config) TrainConfig() trainer.TrainConfig {
 	tc.WeightDecay = c.Train.WeightDecay
 	tc.ValueWeight = c.Train.ValueWeight
 	tc.ScoreWeight = c.Train.ScoreLossWeight(c.Network.ScoreHead)
+	tc.ShortTermWeight = c.Train.ShortTermLossWeight(c.Network.ShortTermHeads > 0)
 	tc.Schedule = "constant"
 	return tc
 }

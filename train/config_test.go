@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/net/trainer"
 )
 
 // withBases returns a lookup of bases: the files of extra by name, then
@@ -127,6 +128,28 @@ func TestConfigBaseErrors(t *testing.T) {
 			[]string{"selfplay.material_horizon = 0: want more than 0 with network.score_head"}},
 		{"score head without a scale", "base: hour-score\nname: x\nselfplay: {adjudication: 0, adjudication_scale: 0}\n", nil,
 			[]string{"selfplay.adjudication_scale = 0: want a finite number more than 0 with network.score_head"}},
+		{"short-term horizons without the heads", "base: hour\nname: x\nselfplay: {short_term_horizons: [8]}\n", nil,
+			[]string{"selfplay.short_term_horizons = [8]: want one horizon for each of network.short_term_heads (0)"}},
+		{"short-term heads without horizons", "base: hour\nname: x\nnetwork: {short_term_heads: 2}\n", nil,
+			[]string{"selfplay.short_term_horizons = []: want one horizon for each of network.short_term_heads (2)"}},
+		{"too few short-term horizons", "base: hour\nname: x\nnetwork: {short_term_heads: 2}\nselfplay: {short_term_horizons: [8]}\n", nil,
+			[]string{"selfplay.short_term_horizons = [8]: want one horizon for each of network.short_term_heads (2)"}},
+		{"too many short-term heads", "base: hour\nname: x\nnetwork: {short_term_heads: 9}\nselfplay: {short_term_horizons: [1, 2, 3, 4, 5, 6, 7, 8, 9]}\n", nil,
+			[]string{"network.short_term_heads = 9: want 0 to 8"}},
+		{"negative short-term heads", "base: hour\nname: x\nnetwork: {short_term_heads: -1}\n", nil,
+			[]string{"network.short_term_heads = -1: want 0 to 8"}},
+		{"a short-term horizon of 0", "base: hour\nname: x\nnetwork: {short_term_heads: 2}\nselfplay: {short_term_horizons: [0, 8]}\n", nil,
+			[]string{"selfplay.short_term_horizons = [0 8]: want increasing horizons, each 1 to 10000 decisions"}},
+		{"a short-term horizon too long", "base: hour\nname: x\nnetwork: {short_term_heads: 1}\nselfplay: {short_term_horizons: [10001]}\n", nil,
+			[]string{"selfplay.short_term_horizons = [10001]: want increasing horizons"}},
+		{"short-term horizons not increasing", "base: hour\nname: x\nnetwork: {short_term_heads: 2}\nselfplay: {short_term_horizons: [32, 8]}\n", nil,
+			[]string{"selfplay.short_term_horizons = [32 8]: want increasing horizons"}},
+		{"short-term horizons repeated", "base: hour\nname: x\nnetwork: {short_term_heads: 2}\nselfplay: {short_term_horizons: [8, 8]}\n", nil,
+			[]string{"selfplay.short_term_horizons = [8 8]: want increasing horizons"}},
+		{"short-term weight without the heads", "base: hour\nname: x\ntrain: {short_term_weight: 1}\n", nil,
+			[]string{"train.short_term_weight = 1: want no value without network.short_term_heads"}},
+		{"short-term weight out of range", "base: hour\nname: x\nnetwork: {short_term_heads: 1}\nselfplay: {short_term_horizons: [8]}\ntrain: {short_term_weight: 101}\n", nil,
+			[]string{"train.short_term_weight = 101: want 0 to 100"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := parseConfig([]byte(tc.data), withBases(tc.bases))
@@ -191,32 +214,56 @@ func TestOvernightAndShortAreHour(t *testing.T) {
 	sameConfig(t, "short", preset(t, "short"), want)
 }
 
-// TestHourScoreIsHour: hour-score is hour but for the score head and its
-// settings, the ablation it is for; its networks' loss weighs the score 1,
-// hour's none.
-func TestHourScoreIsHour(t *testing.T) {
-	want := preset(t, "hour")
-	want.Name = "hour-score"
-	want.Network.ScoreHead = true
-	want.SelfPlay.MaterialWeight = 0
-	want.SelfPlay.ScoreUtility = 0.2
+// TestAuxHeadConfigs: hour-score is hour but for the score head and its
+// settings, the ablation it is for; the short-term value ablation's config
+// (docs/experiments/configs/hour-stv-abl.yaml) is hour but for the heads,
+// their horizons and the rating block of its control (that of
+// hour-score-abl). Their networks' loss weighs the heads 1 (given or by
+// default), hour's none.
+func TestAuxHeadConfigs(t *testing.T) {
 	one := 1.0
-	want.Train.ScoreWeight = &one
-	got := preset(t, "hour-score")
-	sameConfig(t, "hour-score", got, want)
-	if w := got.TrainConfig().ScoreWeight; w != 1 {
-		t.Errorf("hour-score trains the score head with weight %v, want 1", w)
-	}
-	if w := preset(t, "hour").TrainConfig().ScoreWeight; w != 0 {
-		t.Errorf("hour trains a score head with weight %v, want 0", w)
-	}
-	if !got.NetConfig().ScoreHead || preset(t, "hour").NetConfig().ScoreHead {
-		t.Error("the score head is not where the presets say")
-	}
-	// Without score_weight, a network with a score head weighs its loss 1.
-	got.Train.ScoreWeight = nil
-	if w := got.TrainConfig().ScoreWeight; w != 1 {
-		t.Errorf("default score weight %v, want 1", w)
+	for _, tc := range []struct {
+		spec, name string
+		edit       func(*Config)
+		weight     func(trainer.TrainConfig) float64
+		given      func(*Config) **float64 // the head's train.*_weight
+	}{
+		{"hour-score", "hour-score", func(c *Config) {
+			c.Network.ScoreHead = true
+			c.SelfPlay.MaterialWeight = 0
+			c.SelfPlay.ScoreUtility = 0.2
+			c.Train.ScoreWeight = &one
+		}, func(tc trainer.TrainConfig) float64 { return tc.ScoreWeight }, func(c *Config) **float64 { return &c.Train.ScoreWeight }},
+		{"../docs/experiments/configs/hour-stv-abl.yaml", "hour-stv-abl", func(c *Config) {
+			c.Network.ShortTermHeads = 2
+			c.SelfPlay.ShortTermHorizons = []int{8, 32}
+			c.Rating = preset(t, "../docs/experiments/configs/hour-score-abl.yaml").Rating
+		}, func(tc trainer.TrainConfig) float64 { return tc.ShortTermWeight }, func(c *Config) **float64 { return &c.Train.ShortTermWeight }},
+	} {
+		want := preset(t, "hour")
+		want.Name = tc.name
+		tc.edit(want)
+		got := preset(t, tc.spec)
+		sameConfig(t, tc.name, got, want)
+		if w := tc.weight(got.TrainConfig()); w != 1 {
+			t.Errorf("%s trains its heads with weight %v, want 1", tc.name, w)
+		}
+		if w := tc.weight(preset(t, "hour").TrainConfig()); w != 0 {
+			t.Errorf("hour trains %s's heads with weight %v, want 0", tc.name, w)
+		}
+		if got.NetConfig().Heads() == nil || preset(t, "hour").NetConfig().Heads() != nil {
+			t.Errorf("%s: the heads are not where the configs say", tc.name)
+		}
+		// Without the weight, the heads' loss weighs 1; with it, as given.
+		*tc.given(got) = nil
+		if w := tc.weight(got.TrainConfig()); w != 1 {
+			t.Errorf("%s: default weight %v, want 1", tc.name, w)
+		}
+		half := 0.5
+		*tc.given(got) = &half
+		if w := tc.weight(got.TrainConfig()); w != 0.5 {
+			t.Errorf("%s: the weight 0.5 gives %v", tc.name, w)
+		}
 	}
 }
 

@@ -195,13 +195,19 @@ type BatchMaker struct {
 // probability one half; qWeight blends the search value into the value
 // target. For a network with a score head, a sample's score target is
 // tanh(lead/leadScale) (selfplay.adjudication_scale), and a sample without
-// a lead (from a shard of the previous format) has none.
+// a lead (from a shard of format 2) has none. For a network with
+// short-term value heads, a sample's short-term targets are its own
+// (samples.Sample.ShortTerm), one for each head, and a sample without them
+// (from a shard of a previous format) has none.
 func NewBatchMaker(m *model.Model, n int, mirror bool, qWeight, leadScale float64) *BatchMaker {
 	ps, in := m.Encoder.PolicySize(), m.Encoder.InputSize()
 	bm := &BatchMaker{m: m, mirror: mirror, qWeight: float32(qWeight), leadScale: leadScale, batch: trainer.Batch{N: n,
 		Input: make([]float32, n*in), Policy: make([]float32, n*ps), Mask: make([]float32, n*ps), Value: make([]float32, n*3)}}
 	if m.Weights.Config.ScoreHead {
 		bm.batch.Score, bm.batch.ScoreMask = make([]float32, n), make([]float32, n)
+	}
+	if k := m.Weights.Config.ShortTermHeads; k > 0 {
+		bm.batch.ShortTerm, bm.batch.ShortTermMask = make([]float32, n*k), make([]float32, n*k)
 	}
 	return bm
 }
@@ -254,8 +260,28 @@ func (bm *BatchMaker) Make(rp *Replay, window int, rng *rand.Rand) (trainer.Batc
 				b.Score[i], b.ScoreMask[i] = float32(math.Tanh(float64(s.Lead)/bm.leadScale)), 1
 			}
 		}
+		if k := len(b.ShortTerm) / b.N; k > 0 {
+			st, mask := b.ShortTerm[i*k:(i+1)*k], b.ShortTermMask[i*k:(i+1)*k]
+			switch len(s.ShortTerm) {
+			case k:
+				copy(st, s.ShortTerm)
+				fill(mask, 1)
+			case 0:
+				clear(st)
+				clear(mask)
+			default:
+				return trainer.Batch{}, fmt.Errorf("sample %s: %d short-term value targets for a network of %d short-term heads", p.FEN(), len(s.ShortTerm), k)
+			}
+		}
 	}
 	return b, nil
+}
+
+// fill sets every element of xs to v.
+func fill(xs []float32, v float32) {
+	for i := range xs {
+		xs[i] = v
+	}
 }
 
 func abs32(x float32) float32 {

@@ -143,9 +143,8 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		if h := cfg.Stop.Hours; h > 0 && st.Hours >= h {
 			return nil, fmt.Errorf("stop.hours = %g is reached before the run begins: --init %s has %.2f hours of training, and hours count the whole history (ask for more, such as --hours %.2f for another hour)", h, init, st.Hours, st.Hours+1)
 		}
-		if has, want := m.Weights.Config.ScoreHead, cfg.Network.ScoreHead; has != want {
-			return nil, fmt.Errorf("--init %s: the model has %s, the training config %s network.score_head: %v (a run trains the --init model's architecture; choose a preset that agrees)",
-				init, map[bool]string{true: "a score head", false: "no score head"}[has], cfg.Name, want)
+		if err := checkInitHeads(m.Weights.Config, cfg); err != nil {
+			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
 		if first, err = model.NewModel(rules, m.Weights, st.summary(cfg, filepath.Base(dir), 0, st.Hours)); err != nil {
 			return nil, fmt.Errorf("--init %s: %w", init, err)
@@ -533,7 +532,7 @@ func (r *Run) generation(ctx context.Context) error {
 	rng := rand.New(rand.NewPCG(seed, 3))
 	bm := NewBatchMaker(r.best, cfg.Train.BatchSize, cfg.Train.Mirror, cfg.Train.QWeight, cfg.SelfPlay.AdjudicationScale)
 	bar = r.bar(steps, fmt.Sprintf("gen %d training", g))
-	var lossP, lossV, lossS float64
+	var lossP, lossV, lossS, lossST float64
 	for range steps {
 		if err := ctx.Err(); err != nil {
 			bar.Finish()
@@ -550,12 +549,14 @@ func (r *Run) generation(ctx context.Context) error {
 		lossP += l.Policy
 		lossV += l.Value
 		lossS += l.Score
+		lossST += l.ShortTerm
 		m.LearningRate = l.LearningRate
 		bar.Add(1)
 	}
 	bar.Finish()
 	if steps > 0 {
 		m.PolicyLoss, m.ValueLoss, m.ScoreLoss = lossP/float64(steps), lossV/float64(steps), lossS/float64(steps)
+		m.ShortTermLoss = lossST / float64(steps)
 	}
 	r.state.TrainSteps += steps
 	r.state.Games += len(games)
@@ -636,9 +637,33 @@ func (r *Run) generation(ctx context.Context) error {
 	if cfg.Network.ScoreHead {
 		scoreLoss = fmt.Sprintf(" s %.3f", m.ScoreLoss)
 	}
+	if cfg.Network.ShortTermHeads > 0 {
+		scoreLoss += fmt.Sprintf(" st %.3f", m.ShortTermLoss)
+	}
 	r.printf("gen %3d  games %5d  samples %7d  len %5.1f  draws %3.0f%%%s  loss p %.3f v %.3f%s%s  cpu %3.0f%%  %s  %s\n",
 		g, r.state.Games, r.state.Samples, m.MeanLength, 100*m.DrawRate, endgames, m.PolicyLoss, m.ValueLoss, scoreLoss, cand1,
 		100*m.Utilisation, formatHours(m.Hours), r.Progress())
+	return nil
+}
+
+// checkInitHeads returns an error unless a warm start's network, of
+// architecture has, has the auxiliary heads the training config cfg asks
+// for: a run trains the --init model's architecture.
+func checkInitHeads(has net.Config, cfg *Config) error {
+	want := cfg.NetConfig()
+	for _, h := range []struct {
+		key       string
+		has, want any
+		hasHeads  string
+	}{
+		{"network.score_head", has.ScoreHead, want.ScoreHead, map[bool]string{true: "a score head", false: "no score head"}[has.ScoreHead]},
+		{"network.short_term_heads", has.ShortTermHeads, want.ShortTermHeads, fmt.Sprintf("%d short-term value heads", has.ShortTermHeads)},
+	} {
+		if h.has != h.want {
+			return fmt.Errorf("the model has %s, the training config %s %s: %v (a run trains the --init model's architecture; choose a preset that agrees)",
+				h.hasHeads, cfg.Name, h.key, h.want)
+		}
+	}
 	return nil
 }
 

@@ -938,17 +938,7 @@ func TestRatingPrevious(t *testing.T) {
 // deficit for a North one, taken material_horizon decisions after the
 // sample or at the end of the game.
 func TestSetTargets(t *testing.T) {
-	rules := configs.MustVariant("dablot")
-	south := rules.Start()
-	if south.SideToMove() != game.South {
-		south.Apply(south.Decisions(nil)[0])
-	}
-	north := south
-	north.Apply(north.Decisions(nil)[0])
-	if south.SideToMove() != game.South || north.SideToMove() != game.North {
-		t.Fatal("no positions with South and North to move")
-	}
-	pos := map[game.Side]game.Position{game.South: south, game.North: north}
+	pos := sidePositions(t)
 	// South's lead before each of 5 decisions, then at the end.
 	balance := []float64{0, 1, 3, 3, -2, -4}
 	southWin := game.Status{Outcome: game.SouthWins, Reason: game.KingCaptured}
@@ -982,32 +972,140 @@ func TestSetTargets(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ss := []samples.Sample{{Position: pos[tc.side]}}
-			tc.cfg.setTargets(ss, []int{tc.at}, balance, tc.st)
+			tc.cfg.setTargets(ss, []int{tc.at}, balance, make([]float64, len(balance)-1), tc.st)
 			s := ss[0]
-			if s.Result != tc.result || math.Abs(float64(s.Target-tc.target)) > 1e-6 || s.Lead != tc.lead || s.HasLead != tc.hasLead {
-				t.Errorf("result %d, target %v, lead %v (%v); want %d, %v, %v (%v)", s.Result, s.Target, s.Lead, s.HasLead, tc.result, tc.target, tc.lead, tc.hasLead)
+			if s.Result != tc.result || math.Abs(float64(s.Target-tc.target)) > 1e-6 || s.Lead != tc.lead || s.HasLead != tc.hasLead || s.ShortTerm != nil {
+				t.Errorf("result %d, target %v, lead %v (%v), short-term %v; want %d, %v, %v (%v), none", s.Result, s.Target, s.Lead, s.HasLead, s.ShortTerm, tc.result, tc.target, tc.lead, tc.hasLead)
 			}
 		})
 	}
 }
 
-// TestRunScoreHead trains a tiny run with hour-score's settings (a score
-// head, material_weight 0, score_weight, score_utility): the score loss is
-// measured, the shards carry the material lead, and the models
-// record the score utility. A warm start from a model without the head is
-// refused.
-func TestRunScoreHead(t *testing.T) {
-	hs := preset(t, "hour-score")
-	cfg := testConfig(t, 3)
-	cfg.Network.ScoreHead = hs.Network.ScoreHead
-	cfg.SelfPlay.MaterialHorizon = hs.SelfPlay.MaterialHorizon
-	cfg.SelfPlay.MaterialWeight = hs.SelfPlay.MaterialWeight
-	cfg.SelfPlay.ScoreUtility = hs.SelfPlay.ScoreUtility
-	cfg.Train.ScoreWeight = hs.Train.ScoreWeight
+// sidePositions returns two positions of dablot, South to move and North
+// to move.
+func sidePositions(t *testing.T) map[game.Side]game.Position {
+	t.Helper()
+	south := configs.MustVariant("dablot").Start()
+	if south.SideToMove() != game.South {
+		south.Apply(south.Decisions(nil)[0])
+	}
+	north := south
+	north.Apply(north.Decisions(nil)[0])
+	if south.SideToMove() != game.South || north.SideToMove() != game.North {
+		t.Fatal("no positions with South and North to move")
+	}
+	return map[game.Side]game.Position{game.South: south, game.North: north}
+}
+
+// TestShortTermTargets: a sample's short-term value targets average the
+// root values from its decision on, weight (1-1/h)^k for the value k
+// decisions on, from its side to move's point of view; a decision without
+// a search counts the next search's value, and after the end the game's
+// result (adjudicated) continues. Horizon 1 is the sample's own root
+// value; for horizon 2 the worked values are below.
+func TestShortTermTargets(t *testing.T) {
+	pos := sidePositions(t)
+	balance := []float64{0, 1, 3, 3, -2, -4}
+	nan := math.NaN()
+	// South's root values of 5 decisions: 1 and 4 were not searched.
+	values := []float64{0.2, nan, -0.4, 0.6, nan}
+	// Horizon 2, South's view, South winning: from the end back,
+	// 1; (1+1)/2 = 1; (0.6+1)/2 = 0.8; (-0.4+0.8)/2 = 0.2;
+	// (-0.4+0.2)/2 = -0.1 (decision 1 counts decision 2's value);
+	// (0.2-0.1)/2 = 0.05.
+	southWin := game.Status{Outcome: game.SouthWins, Reason: game.KingCaptured}
+	northWin := game.Status{Outcome: game.NorthWins, Reason: game.KingCaptured}
+	limitDraw := game.Status{Outcome: game.Draw, Reason: game.NoCaptureLimit}
+	cfg := SelfPlayConfig{Adjudication: 0.5, AdjudicationScale: 6, ShortTermHorizons: []int{1, 2}}
+	adj := 0.5 * math.Tanh(-4.0/6) // South's adjudicated result: 4 soldiers down
+	for _, tc := range []struct {
+		name string
+		side game.Side
+		at   int
+		st   game.Status
+		want []float64
+	}{
+		{"South, first decision", game.South, 0, southWin, []float64{0.2, 0.05}},
+		{"North, first decision", game.North, 0, southWin, []float64{-0.2, -0.05}},
+		{"South, a decision without a search", game.South, 1, southWin, []float64{-0.4, -0.1}},
+		{"North, mid-game", game.North, 3, southWin, []float64{-0.6, -0.8}},
+		{"South, the last decision: the result follows", game.South, 4, southWin, []float64{1, 1}},
+		{"South, the result lost", game.South, 4, northWin, []float64{-1, -1}},
+		{"North, the result won", game.North, 4, northWin, []float64{1, 1}},
+		{"South, drawn by the limit: adjudicated", game.South, 4, limitDraw, []float64{adj, adj}},
+		{"North, drawn by the limit: adjudicated", game.North, 4, limitDraw, []float64{-adj, -adj}},
+		{"North, drawn by the limit, mid-game", game.North, 3, limitDraw, []float64{-0.6, -(0.6 + adj) / 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ss := []samples.Sample{{Position: pos[tc.side]}}
+			cfg.setTargets(ss, []int{tc.at}, balance, values, tc.st)
+			got := ss[0].ShortTerm
+			if len(got) != len(tc.want) {
+				t.Fatalf("short-term targets %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if math.Abs(float64(got[i])-tc.want[i]) > 1e-6 {
+					t.Fatalf("short-term targets %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// TestShortTermTargetsSum compares the targets of a long random game, at
+// dablot's horizons, with the weighted sums they stand for, computed term
+// by term: sum over j of (1-λ)λ^j v(k+j), then λ^(n-k) times the result,
+// with λ = 1-1/h.
+func TestShortTermTargetsSum(t *testing.T) {
+	rng := modeltest.NewRand(3)
+	n := 300
+	values, balance := make([]float64, n), make([]float64, n+1)
+	for k := range values {
+		values[k] = rng.Float64()*2 - 1
+		if rng.IntN(5) == 0 {
+			values[k] = math.NaN()
+		}
+	}
+	cfg := SelfPlayConfig{ShortTermHorizons: []int{8, 32}}
+	pos := sidePositions(t)
+	st := game.Status{Outcome: game.NorthWins, Reason: game.KingCaptured}
+	for _, k := range []int{0, 1, 150, 290, 299} {
+		ss := []samples.Sample{{Position: pos[game.North]}}
+		cfg.setTargets(ss, []int{k}, balance, values, st)
+		for i, h := range cfg.ShortTermHorizons {
+			lambda := 1 - 1/float64(h)
+			want, w := 0.0, 1-lambda
+			for j := k; j < n; j++ {
+				v := math.NaN()
+				for m := j; m < n && math.IsNaN(v); m++ { // the next search's value
+					v = values[m]
+				}
+				if math.IsNaN(v) {
+					v = -1 // South's result
+				}
+				want += w * v
+				w *= lambda
+			}
+			want += math.Pow(lambda, float64(n-k)) * -1
+			want = -want // North's view
+			if got := float64(ss[0].ShortTerm[i]); math.Abs(got-want) > 1e-5 {
+				t.Errorf("decision %d, horizon %d: target %v, want %v", k, h, got, want)
+			}
+		}
+	}
+}
+
+// auxHeadRun trains a tiny run of cfg, with auxiliary heads, for three
+// generations in dir: loss gives each generation's loss of the heads,
+// which must be above 0 and below maxLoss. The run then resumes (its
+// checkpoint records the heads' loss weights) and trains a fourth
+// generation, and a warm start of cfg from a model without the heads is
+// refused with an error that says initErr. It returns the run's best model.
+func auxHeadRun(t *testing.T, cfg *Config, dir string, loss func(runlog.Generation) float64, maxLoss float64, initErr string) *model.Model {
+	t.Helper()
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(t.TempDir(), "score")
 	trainRun(t, cfg, dir)
 	gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile))
 	if err != nil {
@@ -1015,35 +1113,21 @@ func TestRunScoreHead(t *testing.T) {
 	}
 	var losses []float64
 	for _, g := range gens {
-		if !(g.ScoreLoss > 0) || math.IsInf(g.ScoreLoss, 0) {
-			t.Fatalf("generation %d: score loss %v", g.Generation, g.ScoreLoss)
+		if l := loss(g); !(l > 0) || math.IsInf(l, 0) {
+			t.Fatalf("generation %d: loss %v", g.Generation, l)
 		}
-		losses = append(losses, g.ScoreLoss)
+		losses = append(losses, loss(g))
 	}
 	// Each generation's targets are new games, so the loss need not fall
-	// in so short a run (TestTrainerScoreHead shows the head learns); a
-	// squared error of tanh outputs and targets in [-1, 1] is at most 4.
-	t.Logf("score loss by generation: %v", losses)
-	if len(losses) != 3 || slices.Max(losses) >= 4 {
-		t.Errorf("score losses %v", losses)
+	// in so short a run (TestTrainerAuxHeads shows the heads learn).
+	t.Logf("loss by generation: %v", losses)
+	if len(losses) != 3 || slices.Max(losses) >= maxLoss {
+		t.Errorf("losses %v", losses)
 	}
 	best, err := model.LoadModel(filepath.Join(dir, BestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !best.Weights.Config.ScoreHead || best.ScoreUtility != hs.SelfPlay.ScoreUtility {
-		t.Errorf("best model: score head %v, utility %v", best.Weights.Config.ScoreHead, best.ScoreUtility)
-	}
-	_, ss, err := samples.Read(filepath.Join(dir, ShardDir, shardName(1, mainWorker, 0)), best.Rules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range ss {
-		if !s.HasLead {
-			t.Fatal("a sample without its material lead")
-		}
-	}
-	// The run resumes (its checkpoint records the score weight) and goes on.
 	r, err := ResumeRun(dir, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -1055,14 +1139,88 @@ func TestRunScoreHead(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Close()
+	if gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile)); err != nil || len(gens) != 4 || !(loss(gens[3]) > 0) {
+		t.Errorf("the resumed run: %d generations (%v)", len(gens), err)
+	}
 	// A warm start must have the architecture the config asks for.
 	plain := filepath.Join(t.TempDir(), "plain.dbm")
 	if err := modeltest.NewModel(t, "frostviken", 1).Save(plain, nil); err != nil {
 		t.Fatal(err)
 	}
 	_, err = CreateRun(filepath.Join(t.TempDir(), "init"), cfg, best.Rules, plain, RunOptions{})
-	if err == nil || !strings.Contains(err.Error(), "the model has no score head, the training config test network.score_head: true") {
-		t.Errorf("--init without a score head: %v", err)
+	if err == nil || !strings.Contains(err.Error(), initErr) {
+		t.Errorf("--init without the heads: %v", err)
+	}
+	return best
+}
+
+// firstShard returns the samples of the first shard of the run in dir,
+// whose model is m.
+func firstShard(t *testing.T, dir string, m *model.Model) []samples.Sample {
+	t.Helper()
+	_, ss, err := samples.Read(filepath.Join(dir, ShardDir, shardName(1, mainWorker, 0)), m.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ss
+}
+
+// TestRunScoreHead trains a tiny run with hour-score's settings (a score
+// head, material_weight 0, score_weight, score_utility): the score loss is
+// measured, the shards carry the material lead, and the models record the
+// score utility; the run resumes. A warm start from a model without the
+// head is refused.
+func TestRunScoreHead(t *testing.T) {
+	hs := preset(t, "hour-score")
+	cfg := testConfig(t, 3)
+	cfg.Network.ScoreHead = hs.Network.ScoreHead
+	cfg.SelfPlay.MaterialHorizon = hs.SelfPlay.MaterialHorizon
+	cfg.SelfPlay.MaterialWeight = hs.SelfPlay.MaterialWeight
+	cfg.SelfPlay.ScoreUtility = hs.SelfPlay.ScoreUtility
+	cfg.Train.ScoreWeight = hs.Train.ScoreWeight
+	dir := filepath.Join(t.TempDir(), "score")
+	// A squared error of tanh outputs and targets in [-1, 1] is at most 4.
+	best := auxHeadRun(t, cfg, dir, func(g runlog.Generation) float64 { return g.ScoreLoss }, 4,
+		"the model has no score head, the training config test network.score_head: true")
+	if !best.Weights.Config.ScoreHead || best.ScoreUtility != hs.SelfPlay.ScoreUtility {
+		t.Errorf("best model: score head %v, utility %v", best.Weights.Config.ScoreHead, best.ScoreUtility)
+	}
+	ss := firstShard(t, dir, best)
+	for _, s := range ss {
+		if !s.HasLead || s.ShortTerm != nil {
+			t.Fatalf("a sample with lead %v (%v) and short-term targets %v", s.Lead, s.HasLead, s.ShortTerm)
+		}
+	}
+}
+
+// TestRunShortTerm trains a tiny run with the settings of the short-term
+// value ablation (docs/experiments/configs/hour-stv-abl.yaml): the heads'
+// loss is measured, every sample of the shards carries its short-term
+// value targets, one a horizon, and the models have the heads; the run
+// resumes. A warm start from a model without the heads is refused.
+func TestRunShortTerm(t *testing.T) {
+	abl := preset(t, "../docs/experiments/configs/hour-stv-abl.yaml")
+	cfg := testConfig(t, 3)
+	// The ablation's differences from hour, on the tiny run.
+	cfg.Network.ShortTermHeads, cfg.SelfPlay.ShortTermHorizons = abl.Network.ShortTermHeads, abl.SelfPlay.ShortTermHorizons
+	cfg.Train.ShortTermWeight = abl.Train.ShortTermWeight
+	k := cfg.Network.ShortTermHeads
+	dir := filepath.Join(t.TempDir(), "stv")
+	best := auxHeadRun(t, cfg, dir, func(g runlog.Generation) float64 { return g.ShortTermLoss }, 4*float64(k),
+		fmt.Sprintf("the model has 0 short-term value heads, the training config test network.short_term_heads: %d", k))
+	if best.Weights.Config.ShortTermHeads != k || k == 0 {
+		t.Errorf("best model: %d short-term heads, want %d", best.Weights.Config.ShortTermHeads, k)
+	}
+	ss := firstShard(t, dir, best)
+	spread := 0.0
+	for _, s := range ss {
+		if len(s.ShortTerm) != k {
+			t.Fatalf("a sample with the short-term targets %v, want %d", s.ShortTerm, k)
+		}
+		spread = math.Max(spread, math.Abs(float64(s.ShortTerm[0]-ss[0].ShortTerm[0])))
+	}
+	if spread == 0 {
+		t.Errorf("every sample has the short-term target %v", ss[0].ShortTerm[0])
 	}
 }
 
@@ -1074,7 +1232,6 @@ func TestBatchMakerScore(t *testing.T) {
 	cfg := modeltest.TinyNet
 	cfg.ScoreHead = true
 	m := modeltest.NewModelOf(t, "keyland", cfg, 4)
-	dir := t.TempDir()
 	var ss []samples.Sample
 	for i, p := range modeltest.RandomPositions(m.Rules, 32, 5) {
 		s := samples.Sample{Position: p, Result: 1, Target: 1}
@@ -1083,13 +1240,7 @@ func TestBatchMakerScore(t *testing.T) {
 		}
 		ss = append(ss, s)
 	}
-	if err := samples.Write(filepath.Join(dir, "a"+ShardExt), m.Rules, samples.Header{}, ss); err != nil {
-		t.Fatal(err)
-	}
-	rp := NewReplay(m, dir, 1000)
-	if _, err := rp.Scan(); err != nil {
-		t.Fatal(err)
-	}
+	rp := replayOf(t, m, ss)
 	b, err := NewBatchMaker(m, 64, true, 0, 4).Make(rp, 32, modeltest.NewRand(2))
 	if err != nil {
 		t.Fatal(err)
@@ -1126,5 +1277,83 @@ func TestBatchMakerScore(t *testing.T) {
 	plain, err := NewBatchMaker(modeltest.NewModel(t, "keyland", 4), 8, false, 0, 4).Make(rp, 32, modeltest.NewRand(2))
 	if err != nil || plain.Score != nil || plain.ScoreMask != nil {
 		t.Errorf("a network without a score head gets score targets (%v)", err)
+	}
+}
+
+// replayOf returns a replay buffer of m that holds samples ss, from a
+// shard of their own.
+func replayOf(t *testing.T, m *model.Model, ss []samples.Sample) *Replay {
+	t.Helper()
+	dir := t.TempDir()
+	if err := samples.Write(filepath.Join(dir, "a"+ShardExt), m.Rules, samples.Header{}, ss); err != nil {
+		t.Fatal(err)
+	}
+	rp := NewReplay(m, dir, 1000)
+	if _, err := rp.Scan(); err != nil {
+		t.Fatal(err)
+	}
+	return rp
+}
+
+// TestBatchMakerShortTerm: for a network with short-term value heads, a
+// sample's targets are its own, with weight 1, mirrored or not; a sample
+// without them (from an older shard) has weight 0; a sample with another
+// number of targets than the network has heads is an error. A network
+// without the heads gets no targets.
+func TestBatchMakerShortTerm(t *testing.T) {
+	cfg := modeltest.TinyNet
+	cfg.ShortTermHeads = 2
+	m := modeltest.NewModelOf(t, "keyland", cfg, 4)
+	var ss []samples.Sample
+	targets := map[[2]float32]bool{}
+	for i, p := range modeltest.RandomPositions(m.Rules, 32, 5) {
+		s := samples.Sample{Position: p, Result: 1, Target: 1}
+		if i%2 == 0 {
+			s.ShortTerm = []float32{float32(i) / 40, -float32(i) / 80}
+			targets[[2]float32(s.ShortTerm)] = true
+		}
+		ss = append(ss, s)
+	}
+	rp := replayOf(t, m, ss)
+	b, err := NewBatchMaker(m, 64, true, 0, 4).Make(rp, 32, modeltest.NewRand(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.ShortTerm) != 64*2 || len(b.ShortTermMask) != 64*2 || b.Score != nil {
+		t.Fatalf("%d short-term targets, %d weights, scores %v", len(b.ShortTerm), len(b.ShortTermMask), b.Score)
+	}
+	with, without := 0, 0
+	for i := range b.N {
+		st, mask := [2]float32(b.ShortTerm[2*i:]), [2]float32(b.ShortTermMask[2*i:])
+		switch mask {
+		case [2]float32{1, 1}:
+			with++
+			if !targets[st] {
+				t.Fatalf("position %d: short-term targets %v are no sample's", i, st)
+			}
+		case [2]float32{}:
+			without++
+			if st != [2]float32{} {
+				t.Fatalf("position %d: targets %v without weight", i, st)
+			}
+		default:
+			t.Fatalf("position %d: short-term weights %v", i, mask)
+		}
+	}
+	if with == 0 || without == 0 {
+		t.Fatalf("%d positions with short-term targets, %d without: want both", with, without)
+	}
+	plain, err := NewBatchMaker(modeltest.NewModel(t, "keyland", 4), 8, false, 0, 4).Make(rp, 32, modeltest.NewRand(2))
+	if err != nil || plain.ShortTerm != nil || plain.ShortTermMask != nil {
+		t.Errorf("a network without short-term heads gets their targets (%v)", err)
+	}
+	for i := range ss {
+		if ss[i].ShortTerm != nil {
+			ss[i].ShortTerm = ss[i].ShortTerm[:1]
+		}
+	}
+	if _, err := NewBatchMaker(m, 64, false, 0, 4).Make(replayOf(t, m, ss), 32, modeltest.NewRand(2)); err == nil ||
+		!strings.Contains(err.Error(), "1 short-term value targets for a network of 2 short-term heads") {
+		t.Errorf("one target for two heads: %v", err)
 	}
 }

@@ -206,12 +206,15 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		rec.Turns = append(rec.Turns, t.Format(r.Board))
 		turn, turnStart = turn[:0], p
 	}
-	// balance[k] is South's material lead before decision k.
-	var balance []float64
+	// balance[k] is South's material lead before decision k, and
+	// values[k] the root value of the network's search of decision k
+	// from South's point of view (NaN for a decision without one).
+	var balance, values []float64
 	var sampleAt []int
-	play := func(d game.Decision) {
+	play := func(d game.Decision, value float64) {
 		balance = append(balance, mcts.Material(&p, game.South)-mcts.Material(&p, game.North))
 		side := p.SideToMove()
+		values = append(values, southView(value, side))
 		p.Apply(d)
 		turn = append(turn, d)
 		if p.SideToMove() != side || p.Status().Over() {
@@ -224,7 +227,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		if !ok {
 			break
 		}
-		play(d)
+		play(d, math.NaN())
 	}
 
 	s, err := mcts.NewSearch(cfg.leafEvaluator(ev), cfg.SearchConfig(mcts.Mix(seed, 1), true))
@@ -244,7 +247,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 				return nil, fmt.Errorf("opponent %s in %s: %w", oppName, p.FEN(), err)
 			}
 			for _, d := range ds {
-				play(d)
+				play(d, math.NaN())
 			}
 			continue
 		}
@@ -253,6 +256,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 			return nil, fmt.Errorf("no legal decision in %s, yet the game is not over", p.FEN())
 		}
 		var d game.Decision
+		value := math.NaN()
 		if len(legal) == 1 {
 			d = legal[0]
 		} else {
@@ -267,6 +271,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 				return nil, err
 			}
 			g.Searches++
+			value = float64(res.Value)
 			if full {
 				idx = m.Encoder.LegalIndices(&p, res.Legal, idx[:0])
 				pol := make([]samples.PolicyEntry, 0, len(idx))
@@ -281,43 +286,54 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 			conf := s.Config()
 			d = res.Choose(conf.TemperatureAt(len(rec.Turns)), rng)
 		}
-		play(d)
+		play(d, value)
 	}
 	g.Status = p.Status()
 	rec.Finish(g.Status)
 	balance = append(balance, mcts.Material(&p, game.South)-mcts.Material(&p, game.North))
-	cfg.setTargets(g.Samples, sampleAt, balance, g.Status)
+	cfg.setTargets(g.Samples, sampleAt, balance, values, g.Status)
 	g.Duration = time.Since(began)
 	return g, nil
 }
 
-// setTargets sets the targets of the samples ss of a game that ended with
-// status st: sample i was taken before decision sampleAt[i], and
-// balance[k] is South's material lead before decision k (the last entry:
-// at the end). Each sample gets its result and value target (see
-// SelfPlayConfig.Adjudication and MaterialWeight) and, with a material
-// horizon, its material lead (samples.Sample.Lead) MaterialHorizon
-// decisions on, or at the end if sooner, both from its side to move's
-// point of view.
-func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance []float64, st game.Status) {
-	leadFor := func(southLead float64, me game.Side) float64 {
-		if me == game.North {
-			return -southLead
-		}
-		return southLead
+// southView returns x, a number from the point of view of side, from
+// South's (and back: the map is its own inverse).
+func southView(x float64, side game.Side) float64 {
+	if side == game.North {
+		return -x
 	}
+	return x
+}
+
+// setTargets sets the targets of the samples ss of a game that ended with
+// status st: sample i was taken before decision sampleAt[i], balance[k]
+// is South's material lead before decision k (the last entry: at the
+// end), and values[k] the root value of the search of decision k from
+// South's point of view (NaN without a search). Each sample gets its
+// result and value target (see SelfPlayConfig.Adjudication and
+// MaterialWeight), with a material horizon its material lead
+// (samples.Sample.Lead) MaterialHorizon decisions on, or at the end if
+// sooner, and with short-term horizons its short-term value targets
+// (samples.Sample.ShortTerm), all from its side to move's point of view.
+func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance, values []float64, st game.Status) {
 	shaped := func(lead float64) float64 { return cfg.Adjudication * math.Tanh(lead/cfg.AdjudicationScale) }
 	final := balance[len(balance)-1]
+	// The game's result for South, adjudicated.
+	outcome := 2*st.Outcome.ScoreFor(game.South) - 1
+	if r := st.Reason; cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies) {
+		outcome = shaped(final)
+	}
+	shortTerm := cfg.shortTermTargets(values, outcome)
 	for i := range ss {
 		s := &ss[i]
 		me := s.Position.SideToMove()
 		s.Result = int8(2*st.Outcome.ScoreFor(me) - 1)
-		t := float64(s.Result)
-		if r := st.Reason; cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies) {
-			t = shaped(leadFor(final, me))
+		t := southView(outcome, me)
+		for _, ts := range shortTerm {
+			s.ShortTerm = append(s.ShortTerm, float32(max(-1, min(1, southView(ts[sampleAt[i]], me)))))
 		}
 		if cfg.MaterialHorizon > 0 {
-			later := leadFor(balance[min(sampleAt[i]+cfg.MaterialHorizon, len(balance)-1)], me)
+			later := southView(balance[min(sampleAt[i]+cfg.MaterialHorizon, len(balance)-1)], me)
 			s.Lead, s.HasLead = float32(later), true
 			if w := cfg.MaterialWeight; w > 0 {
 				t = (1-w)*t + w*shaped(later)
@@ -325,4 +341,30 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 		}
 		s.Target = float32(t)
 	}
+}
+
+// shortTermTargets returns, for each horizon h of ShortTermHorizons, the
+// short-term value target before each decision k of a game (and at its
+// end, k = len(values)), from South's point of view: the average of the
+// root values from decision k on, the value j decisions on weighted
+// (1-1/h)^j (normalised: the weights sum to 1), where values[k] is the
+// root value of decision k from South's point of view, NaN for a decision
+// without a search (which counts the next search's value), and after the
+// end of the game outcome, South's result, continues for ever.
+func (cfg *SelfPlayConfig) shortTermTargets(values []float64, outcome float64) [][]float64 {
+	out := make([][]float64, len(cfg.ShortTermHorizons))
+	for i, h := range cfg.ShortTermHorizons {
+		keep := 1 - 1/float64(h) // the weight of the rest against this decision's value
+		ts := make([]float64, len(values)+1)
+		ts[len(values)] = outcome
+		next := outcome // the value of the next search, from k on
+		for k := len(values) - 1; k >= 0; k-- {
+			if !math.IsNaN(values[k]) {
+				next = values[k]
+			}
+			ts[k] = (1-keep)*next + keep*ts[k+1]
+		}
+		out[i] = ts
+	}
+	return out
 }

@@ -59,9 +59,12 @@ type Generation struct {
 	ValueLoss  float64 `json:"value_loss"`
 	// ScoreLoss is the score head's mean squared error (networks with a
 	// score head only).
-	ScoreLoss    float64 `json:"score_loss,omitempty"`
-	TrainSteps   int     `json:"train_steps"` // cumulative optimiser steps
-	LearningRate float64 `json:"learning_rate"`
+	ScoreLoss float64 `json:"score_loss,omitempty"`
+	// ShortTermLoss is the short-term value heads' squared error, summed
+	// over the heads (networks with them only).
+	ShortTermLoss float64 `json:"short_term_loss,omitempty"`
+	TrainSteps    int     `json:"train_steps"` // cumulative optimiser steps
+	LearningRate  float64 `json:"learning_rate"`
 
 	// The candidate's match against the best model, from the candidate's
 	// point of view.

@@ -2,6 +2,7 @@ package samples_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -143,56 +144,35 @@ func TestReadHeader(t *testing.T) {
 	}
 }
 
-// TestReadFormat2 reads a shard written by the code before samples carried
-// their material lead (testdata/format2.shard, magic DBLTSHD2, written by
-// Write at b27d78b from randomSamples(keyland, 20, 5)): its samples read
-// as they were written, without a lead.
-func TestReadFormat2(t *testing.T) {
+// TestReadOldFormats reads shards written by the code of earlier
+// formats, with Write from randomSamples(keyland, 20, seed, format):
+// testdata/format2.shard (magic DBLTSHD2, at b27d78b, before samples
+// carried their material lead) and testdata/format3.shard (DBLTSHD3, at
+// 09df31c, before they carried short-term value targets). Their samples
+// read as they were written, without what their format lacks.
+func TestReadOldFormats(t *testing.T) {
 	r := configs.MustVariant("keyland")
-	const path = "testdata/format2.shard"
-	h, ss, err := samples.Read(path, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if hh, err := samples.ReadHeader(path, r); err != nil || hh != h {
-		t.Errorf("header %+v (%v), want %+v", hh, err, h)
-	}
-	want := randomSamples(r, 20, 5, 2)
-	if h.Count != 20 || h.Generation != 4 || h.Run != "old" || !reflect.DeepEqual(ss, want) {
-		t.Errorf("the format 2 shard reads as %d samples (header %+v), not as written", len(ss), h)
-	}
-	for _, s := range ss {
-		if s.HasLead {
-			t.Fatal("a sample of a format 2 shard has a lead")
+	for _, tc := range []struct {
+		format     int
+		seed       uint64
+		generation int
+	}{{2, 5, 4}, {3, 6, 5}} {
+		path := fmt.Sprintf("testdata/format%d.shard", tc.format)
+		h, ss, err := samples.Read(path, r)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-}
-
-// TestReadFormat3 reads a shard written by the code before samples carried
-// short-term value targets (testdata/format3.shard, magic DBLTSHD3, written
-// by Write at 09df31c from randomSamples(keyland, 20, 6, 3)): its samples
-// read as they were written, with their leads and without short-term
-// targets.
-func TestReadFormat3(t *testing.T) {
-	r := configs.MustVariant("keyland")
-	const path = "testdata/format3.shard"
-	h, ss, err := samples.Read(path, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if hh, err := samples.ReadHeader(path, r); err != nil || hh != h {
-		t.Errorf("header %+v (%v), want %+v", hh, err, h)
-	}
-	want := randomSamples(r, 20, 6, 3)
-	if h.Count != 20 || h.Generation != 5 || h.Run != "old" || !reflect.DeepEqual(ss, want) {
-		t.Errorf("the format 3 shard reads as %d samples (header %+v), not as written", len(ss), h)
-	}
-	if !slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.HasLead }) {
-		t.Error("no sample of the format 3 shard has its lead")
-	}
-	for _, s := range ss {
-		if s.ShortTerm != nil {
-			t.Fatal("a sample of a format 3 shard has short-term value targets")
+		if hh, err := samples.ReadHeader(path, r); err != nil || hh != h {
+			t.Errorf("%s: header %+v (%v), want %+v", path, hh, err, h)
+		}
+		want := randomSamples(r, 20, tc.seed, tc.format)
+		if h.Count != 20 || h.Generation != tc.generation || h.Run != "old" || !reflect.DeepEqual(ss, want) {
+			t.Errorf("%s reads as %d samples (header %+v), not as written", path, len(ss), h)
+		}
+		hasLead := slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.HasLead })
+		hasShortTerm := slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.ShortTerm != nil })
+		if hasLead != (tc.format >= 3) || hasShortTerm {
+			t.Errorf("%s: samples with a lead %v, with short-term targets %v", path, hasLead, hasShortTerm)
 		}
 	}
 }
