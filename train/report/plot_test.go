@@ -276,3 +276,30 @@ func TestRatingPlotBand(t *testing.T) {
 		t.Errorf("one rated model: the band's colour set %d times", n)
 	}
 }
+
+// TestLossSeries: the loss plot shows the auxiliary heads' losses only for
+// runs whose networks have them.
+func TestLossSeries(t *testing.T) {
+	names := func(gens []runlog.Generation) string {
+		var out []string
+		for _, s := range lossSeries(gens) {
+			out = append(out, s.name)
+		}
+		return strings.Join(out, ", ")
+	}
+	for _, tc := range []struct {
+		name string
+		gens []runlog.Generation
+		want string
+	}{
+		{"no generations", nil, "policy loss, value loss"},
+		{"no heads", []runlog.Generation{{PolicyLoss: 3, ValueLoss: 1}}, "policy loss, value loss"},
+		{"score head", []runlog.Generation{{ValueLoss: 1}, {ValueLoss: 1, ScoreLoss: 0.1}}, "policy loss, value loss, score loss"},
+		{"both heads", []runlog.Generation{{ScoreLoss: 0.1, ShortTermLoss: 0.2}}, "policy loss, value loss, score loss, short-term value loss"},
+		{"short-term heads", []runlog.Generation{{ShortTermLoss: 0.2}}, "policy loss, value loss, short-term value loss"},
+	} {
+		if got := names(tc.gens); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}

@@ -174,10 +174,7 @@ func Write(dir string, opts Options) ([]string, error) {
 	}{
 		{RatingPlot, func() (*plot.Plot, error) { return ratingPlot(run, table, anchor) }},
 		{LossPlot, func() (*plot.Plot, error) {
-			return generationPlot(run.Generations, genPlot{title: "Training loss", ylabel: "loss", series: []series{
-				{"policy loss", func(g runlog.Generation) float64 { return g.PolicyLoss }},
-				{"value loss", func(g runlog.Generation) float64 { return g.ValueLoss }},
-			}, reference: math.NaN()})
+			return generationPlot(run.Generations, genPlot{title: "Training loss", ylabel: "loss", series: lossSeries(run.Generations), reference: math.NaN()})
 		}},
 		{LengthPlot, func() (*plot.Plot, error) {
 			return generationPlot(run.Generations, genPlot{title: "Self-play game length", ylabel: "complete turns per game", series: []series{
@@ -219,6 +216,24 @@ func Write(dir string, opts Options) ([]string, error) {
 type series struct {
 	name  string
 	value func(runlog.Generation) float64
+}
+
+// lossSeries returns the losses to plot: policy and value, and the score
+// and short-term value heads' where the run's networks have them.
+func lossSeries(gens []runlog.Generation) []series {
+	ss := []series{
+		{"policy loss", func(g runlog.Generation) float64 { return g.PolicyLoss }},
+		{"value loss", func(g runlog.Generation) float64 { return g.ValueLoss }},
+	}
+	for _, aux := range []series{
+		{"score loss", func(g runlog.Generation) float64 { return g.ScoreLoss }},
+		{"short-term value loss", func(g runlog.Generation) float64 { return g.ShortTermLoss }},
+	} {
+		if slices.ContainsFunc(gens, func(g runlog.Generation) bool { return aux.value(g) > 0 }) {
+			ss = append(ss, aux)
+		}
+	}
+	return ss
 }
 
 // genPlot is a plot of series against generation.

@@ -94,6 +94,12 @@ func lastGeneration(b *strings.Builder, g runlog.Generation) {
 		row("game ends", "%s", match.FormatEnds(g.Ends))
 	}
 	row("policy / value loss", "%.4f / %.4f", g.PolicyLoss, g.ValueLoss)
+	if g.ScoreLoss > 0 {
+		row("score loss", "%.4f", g.ScoreLoss)
+	}
+	if g.ShortTermLoss > 0 {
+		row("short-term value loss", "%.4f", g.ShortTermLoss)
+	}
 	row("train steps (cumulative)", "%d", g.TrainSteps)
 	row("learning rate", "%g", g.LearningRate)
 	if n := g.CandidateWins + g.CandidateDraws + g.CandidateLosses; n > 0 {
