@@ -12,12 +12,16 @@ import (
 	"github.com/dablot-zero/dablot/net/safetensors"
 )
 
-// TestChainModels: the models of the 8-hour chains load, with their rules
-// covered by their checksums.
+// TestChainModels: the models of the 8-hour chains and of the ablations
+// load, with their rules covered by their checksums.
 func TestChainModels(t *testing.T) {
-	files, err := filepath.Glob("../../models/chains/*.dbm")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no models in models/chains: %v", err)
+	var files []string
+	for _, dir := range []string{"chains", "ablations"} {
+		found, err := filepath.Glob("../../models/" + dir + "/*.dbm")
+		if err != nil || len(found) == 0 {
+			t.Fatalf("no models in models/%s: %v", dir, err)
+		}
+		files = append(files, found...)
 	}
 	for _, path := range files {
 		m, err := model.LoadModel(path)
