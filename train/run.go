@@ -726,21 +726,26 @@ func (r *Run) writeState() error {
 	return durable.WriteFile(filepath.Join(r.Dir, StateFile), append(data, '\n'))
 }
 
+// ratingOpenings returns the start positions of rating games: the
+// variant's opening book with rating.book, if it has one; else none (the
+// variant's start, after rating.random_turns random turns).
+func (r *Run) ratingOpenings() ([]game.Position, error) {
+	if !r.Config.Rating.Book {
+		return nil, nil
+	}
+	book, _, err := configs.Book(r.Rules)
+	return book, err
+}
+
 // rate plays the best model against the previous rated generation (with
 // rating.previous) and every anchor, and appends the results to
 // ratings.jsonl.
 func (r *Run) rate(ctx context.Context, g int) error {
 	rc := r.Config.Rating
 	name := fmt.Sprintf("gen%d", r.state.Best)
-	var openings []game.Position
-	if rc.Book {
-		book, ok, err := configs.Book(r.Rules)
-		if err != nil {
-			return err
-		}
-		if ok {
-			openings = book
-		}
+	openings, err := r.ratingOpenings()
+	if err != nil {
+		return err
 	}
 	type opponent struct {
 		spec  string // as ratings.jsonl names it

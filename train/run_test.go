@@ -907,8 +907,9 @@ func TestRunStopsAtCPUHours(t *testing.T) {
 }
 
 // TestRatingPrevious: with rating.previous each rated generation plays the
-// previous rated one, from the variant's book, before the anchors, and the
-// ratings file records those games under the generations' names.
+// previous rated one before the anchors (here with rating.book, whose
+// openings TestRatingOpenings checks), and the ratings file records those
+// games under the generations' names.
 func TestRatingPrevious(t *testing.T) {
 	cfg := testConfig(t, 3)
 	cfg.Rating.Every, cfg.Rating.Previous, cfg.Rating.Book = 1, 4, true
@@ -1355,5 +1356,35 @@ func TestBatchMakerShortTerm(t *testing.T) {
 	if _, err := NewBatchMaker(m, 64, false, 0, 4).Make(replayOf(t, m, ss), 32, modeltest.NewRand(2)); err == nil ||
 		!strings.Contains(err.Error(), "1 short-term value targets for a network of 2 short-term heads") {
 		t.Errorf("one target for two heads: %v", err)
+	}
+}
+
+// TestRatingOpenings: rating games start from the variant's opening book
+// with rating.book, and from the start without it or without a book.
+func TestRatingOpenings(t *testing.T) {
+	for _, tc := range []struct {
+		variant string
+		book    bool
+		want    bool // the built-in book's openings
+	}{
+		{"frostviken", true, true},
+		{"frostviken", false, false},
+		{"daablot", true, false}, // no book
+	} {
+		cfg := testConfig(t, 1)
+		cfg.Variant, cfg.Rating.Book = tc.variant, tc.book
+		rules := configs.MustVariant(tc.variant)
+		r := &Run{Config: cfg, Rules: rules}
+		got, err := r.ratingOpenings()
+		if err != nil {
+			t.Fatalf("%s, book %v: %v", tc.variant, tc.book, err)
+		}
+		want, _, _ := configs.Book(rules)
+		if !tc.want {
+			want = nil
+		}
+		if len(got) != len(want) || (tc.want && (len(got) == 0 || got[0] != want[0])) {
+			t.Errorf("%s, book %v: %d openings, want %d", tc.variant, tc.book, len(got), len(want))
+		}
 	}
 }
