@@ -140,9 +140,7 @@ func (ab *AlphaBetaPlayer) Search(ctx context.Context, p *game.Position) (ABResu
 	if len(legal) == 0 {
 		return ABResult{}, errOver
 	}
-	ab.setStepDirs(p.Rules())
-	ab.ctx, ab.stop, ab.nodes = ctx, false, 0
-	ab.deadline = time.Time{}
+	ab.begin(ctx, p)
 	if ab.cfg.Time > 0 {
 		ab.deadline = start.Add(ab.cfg.Time)
 	}
@@ -173,6 +171,58 @@ func (ab *AlphaBetaPlayer) Search(ctx context.Context, p *game.Position) (ABResu
 		}
 	}
 	return res, nil
+}
+
+// begin readies the player for a search of p under ctx, with no deadline.
+func (ab *AlphaBetaPlayer) begin(ctx context.Context, p *game.Position) {
+	ab.setStepDirs(p.Rules())
+	ab.ctx, ab.stop, ab.nodes = ctx, false, 0
+	ab.deadline = time.Time{}
+}
+
+// ScoreDecisions scores every legal decision of p, in the order of
+// p.Decisions, for p's side to move: each is searched to depth turns (the
+// turn it starts or continues counts as the first, as in Search) with a full
+// window, so that every score is exact, not a bound. It ignores the
+// config's Depth and Time; ctx bounds it.
+func (ab *AlphaBetaPlayer) ScoreDecisions(ctx context.Context, p *game.Position, depth int) ([]game.Decision, []int, error) {
+	if depth < 1 || depth > maxDepth {
+		return nil, nil, fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d", depth, maxDepth)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	start := time.Now()
+	defer func() { ab.Elapsed += time.Since(start) }()
+	legal := p.Decisions(nil)
+	if len(legal) == 0 {
+		return nil, nil, errOver
+	}
+	ab.begin(ctx, p)
+	ab.rootBest = nullMove
+	me := p.SideToMove()
+	scores := make([]int, len(legal))
+	for i, d := range legal {
+		q := *p
+		q.Apply(d)
+		nd := depth
+		if q.Chain() < 0 {
+			nd--
+		}
+		v := ab.search(&q, nd, -infScore, infScore, 1)
+		if q.SideToMove() != me {
+			v = -v
+		}
+		scores[i] = v
+	}
+	ab.Nodes += ab.nodes
+	if ab.stop {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, errors.New("mcts: alpha-beta scoring stopped")
+	}
+	return legal, scores, nil
 }
 
 // Turn implements Player.

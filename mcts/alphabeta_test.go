@@ -161,6 +161,12 @@ func TestSpecs(t *testing.T) {
 		{"gumbel:eval=material,sims=8,mm=0.5", ""},
 		{"mcts:eval=material,sims=8,mm=1.5", "mm=1.5"},
 		{"mcts:eval=rollout,sims=8,policy=net,value=net", ""},
+		{"gumbel:eval=material,sims=8,guard=2", ""},
+		{"mcts:eval=material,sims=8,guard=1,gmargin=0", ""},
+		{"gumbel:eval=material,sims=8,guard=9", "guard=9: want a whole number from 0 to 8"},
+		{"gumbel:eval=material,sims=8,gmargin=50", "gmargin= is the margin of the guard"},
+		{"mcts:eval=material,sims=8,guard=2,gmargin=-1", "gmargin=-1"},
+		{"alphabeta:depth=2,guard=2", `unknown key "guard"`},
 		{"gumbel:eval=rollout,sims=8,policy=flat", "policy=flat"},
 		{"mcts:eval=rollout,sims=8,value=nn", "value=nn"},
 		// Settings that size memory are bounded by what a tree or table holds.

@@ -103,7 +103,7 @@ func (s *Search) gumbelStart(lim Limits) {
 		s.gumbelPass()
 		return
 	}
-	s.gPlan.plan(min(s.cfg.GumbelM, k), lim.Sims)
+	s.gPlan.plan(min(s.cfg.GumbelM, s.rootAllowed()), lim.Sims)
 	s.gumbelSnapshot()
 }
 
@@ -111,7 +111,7 @@ func (s *Search) gumbelStart(lim Limits) {
 // last one's (capped by what is left of a simulation limit), planned from
 // the root's visits now.
 func (s *Search) gumbelPass() {
-	m := min(s.cfg.GumbelM, len(s.root.legal))
+	m := min(s.cfg.GumbelM, s.rootAllowed())
 	budget := 2 * s.gBudget
 	if budget == 0 {
 		budget = m * max(1, int(math.Ceil(math.Log2(float64(m)))))
@@ -184,6 +184,9 @@ func (s *Search) gumbelRootSelect() int {
 	best, fallback := -1, -1
 	bestScore, fallbackScore := math.Inf(-1), math.Inf(-1)
 	for i := range r.children {
+		if s.isExcluded(r, i) {
+			continue
+		}
 		visits := s.childVisits(i) - s.gSeen[i]
 		score := s.gNoise[i] + s.gLogits[i] + sigma[i]
 		if score > fallbackScore {
@@ -294,12 +297,14 @@ func (s *Search) gumbelFinish(res *Result) {
 	maxN := 0
 	for i, p := range pi {
 		res.Policy[i] = float32(p)
-		maxN = max(maxN, res.Visits[i])
+		if !s.isExcluded(r, i) {
+			maxN = max(maxN, res.Visits[i])
+		}
 	}
 	best, bestScore := 0, math.Inf(-1)
 	noise := s.gNoise
 	for i := range r.legal {
-		if res.Visits[i] != maxN {
+		if res.Visits[i] != maxN || s.isExcluded(r, i) {
 			continue
 		}
 		g := 0.0

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
@@ -215,6 +216,10 @@ type SearchPlayer struct {
 	rng    *rand.Rand
 	// OnResult, if set, sees the result of every search.
 	OnResult func(p *game.Position, r *Result)
+	// Guard, if set, vetoes root decisions before every search; its time
+	// counts against a time limit. A decision it leaves alone is played
+	// without a search.
+	Guard *Guard
 	// Simulations counts the simulations run so far; Elapsed the time
 	// spent searching.
 	Simulations int64
@@ -244,7 +249,22 @@ func (sp *SearchPlayer) Turn(ctx context.Context, p *game.Position) ([]game.Deci
 	cfg := sp.search.Config()
 	var ds []game.Decision
 	for {
-		res, err := sp.search.Run(ctx, sp.limits)
+		d, guarded, lim, err := sp.guard(ctx, &q)
+		if err != nil {
+			return nil, err
+		}
+		if guarded {
+			ds = append(ds, d)
+			if err := sp.search.Advance(d); err != nil {
+				return nil, err
+			}
+			q.Apply(d)
+			if q.Chain() < 0 {
+				return ds, nil
+			}
+			continue
+		}
+		res, err := sp.search.Run(ctx, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -253,7 +273,7 @@ func (sp *SearchPlayer) Turn(ctx context.Context, p *game.Position) ([]game.Deci
 		if sp.OnResult != nil {
 			sp.OnResult(&q, res)
 		}
-		d := res.Choose(cfg.TemperatureAt(q.Ply()), sp.rng)
+		d = res.Choose(cfg.TemperatureAt(q.Ply()), sp.rng)
 		ds = append(ds, d)
 		if err := sp.search.Advance(d); err != nil {
 			return nil, err
@@ -263,4 +283,37 @@ func (sp *SearchPlayer) Turn(ctx context.Context, p *game.Position) ([]game.Deci
 			return ds, nil
 		}
 	}
+}
+
+// guard runs the player's Guard, if any, on q, the search's root: it
+// excludes the vetoed decisions from the search and returns the limits left
+// for it, or, when the guard leaves a single decision, that decision and
+// guarded true.
+func (sp *SearchPlayer) guard(ctx context.Context, q *game.Position) (d game.Decision, guarded bool, lim Limits, err error) {
+	lim = sp.limits
+	if sp.Guard == nil {
+		return 0, false, lim, nil
+	}
+	start := time.Now()
+	legal := q.Decisions(nil)
+	if len(legal) <= 1 {
+		return 0, false, lim, nil
+	}
+	ex, err := sp.Guard.Excluded(ctx, q)
+	if err != nil {
+		return 0, false, lim, err
+	}
+	took := time.Since(start)
+	sp.Elapsed += took
+	if lim.Time > 0 {
+		lim.Time = max(lim.Time-took, time.Millisecond)
+	}
+	if len(ex) == len(legal)-1 {
+		for _, d := range legal {
+			if !slices.Contains(ex, d) {
+				return d, true, lim, nil
+			}
+		}
+	}
+	return 0, false, lim, sp.search.Exclude(ex)
 }

@@ -278,7 +278,9 @@ type Search struct {
 	root *node
 	// rootPrior is the root's prior with Dirichlet noise (nil: none yet).
 	rootPrior []float32
-	nodes     int
+	// excluded marks the root decisions that Exclude ruled out (nil: none).
+	excluded []bool
+	nodes    int
 
 	// Gumbel state of the current run.
 	gLogits  []float64
@@ -365,6 +367,48 @@ func (s *Search) Advance(d game.Decision) error {
 	return nil
 }
 
+// Exclude keeps the runs of the search, until the root moves on
+// (SetPosition, Advance), from visiting or choosing the root decisions in ds:
+// a player's veto, such as Guard's. A decision the solver proves is still
+// played as proven. At least one legal decision must stay allowed.
+func (s *Search) Exclude(ds []game.Decision) error {
+	if s.root == nil {
+		return errors.New("mcts: Exclude before SetPosition")
+	}
+	ex := make([]bool, len(s.root.legal))
+	for _, d := range ds {
+		i := slices.Index(s.root.legal, d)
+		if i < 0 {
+			return fmt.Errorf("mcts: cannot exclude %s: not legal at the root", s.root.pos.DecisionString(d))
+		}
+		ex[i] = true
+	}
+	if !slices.Contains(ex, false) {
+		return errors.New("mcts: cannot exclude every legal decision")
+	}
+	s.excluded = ex
+	if !slices.Contains(ex, true) {
+		s.excluded = nil
+	}
+	return nil
+}
+
+// isExcluded reports whether root decision i is excluded (Exclude).
+func (s *Search) isExcluded(n *node, i int) bool {
+	return n == s.root && s.excluded != nil && s.excluded[i]
+}
+
+// rootAllowed is the number of root decisions not excluded.
+func (s *Search) rootAllowed() int {
+	k := len(s.root.legal)
+	for _, x := range s.excluded {
+		if x {
+			k--
+		}
+	}
+	return k
+}
+
 // Position returns the root position.
 func (s *Search) Position() (game.Position, bool) {
 	if s.root == nil {
@@ -375,6 +419,7 @@ func (s *Search) Position() (game.Position, bool) {
 
 func (s *Search) setRoot(n *node) {
 	s.root = n
+	s.excluded = nil
 	s.nodes = countNodes(n)
 }
 
@@ -843,6 +888,9 @@ func (s *Search) puctSelect(n *node) int {
 	vl := s.cfg.VirtualLoss
 	best, bestScore := 0, math.Inf(-1)
 	for i, ch := range n.children {
+		if s.isExcluded(n, i) {
+			continue
+		}
 		q, visits := fpu, 0.0
 		switch {
 		case ch != nil && s.cfg.Solver && ch.solved:
@@ -932,9 +980,10 @@ func (s *Search) result(sims int, start time.Time) *Result {
 	case s.cfg.Gumbel:
 		s.gumbelFinish(res)
 	default:
-		best := 0
+		best := -1
 		for i := range k {
-			if res.Visits[i] > res.Visits[best] || res.Visits[i] == res.Visits[best] && res.Q[i] > res.Q[best] {
+			if !s.isExcluded(r, i) && (best < 0 || res.Visits[i] > res.Visits[best] ||
+				res.Visits[i] == res.Visits[best] && res.Q[i] > res.Q[best]) {
 				best = i
 			}
 			if total > 0 {
@@ -982,10 +1031,15 @@ func (s *Search) solvedChoice(res *Result) {
 		return
 	}
 	alt := -1 // the root is not proven, so some decision is not lost
-	for i := range r.legal {
-		if !res.lost[i] && (alt < 0 || res.Visits[i] > res.Visits[alt] ||
-			res.Visits[i] == res.Visits[alt] && res.Q[i] > res.Q[alt]) {
-			alt = i
+	for _, allowExcluded := range []bool{false, true} {
+		for i := range r.legal {
+			if !res.lost[i] && (allowExcluded || !s.isExcluded(r, i)) && (alt < 0 || res.Visits[i] > res.Visits[alt] ||
+				res.Visits[i] == res.Visits[alt] && res.Q[i] > res.Q[alt]) {
+				alt = i
+			}
+		}
+		if alt >= 0 {
+			break
 		}
 	}
 	res.Best = r.legal[alt]
