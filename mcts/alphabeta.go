@@ -180,50 +180,70 @@ func (ab *AlphaBetaPlayer) begin(ctx context.Context, p *game.Position) {
 	ab.deadline = time.Time{}
 }
 
-// ScoreDecisions scores every legal decision of p, in the order of
-// p.Decisions, for p's side to move: each is searched to depth turns (the
-// turn it starts or continues counts as the first, as in Search) with a full
-// window, so that every score is exact, not a bound. It ignores the
-// config's Depth and Time; ctx bounds it.
-func (ab *AlphaBetaPlayer) ScoreDecisions(ctx context.Context, p *game.Position, depth int) ([]game.Decision, []int, error) {
+// Vetoes returns the legal decisions of p that a search of depth turns
+// (the turn a decision starts or continues counts as the first) scores more
+// than margin below the best, for p's side to move. An alpha-beta search of
+// p finds the best score; every other decision is then tested against
+// best − margin with a null window, which costs far less than scoring it
+// exactly. It ignores the config's Depth and Time: ctx and deadline (zero:
+// none) bound it, and a search they stop returns ctx's error or
+// errGuardTime.
+func (ab *AlphaBetaPlayer) Vetoes(ctx context.Context, p *game.Position, depth, margin int, deadline time.Time) ([]game.Decision, error) {
 	if depth < 1 || depth > maxDepth {
-		return nil, nil, fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d", depth, maxDepth)
+		return nil, fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d", depth, maxDepth)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	start := time.Now()
 	defer func() { ab.Elapsed += time.Since(start) }()
 	legal := p.Decisions(nil)
 	if len(legal) == 0 {
-		return nil, nil, errOver
+		return nil, errOver
 	}
 	ab.begin(ctx, p)
+	ab.deadline = deadline
 	ab.rootBest = nullMove
+	best := ab.search(p, depth, -infScore, infScore, 0)
+	bestMove := ab.rootBest
+	threshold := best - margin
 	me := p.SideToMove()
-	scores := make([]int, len(legal))
-	for i, d := range legal {
+	var out []game.Decision
+	for _, d := range legal {
+		if ab.stop {
+			break
+		}
+		if d == bestMove {
+			continue
+		}
 		q := *p
 		q.Apply(d)
 		nd := depth
 		if q.Chain() < 0 {
 			nd--
 		}
-		v := ab.search(&q, nd, -infScore, infScore, 1)
-		if q.SideToMove() != me {
-			v = -v
+		var v int
+		if q.SideToMove() == me {
+			v = ab.search(&q, nd, threshold-1, threshold, 1)
+		} else {
+			v = -ab.search(&q, nd, -threshold, -threshold+1, 1)
 		}
-		scores[i] = v
+		if v < threshold {
+			out = append(out, d)
+		}
 	}
 	ab.Nodes += ab.nodes
 	if ab.stop {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return nil, nil, errors.New("mcts: alpha-beta scoring stopped")
+		return nil, errGuardTime
 	}
-	return legal, scores, nil
+	return out, nil
 }
+
+// errGuardTime says that a search ran out of the time its deadline gave it.
+var errGuardTime = errors.New("mcts: alpha-beta ran out of time")
 
 // Turn implements Player.
 func (ab *AlphaBetaPlayer) Turn(ctx context.Context, p *game.Position) ([]game.Decision, error) {

@@ -4,72 +4,111 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 )
 
-// TestScoreDecisionsEqualMinimax: every decision's score is the exact
-// minimax value of the position after it, and the best of them is the
-// alpha-beta search's score, with and without a table.
-func TestScoreDecisionsEqualMinimax(t *testing.T) {
-	positions := smallPositions(t)
-	sameWin := func(a, b int) bool {
-		return a == b || a >= winBound && b >= winBound || a <= -winBound && b <= -winBound
+// exactScores scores every legal decision of p by minimax to depth turns
+// (the decision's own turn counted), for p's side to move.
+func exactScores(ab *AlphaBetaPlayer, p *game.Position, depth int) ([]game.Decision, []int) {
+	legal := p.Decisions(nil)
+	scores := make([]int, len(legal))
+	for j, d := range legal {
+		q := *p
+		q.Apply(d)
+		nd := depth
+		if q.Chain() < 0 {
+			nd--
+		}
+		scores[j] = minimax(ab, &q, nd, 1)
+		if q.SideToMove() != p.SideToMove() {
+			scores[j] = -scores[j]
+		}
 	}
-	for _, tt := range []int{0, 16} {
-		for depth := 1; depth <= 3; depth++ {
-			for i, p := range positions {
+	return legal, scores
+}
+
+// TestVetoesEqualMinimax: the decisions vetoed with null windows are those
+// whose exact minimax score is more than the margin below the best.
+func TestVetoesEqualMinimax(t *testing.T) {
+	checked := 0
+	for depth := 1; depth <= 3; depth++ {
+		for _, margin := range []int{0, 50, 150} {
+			for i, p := range smallPositions(t) {
 				c := DefaultAlphaBetaConfig()
-				c.Depth, c.TTBits, c.Quiescence = depth, tt, false
+				c.Depth, c.TTBits, c.Quiescence = depth, 0, false
 				ab, err := NewAlphaBetaPlayer(c)
 				if err != nil {
 					t.Fatal(err)
 				}
-				legal, scores, err := ab.ScoreDecisions(context.Background(), &p, depth)
+				got, err := ab.Vetoes(context.Background(), &p, depth, margin, time.Time{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !slices.Equal(legal, p.Decisions(nil)) || len(scores) != len(legal) {
-					t.Fatalf("position %d: %d scores of %d decisions, not in p.Decisions order", i, len(scores), len(legal))
-				}
+				legal, scores := exactScores(ab, &p, depth)
+				best := slices.Max(scores)
+				var want []game.Decision
 				for j, d := range legal {
-					q := p
-					q.Apply(d)
-					nd := depth
-					if q.Chain() < 0 {
-						nd--
-					}
-					want := minimax(ab, &q, nd, 1)
-					if q.SideToMove() != p.SideToMove() {
-						want = -want
-					}
-					if !sameWin(scores[j], want) {
-						t.Errorf("tt %d depth %d position %d (%s) %s: score %d, minimax %d", tt, depth, i, p.FEN(), p.DecisionString(d), scores[j], want)
+					if scores[j] < best-margin {
+						want = append(want, d)
 					}
 				}
-				ab, _ = NewAlphaBetaPlayer(c)
-				r, err := ab.Search(context.Background(), &p)
-				if err != nil {
-					t.Fatal(err)
+				if !slices.Equal(got, want) {
+					t.Errorf("depth %d margin %d position %d (%s): vetoes %v, want %v (scores %v)", depth, margin, i, p.FEN(), got, want, scores)
 				}
-				if best := slices.Max(scores); !sameWin(best, r.Score) {
-					t.Errorf("tt %d depth %d position %d: best score %d, search %d", tt, depth, i, best, r.Score)
+				if len(want) > 0 {
+					checked++
 				}
 			}
 		}
 	}
+	if checked == 0 {
+		t.Fatal("no position had a veto: the test proves nothing")
+	}
 	ab, _ := NewAlphaBetaPlayer(DefaultAlphaBetaConfig())
-	p := positions[0]
+	p := smallPositions(t)[0]
 	for _, depth := range []int{0, maxDepth + 1} {
-		if _, _, err := ab.ScoreDecisions(context.Background(), &p, depth); err == nil {
+		if _, err := ab.Vetoes(context.Background(), &p, depth, 100, time.Time{}); err == nil {
 			t.Errorf("depth %d: no error", depth)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := ab.ScoreDecisions(ctx, &p, 3); err == nil {
+	if _, err := ab.Vetoes(ctx, &p, 3, 100, time.Time{}); err == nil {
 		t.Error("cancelled context: no error")
+	}
+}
+
+// TestGuardTime: with a deadline the guard stops deepening and vetoes by
+// the deepest search it completed; a deadline already past vetoes nothing.
+func TestGuardTime(t *testing.T) {
+	p := configs.MustVariant("dablot").Start()
+	g, err := NewGuard(MaxGuardDepth, 100, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := g.Excluded(context.Background(), &p, start.Add(20*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	// The deadline is checked every 1024 nodes: a little over is fine, a
+	// search to depth 16 from the start position is not.
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("a 20 ms deadline took %v", took)
+	}
+	// A deadline already past: no deeper search than one turn.
+	ex, err := g.Excluded(context.Background(), &p, time.Now().Add(-time.Second))
+	one, _ := g.ab.Vetoes(context.Background(), &p, 1, 100, time.Time{})
+	if err != nil || len(ex) != 0 && !slices.Equal(ex, one) {
+		t.Errorf("a past deadline: vetoes %v, %v; want none or those of one turn, %v", ex, err, one)
+	}
+	if d := g.deadline(start, Limits{Sims: 10}); !d.IsZero() {
+		t.Errorf("a search without a time limit gives the guard the deadline %v", d)
+	}
+	if d := g.deadline(start, Limits{Time: 100 * time.Millisecond}); d != start.Add(50*time.Millisecond) {
+		t.Errorf("share 0.5 of 100 ms: deadline %v after the start", d.Sub(start))
 	}
 }
 
@@ -161,22 +200,15 @@ func TestSearchExclude(t *testing.T) {
 func TestGuardVetoes(t *testing.T) {
 	checked := 0
 	for i, p := range smallPositions(t) {
-		g, err := NewGuard(2, 100)
+		g, err := NewGuard(2, 100, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ex, err := g.Excluded(context.Background(), &p)
+		ex, err := g.Excluded(context.Background(), &p, time.Time{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		legal, scores, _ := g.ab.ScoreDecisions(context.Background(), &p, 2)
-		best := slices.Max(scores)
-		for j, d := range legal {
-			if vetoed := slices.Contains(ex, d); vetoed != (scores[j] < best-100) {
-				t.Errorf("position %d: %s scores %d of best %d, vetoed %v", i, p.DecisionString(d), scores[j], best, vetoed)
-			}
-		}
-		if len(ex) == len(legal) {
+		if len(ex) == len(p.Decisions(nil)) {
 			t.Fatalf("position %d: every decision vetoed", i)
 		}
 		// The favoured decision: a vetoed one that does not end the game
@@ -222,9 +254,12 @@ func TestGuardVetoes(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no position had a vetoed decision: the test proves nothing")
 	}
-	for _, c := range [][2]int{{0, 100}, {MaxGuardDepth + 1, 100}, {2, -1}} {
-		if _, err := NewGuard(c[0], c[1]); err == nil {
-			t.Errorf("NewGuard(%d, %d): no error", c[0], c[1])
+	for _, c := range []struct {
+		depth, margin int
+		share         float64
+	}{{0, 100, 1}, {MaxGuardDepth + 1, 100, 1}, {2, -1, 1}, {2, 100, 0}, {2, 100, 1.5}} {
+		if _, err := NewGuard(c.depth, c.margin, c.share); err == nil {
+			t.Errorf("NewGuard%+v: no error", c)
 		}
 	}
 }

@@ -299,7 +299,7 @@ func (sp *SearchPlayer) guard(ctx context.Context, q *game.Position) (d game.Dec
 	if len(legal) <= 1 {
 		return 0, false, lim, nil
 	}
-	ex, err := sp.Guard.Excluded(ctx, q)
+	ex, err := sp.Guard.Excluded(ctx, q, sp.Guard.deadline(start, lim))
 	if err != nil {
 		return 0, false, lim, err
 	}

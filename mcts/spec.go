@@ -26,9 +26,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin"},
+		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin"},
+		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -178,8 +178,9 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   mm [0: the mean; else Config.MinimaxWeight],
 //	                   su [the model's: the score utility it was trained with, 0 to 1;
 //	                   value + su·score of a network with a score head; 0 turns it off],
-//	                   guard [0: none; else Guard's depth in turns: alpha-beta vetoes root
-//	                   decisions before each search], gmargin [100: Guard's margin]
+//	                   guard [0: none; else Guard's deepest search in turns: alpha-beta
+//	                   vetoes root decisions before each search], gmargin [100: Guard's
+//	                   margin], gshare [0.5: Guard's share of ms]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
@@ -285,7 +286,9 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	cacheSize := r.int("cache", defCache, 0, maxCacheSize)
 	guardDepth := r.int("guard", 0, 0, MaxGuardDepth)
 	guardMargin := r.int("gmargin", 100, 0, 1_000_000)
+	guardShare := r.float("gshare", 0.5, 1e-3, 1)
 	_, hasGMargin := sp.Params["gmargin"]
+	_, hasGShare := sp.Params["gshare"]
 	_, hasSU := sp.Params["su"]
 	scoreUtility := r.float("su", 0, 0, 1)
 	if r.err != nil {
@@ -300,8 +303,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	switch {
 	case hasModel && hasEval:
 		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
-	case hasGMargin && guardDepth == 0:
-		return nil, fmt.Errorf("player %q: gmargin= is the margin of the guard: it needs guard=1 or more", sp.Text)
+	case (hasGMargin || hasGShare) && guardDepth == 0:
+		return nil, fmt.Errorf("player %q: gmargin= and gshare= set the guard: they need guard=1 or more", sp.Text)
 	case hasSU && !hasModel:
 		return nil, fmt.Errorf("player %q: su= is the score utility of a network: it needs model=", sp.Text)
 	case hasModel:
@@ -369,7 +372,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 			return nil, err
 		}
 		if guardDepth > 0 {
-			if pl.Guard, err = NewGuard(guardDepth, guardMargin); err != nil {
+			if pl.Guard, err = NewGuard(guardDepth, guardMargin, guardShare); err != nil {
 				return nil, err
 			}
 		}
