@@ -36,9 +36,9 @@ type Guard struct {
 // MaxGuardDepth bounds Guard.Depth.
 const MaxGuardDepth = 16
 
-// guardTTBits is the size of a guard's transposition table (2^18 entries,
-// 4 MB).
-const guardTTBits = 18
+// guardTTBits is the size of a guard's transposition table (2^16 entries,
+// 1 MB): self-play makes a guard for every game.
+const guardTTBits = 16
 
 // NewGuard returns a guard that searches up to depth turns, takes at most
 // share of a time limit, and excludes what scores more than margin below

@@ -170,6 +170,17 @@ func TestSearchExclude(t *testing.T) {
 		if res.Best == fav || res.Best == legal[0] {
 			t.Errorf("%s: chose the excluded %s", name, p.DecisionString(res.Best))
 		}
+		// The policy target holds only the decisions left.
+		var sum float32
+		for i, d := range res.Legal {
+			sum += res.Policy[i]
+			if (d == fav || d == legal[0]) && res.Policy[i] != 0 {
+				t.Errorf("%s: excluded %s has policy %g", name, p.DecisionString(d), res.Policy[i])
+			}
+		}
+		if sum < 0.999 || sum > 1.001 {
+			t.Errorf("%s: policy sums to %g", name, sum)
+		}
 		// A new root has no exclusions.
 		s = newSearch(t, favour{root: p, d: fav}, cfg, p)
 		if err := s.Exclude([]game.Decision{fav}); err != nil {

@@ -294,11 +294,16 @@ func (s *Search) gumbelFinish(res *Result) {
 	sigma := s.completedSigma(r)
 	pi := make([]float64, len(r.legal))
 	softmaxInto(pi, r.prior, sigma)
-	maxN := 0
+	maxN, kept := 0, 0.0
 	for i, p := range pi {
-		res.Policy[i] = float32(p)
 		if !s.isExcluded(r, i) {
 			maxN = max(maxN, res.Visits[i])
+			kept += p
+		}
+	}
+	for i, p := range pi {
+		if !s.isExcluded(r, i) {
+			res.Policy[i] = float32(p / kept) // excluded decisions get none
 		}
 	}
 	best, bestScore := 0, math.Inf(-1)

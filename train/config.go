@@ -177,6 +177,22 @@ type SelfPlayConfig struct {
 	// kind of player punishes and what it overlooks. 0 turns it off.
 	OpponentFraction float64  `yaml:"opponent_fraction,omitempty"`
 	Opponents        []string `yaml:"opponents,omitempty"`
+	// Guard, when above 0, lets an alpha-beta search of up to Guard turns
+	// veto, before every self-play search, the decisions it scores more
+	// than GuardMargin (default 100, a soldier) below the best
+	// (mcts.Guard): they are neither searched nor played, and policy
+	// targets hold only the decisions left. A single decision left is
+	// played without a search, like a forced one. 0 turns it off.
+	Guard       int  `yaml:"guard,omitempty"`
+	GuardMargin *int `yaml:"guard_margin,omitempty"`
+}
+
+// guardMargin is the guard's margin: GuardMargin, or 100.
+func (s *SelfPlayConfig) guardMargin() int {
+	if s.GuardMargin != nil {
+		return *s.GuardMargin
+	}
+	return 100
 }
 
 // Endgame returns the spec of the curriculum's random endgames.
@@ -494,6 +510,9 @@ func (c *Config) Validate() error {
 		{eg.PrinceChance >= 0 && eg.PrinceChance <= 1, "selfplay.endgame_prince_chance", "0 to 1", eg.PrinceChance},
 		{s.OpponentFraction >= 0 && s.OpponentFraction <= 1, "selfplay.opponent_fraction", "0 to 1", s.OpponentFraction},
 		{s.OpponentFraction == 0 || len(s.Opponents) > 0, "selfplay.opponents", "at least one player spec when opponent_fraction is above 0", "none"},
+		{s.Guard >= 0 && s.Guard <= mcts.MaxGuardDepth, "selfplay.guard", fmt.Sprintf("0 to %d", mcts.MaxGuardDepth), s.Guard},
+		{s.guardMargin() >= 0, "selfplay.guard_margin", "0 or more", s.guardMargin()},
+		{s.GuardMargin == nil || s.Guard > 0, "selfplay.guard_margin", "no value without selfplay.guard (it is the guard's margin)", s.guardMargin()},
 		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},

@@ -70,6 +70,9 @@ func TestConfigErrors(t *testing.T) {
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_king_chance: 1.5", "selfplay.endgame_king_chance"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_prince_chance: .nan", "selfplay.endgame_prince_chance"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5", "selfplay.opponents"},
+		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard: 17", "selfplay.guard = 17: want 0 to 16"},
+		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard: 2\n    guard_margin: -1", "selfplay.guard_margin = -1"},
+		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard_margin: 50", "selfplay.guard_margin = 50: want no value without selfplay.guard"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 1.5\n    opponents: [random]", "selfplay.opponent_fraction"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5\n    opponents: [randm]", "randm"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5\n    opponents: [\"alphabeta:depth=abc\"]", "depth=abc"},
@@ -154,6 +157,32 @@ func checkWorkersAgree(t *testing.T, m *model.Model, sp SelfPlayConfig) {
 			t.Fatalf("game %d does not replay: %v", i, err)
 		}
 	}
+}
+
+// TestSelfPlayGuard: with selfplay.guard the games change, depend on the
+// seed alone, and replay.
+func TestSelfPlayGuard(t *testing.T) {
+	m := modeltest.NewModel(t, "frostviken", 2)
+	sp := testConfig(t, 1).SelfPlay
+	plain, err := SelfPlay(context.Background(), m, sp, 11, 0, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp.Guard = 2
+	guarded, err := SelfPlay(context.Background(), m, sp, 11, 0, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := 0
+	for i := range plain {
+		if slices.Equal(plain[i].Record.Turns, guarded[i].Record.Turns) {
+			same++
+		}
+	}
+	if same == len(plain) {
+		t.Error("the guard changed no game")
+	}
+	checkWorkersAgree(t, m, sp)
 }
 
 // TestSelfPlaySolver: selfplay.solve and selfplay.forced reach the search

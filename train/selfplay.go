@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -234,6 +235,12 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	if err != nil {
 		return nil, err
 	}
+	var guard *mcts.Guard
+	if cfg.Guard > 0 {
+		if guard, err = mcts.NewGuard(cfg.Guard, cfg.guardMargin(), 1); err != nil {
+			return nil, err
+		}
+	}
 	g := &SelfPlayGame{Record: rec, Endgame: endgame, Opponent: oppName, OpponentSide: oppSide}
 	var idx []int32
 	for !p.Status().Over() {
@@ -257,8 +264,18 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		}
 		var d game.Decision
 		value := math.NaN()
-		if len(legal) == 1 {
-			d = legal[0]
+		var vetoed []game.Decision
+		if guard != nil && len(legal) > 1 {
+			if vetoed, err = guard.Excluded(ctx, &p, time.Time{}); err != nil {
+				return nil, err
+			}
+		}
+		if len(legal)-len(vetoed) == 1 {
+			for _, x := range legal {
+				if !slices.Contains(vetoed, x) {
+					d = x
+				}
+			}
 		} else {
 			full := rng.Float64() < cfg.FullFraction
 			sims := cfg.FastSims
@@ -266,6 +283,9 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 				sims = cfg.FullSims
 			}
 			s.SetPosition(p)
+			if err := s.Exclude(vetoed); err != nil {
+				return nil, err
+			}
 			res, err := s.Run(ctx, mcts.Limits{Sims: sims})
 			if err != nil {
 				return nil, err
