@@ -512,6 +512,31 @@ func (r *Result) Choose(temperature float64, rng *rand.Rand) game.Decision {
 	return r.Best
 }
 
+// PolicySurprise returns how much the search's policy target surprised
+// the evaluator: the Kullback-Leibler divergence KL(Policy ‖ Prior) in
+// nats, Policy normalised to sum 1, a prior of 0 counted as 1e-100 (as
+// KataGo does). It is 0 for a result without both, or with slices of
+// different lengths.
+func (r *Result) PolicySurprise() float64 {
+	if len(r.Policy) == 0 || len(r.Policy) != len(r.Prior) {
+		return 0
+	}
+	var sum float64
+	for _, t := range r.Policy {
+		sum += max(float64(t), 0)
+	}
+	if !(sum > 0) {
+		return 0
+	}
+	kl := 0.0
+	for i, t := range r.Policy {
+		if t := float64(t) / sum; t > 1e-100 {
+			kl += t * (math.Log(t) - math.Log(max(float64(r.Prior[i]), 1e-100)))
+		}
+	}
+	return max(kl, 0) // rounding
+}
+
 // ErrNoLimit is returned by Run when Limits sets no bound.
 var ErrNoLimit = errors.New("mcts: no limit on simulations, nodes or time")
 

@@ -757,3 +757,42 @@ func selfPlayConfig() Config {
 	c.Temperature, c.TemperaturePlies = 1, 20
 	return c
 }
+
+// TestPolicySurprise: the surprise is KL(policy target ‖ prior), in nats,
+// and a search's result has one for its own prior and target.
+func TestPolicySurprise(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		policy, prior []float32
+		want          float64
+	}{
+		{"target is the prior", []float32{0.5, 0.25, 0.25}, []float32{0.5, 0.25, 0.25}, 0},
+		{"all on one of four", []float32{0, 1, 0, 0}, []float32{0.25, 0.25, 0.25, 0.25}, math.Log(4)},
+		{"half on each of two", []float32{0.5, 0.5, 0}, []float32{0.8, 0.1, 0.1}, 0.5*math.Log(0.5/0.8) + 0.5*math.Log(0.5/0.1)},
+		{"target not normalised", []float32{0, 2, 0, 0}, []float32{0.25, 0.25, 0.25, 0.25}, math.Log(4)},
+		{"a prior of 0 counts 1e-100", []float32{1, 0}, []float32{0, 1}, 100 * math.Log(10)},
+		{"no target", []float32{0, 0}, []float32{0.5, 0.5}, 0},
+		{"lengths differ", []float32{1}, []float32{0.5, 0.5}, 0},
+		{"empty", nil, nil, 0},
+	} {
+		r := Result{Policy: tc.policy, Prior: tc.prior}
+		if got := r.PolicySurprise(); math.Abs(got-tc.want) > 1e-6 {
+			t.Errorf("%s: surprise %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	p := configs.MustVariant("keyland").Start()
+	s := newSearch(t, sideEvaluator{0.1}, DefaultConfig(), p)
+	res, err := s.Run(context.Background(), Limits{Sims: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0.0
+	for i, q := range res.Policy {
+		if q > 0 {
+			want += float64(q) * math.Log(float64(q)/float64(res.Prior[i]))
+		}
+	}
+	if got := res.PolicySurprise(); !(got > 0) || math.Abs(got-want) > 1e-5 {
+		t.Errorf("a search of 64 simulations from uniform priors: surprise %v, want %v (above 0)", got, want)
+	}
+}
