@@ -177,6 +177,16 @@ type SelfPlayConfig struct {
 	// kind of player punishes and what it overlooks. 0 turns it off.
 	OpponentFraction float64  `yaml:"opponent_fraction,omitempty"`
 	Opponents        []string `yaml:"opponents,omitempty"`
+	// PolicySurprise weights the samples of each game by how much their
+	// policy target surprised the network (KataGo's policy surprise
+	// weighting, see surpriseWeights): half of the weight of the game's
+	// full searches is spread evenly over them and half in proportion to
+	// each one's KL(policy target ‖ network's prior). A sample of weight w
+	// is written floor(w) times and once more with probability
+	// w - floor(w), so a game writes about as many samples as it has full
+	// searches, and the trainer needs no weights. Fast searches still
+	// write none.
+	PolicySurprise bool `yaml:"policy_surprise,omitempty"`
 	// Guard, when above 0, lets an alpha-beta search of up to Guard turns
 	// veto, before every self-play search, the decisions it scores more
 	// than GuardMargin (default 100, a soldier) below the best

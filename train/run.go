@@ -473,6 +473,8 @@ func (r *Run) generation(ctx context.Context) error {
 	m.Ends = map[string]int{}
 	for _, gm := range games {
 		all = append(all, gm.Samples...)
+		m.GenPositions += gm.Positions
+		m.MeanSurprise += gm.Surprise
 		gm.Record.Tags = map[string]string{"Generation": strconv.Itoa(g), "Game": strconv.Itoa(gm.Index)}
 		if err := gm.Record.WritePGN(&recs); err != nil {
 			return err
@@ -508,6 +510,9 @@ func (r *Run) generation(ctx context.Context) error {
 		m.OpponentScore /= float64(m.OpponentGames)
 	}
 	m.GenGames, m.GenSamples = len(games), len(all)
+	if m.GenPositions > 0 {
+		m.MeanSurprise /= float64(m.GenPositions)
+	}
 	hdr := samples.Header{Variant: r.Rules.Name, Fingerprint: r.Rules.Fingerprint(), Generation: r.state.Best,
 		Model: r.best.Metadata[net.MetaChecksum], Worker: mainWorker, Games: len(games), Run: r.state.Run}
 	if err := samples.Write(filepath.Join(r.Dir, ShardDir, shardName(g, mainWorker, 0)), r.Rules, hdr, all); err != nil {
@@ -632,6 +637,9 @@ func (r *Run) generation(ctx context.Context) error {
 	}
 	if m.OpponentGames > 0 {
 		endgames += fmt.Sprintf("  opponents %d (score %.0f%%)", m.OpponentGames, 100*m.OpponentScore)
+	}
+	if cfg.SelfPlay.PolicySurprise {
+		endgames += fmt.Sprintf("  surprise %.3f (%d samples of %d full searches)", m.MeanSurprise, m.GenSamples, m.GenPositions)
 	}
 	scoreLoss := ""
 	if cfg.Network.ScoreHead {

@@ -26,6 +26,12 @@ type SelfPlayGame struct {
 	Samples  []samples.Sample
 	Searches int  // decisions searched (full and fast)
 	Endgame  bool // started from a random endgame (the curriculum), not the setup
+	// Positions counts the full searches: the samples the game writes
+	// without policy surprise weighting (SelfPlayConfig.PolicySurprise),
+	// and about as many as it writes with it. Surprise is the sum of their
+	// policy surprise (mcts.Result.PolicySurprise), with or without it.
+	Positions int
+	Surprise  float64
 	// Opponent is the spec of the fixed opponent that played OpponentSide
 	// (SelfPlayConfig.Opponents), or "" in a game of the network against
 	// itself.
@@ -212,6 +218,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	// from South's point of view (NaN for a decision without one).
 	var balance, values []float64
 	var sampleAt []int
+	var surprise []float64 // of each sample's search (mcts.Result.PolicySurprise)
 	play := func(d game.Decision, value float64) {
 		balance = append(balance, mcts.Material(&p, game.South)-mcts.Material(&p, game.North))
 		side := p.SideToMove()
@@ -302,6 +309,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 				}
 				g.Samples = append(g.Samples, samples.Sample{Position: p, Policy: pol, Value: max(-1, min(1, res.Value)), Full: true})
 				sampleAt = append(sampleAt, len(balance))
+				surprise = append(surprise, res.PolicySurprise())
 			}
 			conf := s.Config()
 			d = res.Choose(conf.TemperatureAt(len(rec.Turns)), rng)
@@ -311,7 +319,16 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	g.Status = p.Status()
 	rec.Finish(g.Status)
 	balance = append(balance, mcts.Material(&p, game.South)-mcts.Material(&p, game.North))
+	// The targets are per decision: set them before the samples are
+	// weighted and copied.
 	cfg.setTargets(g.Samples, sampleAt, balance, values, g.Status)
+	g.Positions = len(g.Samples)
+	for _, x := range surprise {
+		g.Surprise += x
+	}
+	if cfg.PolicySurprise {
+		g.Samples = replicate(g.Samples, surpriseWeights(surprise), rng)
+	}
 	g.Duration = time.Since(began)
 	return g, nil
 }

@@ -91,16 +91,18 @@ func SelfPlayWorker(ctx context.Context, dir string, opts WorkerOptions) error {
 			return err
 		}
 		var all []samples.Sample
+		full := 0
 		for _, g := range played {
 			all = append(all, g.Samples...)
+			full += g.Positions
 		}
 		name := shardName(gen, opts.Name, seq)
 		hdr := samples.Header{Generation: gen, Model: best.Metadata[net.MetaChecksum], Worker: opts.Name, Games: len(played), Run: st.Run}
 		if err := samples.Write(filepath.Join(dir, ShardDir, name), rules, hdr, all); err != nil {
 			return err
 		}
-		logf(opts.Out, "worker %s: %s: %d games, %d samples with generation %d in %.0f s\n",
-			opts.Name, name, len(played), len(all), gen, time.Since(began).Seconds())
+		logf(opts.Out, "worker %s: %s: %d games, %d samples (%d full searches) with generation %d in %.0f s\n",
+			opts.Name, name, len(played), len(all), full, gen, time.Since(began).Seconds())
 		seq++
 	}
 	return nil

@@ -43,6 +43,7 @@ func makeRun(t *testing.T, dir string, gens int, extra ...runlog.Match) {
 		add(mpath, runlog.Generation{
 			Generation: g, Time: start.Add(time.Duration(h * float64(time.Hour))), Hours: h,
 			Games: 200 * (g + 1), Samples: int64(8000 * (g + 1)), GenGames: 200, GenSamples: 8000,
+			GenPositions: 7950, MeanSurprise: 0.41,
 			MeanLength: 60 - 3*float64(g), MedianLength: 58 - 3*float64(g), DrawRate: 0.3 - 0.02*float64(g),
 			FirstPlayerScore: 0.52, Ends: map[string]int{"no_pieces": 150, "two_kings": 50},
 			PolicyLoss: 3 - 0.2*float64(g), ValueLoss: 0.9 - 0.05*float64(g), TrainSteps: 500 * g, LearningRate: 2e-3,
@@ -112,6 +113,7 @@ func TestWrite(t *testing.T) {
 			"| gen4 |", "- training time: 3.75 hours", "- self-play games: 1000", "- samples: 40000",
 			"## Last generation (4)", "no_pieces 150, two_kings 50", "+20 =10 -10 (62.5 %), promoted",
 			"(rating.png)", "(draws.png)",
+			"| full searches (samples without surprise weighting) | 7950 |", "| mean policy surprise | 0.410 nats |",
 		}},
 		{"one generation", 1, nil, []string{"generations: 1 (0 to 0)", "| gen0 |"}},
 		{"no generations", 0, nil, []string{"No generations recorded yet.", "No rating matches"}},

@@ -87,6 +87,10 @@ func lastGeneration(b *strings.Builder, g runlog.Generation) {
 	row("hours (cumulative)", "%.2f", g.Hours)
 	row("self-play games", "%d", g.GenGames)
 	row("samples", "%d", g.GenSamples)
+	if g.GenPositions > 0 {
+		row("full searches (samples without surprise weighting)", "%d", g.GenPositions)
+		row("mean policy surprise", "%.3f nats", g.MeanSurprise)
+	}
 	row("game length, mean / median", "%.1f / %.1f turns", g.MeanLength, g.MedianLength)
 	row("draw rate", "%.1f %%", 100*g.DrawRate)
 	row("first-player score", "%.1f %%", 100*g.FirstPlayerScore)
