@@ -473,7 +473,7 @@ func (r *Run) generation(ctx context.Context) error {
 	m.Ends = map[string]int{}
 	for _, gm := range games {
 		all = append(all, gm.Samples...)
-		m.GenPositions += gm.Positions
+		m.GenFullSearches += gm.FullSearches
 		m.MeanSurprise += gm.Surprise
 		gm.Record.Tags = map[string]string{"Generation": strconv.Itoa(g), "Game": strconv.Itoa(gm.Index)}
 		if err := gm.Record.WritePGN(&recs); err != nil {
@@ -510,8 +510,8 @@ func (r *Run) generation(ctx context.Context) error {
 		m.OpponentScore /= float64(m.OpponentGames)
 	}
 	m.GenGames, m.GenSamples = len(games), len(all)
-	if m.GenPositions > 0 {
-		m.MeanSurprise /= float64(m.GenPositions)
+	if m.GenFullSearches > 0 {
+		m.MeanSurprise /= float64(m.GenFullSearches)
 	}
 	hdr := samples.Header{Variant: r.Rules.Name, Fingerprint: r.Rules.Fingerprint(), Generation: r.state.Best,
 		Model: r.best.Metadata[net.MetaChecksum], Worker: mainWorker, Games: len(games), Run: r.state.Run}
@@ -639,7 +639,7 @@ func (r *Run) generation(ctx context.Context) error {
 		endgames += fmt.Sprintf("  opponents %d (score %.0f%%)", m.OpponentGames, 100*m.OpponentScore)
 	}
 	if cfg.SelfPlay.PolicySurprise {
-		endgames += fmt.Sprintf("  surprise %.3f (%d samples of %d full searches)", m.MeanSurprise, m.GenSamples, m.GenPositions)
+		endgames += fmt.Sprintf("  surprise %.3f (%d samples of %d full searches)", m.MeanSurprise, m.GenSamples, m.GenFullSearches)
 	}
 	scoreLoss := ""
 	if cfg.Network.ScoreHead {

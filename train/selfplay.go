@@ -26,12 +26,12 @@ type SelfPlayGame struct {
 	Samples  []samples.Sample
 	Searches int  // decisions searched (full and fast)
 	Endgame  bool // started from a random endgame (the curriculum), not the setup
-	// Positions counts the full searches: the samples the game writes
+	// FullSearches counts the full searches: the samples the game writes
 	// without policy surprise weighting (SelfPlayConfig.PolicySurprise),
 	// and about as many as it writes with it. Surprise is the sum of their
 	// policy surprise (mcts.Result.PolicySurprise), with or without it.
-	Positions int
-	Surprise  float64
+	FullSearches int
+	Surprise     float64
 	// Opponent is the spec of the fixed opponent that played OpponentSide
 	// (SelfPlayConfig.Opponents), or "" in a game of the network against
 	// itself.
@@ -322,7 +322,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	// The targets are per decision: set them before the samples are
 	// weighted and copied.
 	cfg.setTargets(g.Samples, sampleAt, balance, values, g.Status)
-	g.Positions = len(g.Samples)
+	g.FullSearches = len(g.Samples)
 	for _, x := range surprise {
 		g.Surprise += x
 	}

@@ -138,14 +138,14 @@ func TestSelfPlayPolicySurprise(t *testing.T) {
 	more, dropped, rows, full := 0, 0, 0, 0
 	for i, g := range weighed {
 		rows += len(g.Samples)
-		full += g.Positions
+		full += g.FullSearches
 		p := plain[i]
 		if !slices.Equal(g.Record.Turns, p.Record.Turns) {
 			t.Fatalf("game %d: the weighting changed the game", i)
 		}
-		if g.Positions != len(p.Samples) || p.Positions != len(p.Samples) || g.Surprise != p.Surprise || !(g.Surprise > 0) {
+		if g.FullSearches != len(p.Samples) || p.FullSearches != len(p.Samples) || g.Surprise != p.Surprise || !(g.Surprise > 0) {
 			t.Fatalf("game %d: %d and %d full searches, surprise %v and %v; %d samples without the weighting",
-				i, g.Positions, p.Positions, g.Surprise, p.Surprise, len(p.Samples))
+				i, g.FullSearches, p.FullSearches, g.Surprise, p.Surprise, len(p.Samples))
 		}
 		// copies[j] counts the weighed samples that are plain sample j,
 		// walking both in order.
@@ -225,10 +225,10 @@ func TestRunPolicySurprise(t *testing.T) {
 		t.Fatalf("metrics: %d generations, %v", len(gens), err)
 	}
 	for _, g := range gens {
-		if g.GenPositions == 0 || !(g.MeanSurprise > 0) || g.GenSamples == g.GenPositions {
-			t.Errorf("generation %d: %d samples of %d full searches, mean surprise %v", g.Generation, g.GenSamples, g.GenPositions, g.MeanSurprise)
+		if g.GenFullSearches == 0 || !(g.MeanSurprise > 0) || g.GenSamples == g.GenFullSearches {
+			t.Errorf("generation %d: %d samples of %d full searches, mean surprise %v", g.Generation, g.GenSamples, g.GenFullSearches, g.MeanSurprise)
 		}
-		line := fmt.Sprintf("surprise %.3f (%d samples of %d full searches)", g.MeanSurprise, g.GenSamples, g.GenPositions)
+		line := fmt.Sprintf("surprise %.3f (%d samples of %d full searches)", g.MeanSurprise, g.GenSamples, g.GenFullSearches)
 		if !strings.Contains(out.String(), line) {
 			t.Errorf("generation %d: no %q in the output:\n%s", g.Generation, line, out.String())
 		}

@@ -94,7 +94,7 @@ func SelfPlayWorker(ctx context.Context, dir string, opts WorkerOptions) error {
 		full := 0
 		for _, g := range played {
 			all = append(all, g.Samples...)
-			full += g.Positions
+			full += g.FullSearches
 		}
 		name := shardName(gen, opts.Name, seq)
 		hdr := samples.Header{Generation: gen, Model: best.Metadata[net.MetaChecksum], Worker: opts.Name, Games: len(played), Run: st.Run}

@@ -43,7 +43,7 @@ func makeRun(t *testing.T, dir string, gens int, extra ...runlog.Match) {
 		add(mpath, runlog.Generation{
 			Generation: g, Time: start.Add(time.Duration(h * float64(time.Hour))), Hours: h,
 			Games: 200 * (g + 1), Samples: int64(8000 * (g + 1)), GenGames: 200, GenSamples: 8000,
-			GenPositions: 7950, MeanSurprise: 0.41,
+			GenFullSearches: 7950, MeanSurprise: 0.41,
 			MeanLength: 60 - 3*float64(g), MedianLength: 58 - 3*float64(g), DrawRate: 0.3 - 0.02*float64(g),
 			FirstPlayerScore: 0.52, Ends: map[string]int{"no_pieces": 150, "two_kings": 50},
 			PolicyLoss: 3 - 0.2*float64(g), ValueLoss: 0.9 - 0.05*float64(g), TrainSteps: 500 * g, LearningRate: 2e-3,

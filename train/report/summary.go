@@ -87,8 +87,8 @@ func lastGeneration(b *strings.Builder, g runlog.Generation) {
 	row("hours (cumulative)", "%.2f", g.Hours)
 	row("self-play games", "%d", g.GenGames)
 	row("samples", "%d", g.GenSamples)
-	if g.GenPositions > 0 {
-		row("full searches (samples without surprise weighting)", "%d", g.GenPositions)
+	if g.GenFullSearches > 0 {
+		row("full searches (samples without surprise weighting)", "%d", g.GenFullSearches)
 		row("mean policy surprise", "%.3f nats", g.MeanSurprise)
 	}
 	row("game length, mean / median", "%.1f / %.1f turns", g.MeanLength, g.MedianLength)

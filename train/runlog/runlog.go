@@ -41,13 +41,13 @@ type Generation struct {
 
 	GenGames   int `json:"gen_games"`   // self-play games this generation
 	GenSamples int `json:"gen_samples"` // samples this generation
-	// GenPositions counts this generation's full searches: the samples it
+	// GenFullSearches counts this generation's full searches: the samples it
 	// writes without policy surprise weighting (selfplay.policy_surprise;
 	// with it GenSamples is about as many). MeanSurprise is their mean
 	// policy surprise, KL(policy target ‖ network's prior) in nats.
 	// Records from before they were kept have neither.
-	GenPositions int     `json:"gen_positions,omitempty"`
-	MeanSurprise float64 `json:"mean_surprise,omitempty"`
+	GenFullSearches int     `json:"gen_full_searches,omitempty"`
+	MeanSurprise    float64 `json:"mean_surprise,omitempty"`
 	// Game statistics count the games of the network against itself that
 	// start from the variant's setup; the curriculum games that start from
 	// random endgames, and the games against fixed opponents, are counted
