@@ -83,22 +83,27 @@ strength: build
 #     (100 games) on dablot and winther (bar: 50 %), rows in docs/ladder.tsv;
 #     and keyland never loses: 40 games against alphabeta:ms=1000 (0 losses)
 #     and 40 against uct:playouts=1000 at 200 simulations (90 %). About 3 hours.
+#   OPTS adds settings to the models' player in both, such as OPTS=guard=3
+#   (the alpha-beta guard: docs/strength.md §8).
 MODELS ?= models
 BARS ?= bars
+OPTS ?=
+COMMA := ,
+LADDER_PLAYER = $(if $(OPTS),--player gumbel:$(OPTS))
 bars-hour: build
 	mkdir -p $(BARS)
 	for v in dablot winther frostviken; do \
-	  $(BIN) arena --variant $$v --a "gumbel:model=$(MODELS)/$$v.dbm,sims=200" --b alphabeta:depth=2 --games 100 --open 2 --threads 2 --seed 11 --out $(BARS)/hour-$$v-ab2.jsonl || exit 1; \
+	  $(BIN) arena --variant $$v --a "gumbel:model=$(MODELS)/$$v.dbm,sims=200$(if $(OPTS),$(COMMA)$(OPTS))" --b alphabeta:depth=2 --games 100 --open 2 --threads 2 --seed 11 --out $(BARS)/hour-$$v-ab2.jsonl || exit 1; \
 	done
 
 bar-8h: build
 	mkdir -p $(BARS)
 	for v in dablot winther; do \
-	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 1000 --games 40 --out $(BARS)/8h-$$v-ab1000.jsonl || exit 1; \
-	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 100 --games 100 --out $(BARS)/8h-$$v-ab100.jsonl || exit 1; \
+	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 1000 --games 40 $(LADDER_PLAYER) --out $(BARS)/8h-$$v-ab1000.jsonl || exit 1; \
+	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 100 --games 100 $(LADDER_PLAYER) --out $(BARS)/8h-$$v-ab100.jsonl || exit 1; \
 	done
-	$(BIN) ladder $(MODELS)/keyland.dbm --ms 1000 --games 40 --out $(BARS)/8h-keyland-ab1000.jsonl
-	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200" --b uct:playouts=1000 --games 40 --open 2 --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl
+	$(BIN) ladder $(MODELS)/keyland.dbm --ms 1000 --games 40 $(LADDER_PLAYER) --out $(BARS)/8h-keyland-ab1000.jsonl
+	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200$(if $(OPTS),$(COMMA)$(OPTS))" --b uct:playouts=1000 --games 40 --open 2 --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl
 
 clean:
 	rm -rf bin
