@@ -311,10 +311,24 @@ func (p *Position) highestRank(s Side) Rank {
 	return Soldier
 }
 
+// TurnOf returns the position at the start of a turn of side s, as if s
+// were to move now: a capture chain in progress ends where it stands, the
+// result is cleared (not judged again) and the counters carry over. With
+// s the side not to move, its legal turns are what it threatens.
+func (p *Position) TurnOf(s Side) Position {
+	q := *p
+	if q.side != s {
+		q.side = s
+		q.hash ^= p.rules.zobrist.side
+	}
+	q.setChain(-1, -1)
+	q.captured, q.status = false, Status{}
+	return q
+}
+
 // hasMove reports whether side s, starting a turn, would have a step or jump.
 func (p *Position) hasMove(s Side) bool {
-	q := *p
-	q.side, q.chain, q.chainStart, q.status = s, -1, -1, Status{}
+	q := p.TurnOf(s)
 	var buf [MaxPoints * 2]Decision
 	ds := q.Decisions(buf[:0])
 	return len(ds) > 0 && ds[0] != Pass

@@ -212,3 +212,45 @@ func TestTurnEnds(t *testing.T) {
 		}
 	})
 }
+
+// TestCaptures: Captures gives the union, over the legal turns that
+// capture, of the enemy pieces each takes and the point where each ends,
+// also in the middle of a chain; and TurnOf gives the other side's turn
+// with a consistent hash, no chain and the same pieces.
+func TestCaptures(t *testing.T) {
+	visitRandomGames(t, 2, func(t *testing.T, p *game.Position, _ game.Decision, _ *game.Position) {
+		opp := p.SideToMove().Other()
+		var taken, ends game.Bits
+		turns := p.Turns()
+		i := 0
+		p.TurnEnds(func(after *game.Position) {
+			if turn := turns[i]; turn.Capture {
+				taken = taken.Or(p.Occupied(opp).AndNot(after.Occupied(opp)))
+				ends = ends.Or(game.Bit(turn.Path[len(turn.Path)-1]))
+			}
+			i++
+		})
+		if gotTaken, gotEnds := p.Captures(); gotTaken != taken || gotEnds != ends {
+			t.Errorf("Captures: taken %v ends %v, the turns take %v and end on %v", gotTaken, gotEnds, taken, ends)
+		}
+		q := p.TurnOf(opp)
+		if q.SideToMove() != opp || q.Chain() >= 0 || q.ChainStart() >= 0 {
+			t.Errorf("TurnOf: side %v, chain %d (start %d)", q.SideToMove(), q.Chain(), q.ChainStart())
+		}
+		for s := range game.Side(2) {
+			if q.Occupied(s) != p.Occupied(s) {
+				t.Errorf("TurnOf moved %s's pieces", s)
+			}
+		}
+		set, err := game.ParseFEN(p.Rules(), q.FEN())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if set.Hash() != q.Hash() {
+			t.Errorf("TurnOf: hash %x, the same position set up %x", q.Hash(), set.Hash())
+		}
+		if !set.Status().Over() && !slices.Equal(decisionSet(&set), decisionSet(&q)) {
+			t.Errorf("TurnOf: decisions %v, the same position set up %v", decisionSet(&q), decisionSet(&set))
+		}
+	})
+}

@@ -86,7 +86,7 @@ func ParseTurnText(b *Board, s string) (Turn, error) {
 // are the ways to finish it, each with the full path from the chain's point.
 func (p *Position) Turns() []Turn {
 	var out []Turn
-	p.walkTurns(func(path []int, capture bool, _ *Position) {
+	p.walkTurns(false, func(path []int, capture bool, _ *Position) {
 		out = append(out, Turn{Path: slices.Clone(path), Capture: capture})
 	})
 	return out
@@ -95,7 +95,7 @@ func (p *Position) Turns() []Turn {
 // TurnEnds calls fn with the position after every legal complete turn, in
 // the order of Turns. fn must not keep the pointer.
 func (p *Position) TurnEnds(fn func(after *Position)) {
-	p.walkTurns(func(_ []int, _ bool, after *Position) { fn(after) })
+	p.walkTurns(false, func(_ []int, _ bool, after *Position) { fn(after) })
 }
 
 // SortedTurns returns every legal complete turn sorted by its notation, and
@@ -119,9 +119,10 @@ func (p *Position) SortedTurns() ([]Turn, []string) {
 	return turns, texts
 }
 
-// walkTurns calls fn for every legal complete turn with its path and the
-// position after it. fn must not keep path or the position pointer.
-func (p *Position) walkTurns(fn func(path []int, capture bool, after *Position)) {
+// walkTurns calls fn for every legal complete turn (only the captures, with
+// capturesOnly) with its path and the position after it. fn must not keep
+// path or the position pointer.
+func (p *Position) walkTurns(capturesOnly bool, fn func(path []int, capture bool, after *Position)) {
 	var buf [2 * MaxPoints]Decision
 	var path [2*MaxPoints + 1]int
 	if p.chain >= 0 {
@@ -131,6 +132,9 @@ func (p *Position) walkTurns(fn func(path []int, capture bool, after *Position))
 	}
 	b := p.rules.Board
 	for _, d := range p.Decisions(buf[:0]) {
+		if capturesOnly && !d.IsJump() {
+			continue
+		}
 		q := *p
 		q.Apply(d)
 		switch {
@@ -169,10 +173,26 @@ func (p *Position) walkChain(path []int, fn func(path []int, capture bool, after
 	}
 }
 
+// Captures returns what the legal capture turns of the side to move take:
+// taken, the enemy pieces that some legal turn captures, and ends, the
+// points where such a turn ends (where its piece stands after its last jump
+// or where it stops). In the middle of a chain they are those of the ways
+// to finish it. Both are empty when no legal turn captures. Every rule of
+// the variant applies: ranks, compulsory capture, chains that must go on,
+// single combat, the end of the game.
+func (p *Position) Captures() (taken, ends Bits) {
+	opp := p.side.Other()
+	p.walkTurns(true, func(path []int, _ bool, after *Position) {
+		taken = taken.Or(p.occ[opp].AndNot(after.occ[opp]))
+		ends = ends.Or(Bit(path[len(path)-1]))
+	})
+	return taken, ends
+}
+
 // CountTurns returns the number of legal complete turns.
 func (p *Position) CountTurns() int {
 	n := 0
-	p.walkTurns(func([]int, bool, *Position) { n++ })
+	p.walkTurns(false, func([]int, bool, *Position) { n++ })
 	return n
 }
 
