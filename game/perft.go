@@ -14,7 +14,7 @@ func (p *Position) PerftTurns(depth int) int64 {
 		return int64(p.CountTurns())
 	}
 	var n int64
-	p.walkTurns(false, func(_ []int, _ bool, after *Position) {
+	p.walkTurns(func(_ []int, _ bool, after *Position) {
 		n += after.PerftTurns(depth - 1)
 	})
 	return n
@@ -43,7 +43,7 @@ func (p *Position) PerftDecisions(depth int) int64 {
 // DivideTurns returns, for each legal complete turn, the number of turn
 // sequences of depth depth that start with it.
 func (p *Position) DivideTurns(depth int) (turns []Turn, counts []int64) {
-	p.walkTurns(false, func(path []int, capture bool, after *Position) {
+	p.walkTurns(func(path []int, capture bool, after *Position) {
 		turns = append(turns, Turn{Path: append([]int(nil), path...), Capture: capture})
 		counts = append(counts, after.PerftTurns(depth-1))
 	})

@@ -86,7 +86,7 @@ func ParseTurnText(b *Board, s string) (Turn, error) {
 // are the ways to finish it, each with the full path from the chain's point.
 func (p *Position) Turns() []Turn {
 	var out []Turn
-	p.walkTurns(false, func(path []int, capture bool, _ *Position) {
+	p.walkTurns(func(path []int, capture bool, _ *Position) {
 		out = append(out, Turn{Path: slices.Clone(path), Capture: capture})
 	})
 	return out
@@ -95,7 +95,7 @@ func (p *Position) Turns() []Turn {
 // TurnEnds calls fn with the position after every legal complete turn, in
 // the order of Turns. fn must not keep the pointer.
 func (p *Position) TurnEnds(fn func(after *Position)) {
-	p.walkTurns(false, func(_ []int, _ bool, after *Position) { fn(after) })
+	p.walkTurns(func(_ []int, _ bool, after *Position) { fn(after) })
 }
 
 // SortedTurns returns every legal complete turn sorted by its notation, and
@@ -119,10 +119,9 @@ func (p *Position) SortedTurns() ([]Turn, []string) {
 	return turns, texts
 }
 
-// walkTurns calls fn for every legal complete turn (only the captures, with
-// capturesOnly) with its path and the position after it. fn must not keep
-// path or the position pointer.
-func (p *Position) walkTurns(capturesOnly bool, fn func(path []int, capture bool, after *Position)) {
+// walkTurns calls fn for every legal complete turn with its path and the
+// position after it. fn must not keep path or the position pointer.
+func (p *Position) walkTurns(fn func(path []int, capture bool, after *Position)) {
 	var buf [2 * MaxPoints]Decision
 	var path [2*MaxPoints + 1]int
 	if p.chain >= 0 {
@@ -132,9 +131,6 @@ func (p *Position) walkTurns(capturesOnly bool, fn func(path []int, capture bool
 	}
 	b := p.rules.Board
 	for _, d := range p.Decisions(buf[:0]) {
-		if capturesOnly && !d.IsJump() {
-			continue
-		}
 		q := *p
 		q.Apply(d)
 		switch {
@@ -180,19 +176,76 @@ func (p *Position) walkChain(path []int, fn func(path []int, capture bool, after
 // to finish it. Both are empty when no legal turn captures. Every rule of
 // the variant applies: ranks, compulsory capture, chains that must go on,
 // single combat, the end of the game.
+//
+// It walks the jumps of the chains, not the turns: every jump of a chain
+// begins some legal turn's path, since a chain goes on until it can no
+// longer jump or may stop. Chain positions reached twice (the same pieces
+// taken, by different orders) are walked once, so positions with
+// thousands of turns (optional chains that may stop anywhere) stay cheap.
 func (p *Position) Captures() (taken, ends Bits) {
-	opp := p.side.Other()
-	p.walkTurns(true, func(path []int, _ bool, after *Position) {
-		taken = taken.Or(p.occ[opp].AndNot(after.occ[opp]))
-		ends = ends.Or(Bit(path[len(path)-1]))
-	})
-	return taken, ends
+	var buf [2 * MaxPoints]Decision
+	var w captureWalk
+	w.walk(p, p.Decisions(buf[:0]))
+	return w.taken, w.ends
+}
+
+// captureWalk gathers what the capture turns of a position take
+// (Position.Captures) and remembers the chain positions walked, by hash:
+// the first few in place, the rest in a map.
+type captureWalk struct {
+	taken, ends Bits
+	n           int
+	few         [32]uint64
+	many        map[uint64]bool
+}
+
+// walk adds what the decisions ds of p take, and where the turns they
+// begin end.
+func (w *captureWalk) walk(p *Position, ds []Decision) {
+	b := p.rules.Board
+	for _, d := range ds {
+		if d == Stop {
+			w.ends = w.ends.Or(Bit(int(p.chain)))
+			continue
+		}
+		if !d.IsJump() {
+			continue
+		}
+		from, dir := d.From(), d.Dir()
+		w.taken = w.taken.Or(Bit(int(b.Neighbor[from][dir])))
+		q := *p
+		q.Apply(d)
+		if q.chain < 0 {
+			w.ends = w.ends.Or(Bit(int(b.JumpTo[from][dir])))
+		} else if w.first(q.hash) {
+			var next [NumDirections + 1]Decision
+			w.walk(&q, q.chainDecisions(next[:0]))
+		}
+	}
+}
+
+// first reports whether the chain position of hash h is walked for the
+// first time, and remembers it.
+func (w *captureWalk) first(h uint64) bool {
+	if slices.Contains(w.few[:min(w.n, len(w.few))], h) || w.many[h] {
+		return false
+	}
+	if w.n < len(w.few) {
+		w.few[w.n] = h
+	} else {
+		if w.many == nil {
+			w.many = map[uint64]bool{}
+		}
+		w.many[h] = true
+	}
+	w.n++
+	return true
 }
 
 // CountTurns returns the number of legal complete turns.
 func (p *Position) CountTurns() int {
 	n := 0
-	p.walkTurns(false, func([]int, bool, *Position) { n++ })
+	p.walkTurns(func([]int, bool, *Position) { n++ })
 	return n
 }
 
