@@ -29,6 +29,13 @@ type Config struct {
 	// search does not use them. Absent in the model files of networks
 	// without them, which read and play as before.
 	ShortTermHeads int `json:"short_term_heads,omitempty"`
+	// TacticalPlanes says that the input holds the tactical planes after
+	// the base planes (the capture facts of the position, package
+	// net/encode, encoding version 2); InputPlanes counts both. The
+	// network itself sees only InputPlanes. Absent in the model files of
+	// networks without them, which read and play as before; a program
+	// that does not know the field refuses the file.
+	TacticalPlanes bool `json:"tactical_planes,omitempty"`
 }
 
 // MaxShortTermHeads bounds Config.ShortTermHeads.

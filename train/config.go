@@ -18,7 +18,6 @@ import (
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
-	"github.com/dablot-zero/dablot/net/encode"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
 )
@@ -63,6 +62,12 @@ type NetworkConfig struct {
 	// train.short_term_weight beside a value head that keeps the game's
 	// result. Training aids: the search does not use them. 0: none.
 	ShortTermHeads int `yaml:"short_term_heads,omitempty"`
+	// TacticalPlanes gives the network the tactical input planes
+	// (net.Config.TacticalPlanes, encoding version 2): the own pieces the
+	// opponent could capture, the enemy pieces the side to move can
+	// capture, and where those captures end, from the rules engine's
+	// legal turns.
+	TacticalPlanes bool `yaml:"tactical_planes,omitempty"`
 }
 
 // SelfPlayConfig sets up the games the current best network plays against
@@ -583,9 +588,7 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("training config %s: %s = %v: want %s", c.Name, k.field, k.value, k.want)
 		}
 	}
-	nc := c.NetConfig()
-	nc.InputPlanes = encode.Planes
-	if err := nc.Validate(); err != nil {
+	if err := model.WithInputPlanes(c.NetConfig()).Validate(); err != nil {
 		return fmt.Errorf("training config %s: network: %w", c.Name, err)
 	}
 	for _, a := range r.Anchors {
@@ -642,7 +645,7 @@ func (s *SelfPlayConfig) batchWait() time.Duration {
 // NetConfig returns the architecture of a new network.
 func (c *Config) NetConfig() net.Config {
 	return net.Config{Blocks: c.Network.Blocks, Channels: c.Network.Channels, ValueHidden: c.Network.ValueHidden,
-		ScoreHead: c.Network.ScoreHead, ShortTermHeads: c.Network.ShortTermHeads}
+		ScoreHead: c.Network.ScoreHead, ShortTermHeads: c.Network.ShortTermHeads, TacticalPlanes: c.Network.TacticalPlanes}
 }
 
 // TrainConfig returns the optimiser settings.

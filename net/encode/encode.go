@@ -15,9 +15,16 @@ import (
 	"github.com/dablot-zero/dablot/game"
 )
 
-// Version identifies the layout of the planes; a model records it and is
-// refused by code with another version.
-const Version = 1
+// The encoding versions: the layout of the planes. A model records its
+// encoding's version and is refused by code that does not know it.
+const (
+	// Version is the layout of the base planes, the planes of every
+	// network.
+	Version = 1
+	// VersionTactical is the base planes followed by the TacticalPlanes
+	// (Options.Tactical).
+	VersionTactical = 2
+)
 
 // The planes, in order, for each point.
 const (
@@ -32,24 +39,77 @@ const (
 	planePassed     = 12 // the opponent passed last turn
 	planeRules      = 13 // constant planes of rule flags follow
 	numRuleFlags    = 3*(2+5) + 8
-	// Planes is the number of input planes per point.
-	Planes = planeRules + numRuleFlags
+	// BasePlanes is the number of input planes per point of version 1.
+	BasePlanes = planeRules + numRuleFlags
 )
+
+// The tactical planes follow the base planes (Options.Tactical). They are
+// the capture facts of the position, from the legal turns of the rules
+// engine (game.Position.Captures), so every variant's rules hold: ranks,
+// compulsory capture, chains that must go on, optional captures, single
+// combat. Inside a capture chain they come from the legal turns as they are
+// (the ways to finish the chain); the opponent's are those of its next turn
+// as if the chain had ended.
+const (
+	planeThreatened  = BasePlanes + iota // own pieces some turn of the opponent would capture, were it to move now
+	planeTakeable                        // enemy pieces some legal turn of the side to move captures
+	planeCaptureEnds                     // points where a legal capture turn of the side to move ends
+	planeThreatEnds                      // points where a capture turn of the opponent, were it to move now, would end
+	// TacticalPlanes is the number of tactical planes.
+	TacticalPlanes = iota
+)
+
+// Options choose the optional planes of an encoding.
+type Options struct {
+	// Tactical appends the TacticalPlanes after the base planes.
+	Tactical bool
+}
+
+// Planes returns the number of input planes per point of the encoding.
+func (o Options) Planes() int {
+	if o.Tactical {
+		return BasePlanes + TacticalPlanes
+	}
+	return BasePlanes
+}
+
+// Version returns the encoding's version: Version, or VersionTactical with
+// the tactical planes.
+func (o Options) Version() int {
+	if o.Tactical {
+		return VersionTactical
+	}
+	return Version
+}
+
+// OptionsOf returns the options of encoding version v, or an error if this
+// program does not know the version.
+func OptionsOf(v int) (Options, error) {
+	switch v {
+	case Version:
+		return Options{}, nil
+	case VersionTactical:
+		return Options{Tactical: true}, nil
+	}
+	return Options{}, fmt.Errorf("encoding version %d, this program reads versions %d and %d", v, Version, VersionTactical)
+}
 
 // Encoder encodes positions of one variant. It is immutable and safe for
 // concurrent use.
 type Encoder struct {
 	rules  *game.Rules
 	board  *game.Board
+	opts   Options
 	points int
+	planes int
 	consts [numRuleFlags]float32
 	farRow []bool // canonical frame: the top row
 }
 
-// New returns the encoder of variant r.
-func New(r *game.Rules) *Encoder {
+// New returns the encoder of variant r with options o.
+func New(r *game.Rules, o Options) *Encoder {
 	b := r.Board
-	e := &Encoder{rules: r, board: b, points: b.Points(), farRow: make([]bool, b.Points())}
+	e := &Encoder{rules: r, board: b, opts: o, points: b.Points(), planes: o.Planes(), farRow: make([]bool, b.Points())}
 	for q := range e.points {
 		_, y := b.XY(q)
 		e.farRow[q] = y == b.Height-1
@@ -86,11 +146,18 @@ func New(r *game.Rules) *Encoder {
 // Rules returns the variant.
 func (e *Encoder) Rules() *game.Rules { return e.rules }
 
+// Options returns the encoder's options.
+func (e *Encoder) Options() Options { return e.opts }
+
 // Points returns the number of points, the first dimension of an input.
 func (e *Encoder) Points() int { return e.points }
 
+// Planes returns the number of input planes per point, the second
+// dimension of an input.
+func (e *Encoder) Planes() int { return e.planes }
+
 // InputSize returns the number of floats of one encoded position.
-func (e *Encoder) InputSize() int { return e.points * Planes }
+func (e *Encoder) InputSize() int { return e.points * e.planes }
 
 // PolicySize returns the number of policy entries.
 func (e *Encoder) PolicySize() int { return game.PolicySize(e.points) }
@@ -115,7 +182,7 @@ func frame(p *game.Position) game.Symmetry {
 	return game.Identity
 }
 
-// Encode writes p's planes to dst, point-major: dst[q*Planes + plane].
+// Encode writes p's planes to dst, point-major: dst[q*Planes() + plane].
 // dst must hold InputSize floats.
 func (e *Encoder) Encode(p *game.Position, dst []float32) {
 	dst = dst[:e.InputSize()]
@@ -125,20 +192,20 @@ func (e *Encoder) Encode(p *game.Position, dst []float32) {
 		q = game.HalfTurnSwap.Position(p)
 		p = &q
 	}
-	me := p.SideToMove()
+	me, P := p.SideToMove(), e.planes
 	for r := game.Soldier; r < game.NumRanks; r++ {
 		for bits := p.Pieces(me, r); !bits.Empty(); {
-			dst[bits.PopFirst()*Planes+planeOwn+int(r)] = 1
+			dst[bits.PopFirst()*P+planeOwn+int(r)] = 1
 		}
 		for bits := p.Pieces(me.Other(), r); !bits.Empty(); {
-			dst[bits.PopFirst()*Planes+planeTheirs+int(r)] = 1
+			dst[bits.PopFirst()*P+planeTheirs+int(r)] = 1
 		}
 	}
 	if c := p.Chain(); c >= 0 {
-		dst[c*Planes+planeChain] = 1
+		dst[c*P+planeChain] = 1
 	}
 	if s := p.ChainStart(); s >= 0 {
-		dst[s*Planes+planeChainStart] = 1
+		dst[s*P+planeChainStart] = 1
 	}
 	var quiet, ply float32
 	if l := e.rules.NoCaptureLimit; l > 0 {
@@ -152,7 +219,7 @@ func (e *Encoder) Encode(p *game.Position, dst []float32) {
 		passed = 1
 	}
 	for pt := range e.points {
-		row := dst[pt*Planes : (pt+1)*Planes]
+		row := dst[pt*P : (pt+1)*P]
 		row[planeOnBoard] = 1
 		if e.farRow[pt] {
 			row[planeFarRow] = 1
@@ -160,6 +227,27 @@ func (e *Encoder) Encode(p *game.Position, dst []float32) {
 		row[planeQuiet], row[planePly], row[planePassed] = quiet, ply, passed
 		copy(row[planeRules:], e.consts[:])
 	}
+	if e.opts.Tactical {
+		e.encodeTactical(p, dst)
+	}
+}
+
+// encodeTactical writes the tactical planes of p, which is in the side to
+// move's frame.
+func (e *Encoder) encodeTactical(p *game.Position, dst []float32) {
+	P := e.planes
+	set := func(bits game.Bits, plane int) {
+		for !bits.Empty() {
+			dst[bits.PopFirst()*P+plane] = 1
+		}
+	}
+	taken, ends := p.Captures()
+	set(taken, planeTakeable)
+	set(ends, planeCaptureEnds)
+	theirs := p.TurnOf(p.SideToMove().Other())
+	threatened, threatEnds := theirs.Captures()
+	set(threatened, planeThreatened)
+	set(threatEnds, planeThreatEnds)
 }
 
 // PolicyIndex returns the policy index of decision d in position p.

@@ -11,56 +11,76 @@ import (
 	"github.com/dablot-zero/dablot/net/encode"
 )
 
-// forPositions calls f on positions from seeded random games of variant v.
-func forPositions(t *testing.T, v string, f func(e *encode.Encoder, p *game.Position, ds []game.Decision)) {
+// forPositions calls f on the positions of seeded random games of variant
+// v, the last (finished) one included, with the encoder of options o.
+func forPositions(t *testing.T, v string, o encode.Options, f func(e *encode.Encoder, p *game.Position, ds []game.Decision)) {
 	r := configs.MustVariant(v + ",no_capture_limit=0")
-	e := encode.New(r)
+	e := encode.New(r, o)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 3 {
 		p := r.Start()
 		for {
 			ds := p.Decisions(nil)
+			f(e, &p, ds)
 			if len(ds) == 0 {
 				break
 			}
-			f(e, &p, ds)
 			p.Apply(ds[rng.IntN(len(ds))])
 		}
 	}
 }
 
+// bothEncodings lists the encoder options to test: without and with the
+// tactical planes.
+var bothEncodings = []encode.Options{{}, {Tactical: true}}
+
 func TestSideToMoveFrame(t *testing.T) {
-	for _, v := range []string{"keyland", "winther-promotion", "daablot,no_return=true"} {
-		forPositions(t, v, func(e *encode.Encoder, p *game.Position, ds []game.Decision) {
-			img := game.HalfTurnSwap.Position(p)
-			a, b := make([]float32, e.InputSize()), make([]float32, e.InputSize())
-			e.Encode(p, a)
-			e.Encode(&img, b)
-			if !slices.Equal(a, b) {
-				t.Fatalf("%s: %s and its half-turn image encode differently", v, p.FEN())
-			}
-			idx := e.LegalIndices(p, ds, nil)
-			seen := map[int32]bool{}
-			for i, d := range ds {
-				j := e.PolicyIndex(&img, game.HalfTurnSwap.Decision(p.Board(), d))
-				if int32(j) != idx[i] || idx[i] < 0 || int(idx[i]) >= e.PolicySize() || seen[idx[i]] {
-					t.Fatalf("%s: decision %s has index %d, image %d", p.FEN(), p.DecisionString(d), idx[i], j)
-				}
-				seen[idx[i]] = true
-			}
-		})
+	for _, v := range []string{"keyland", "winther-promotion", "daablot,no_return=true", "dablot"} {
+		for _, o := range bothEncodings {
+			testSideToMoveFrame(t, v, o)
+		}
 	}
 }
 
+func testSideToMoveFrame(t *testing.T, v string, o encode.Options) {
+	forPositions(t, v, o, func(e *encode.Encoder, p *game.Position, ds []game.Decision) {
+		img := game.HalfTurnSwap.Position(p)
+		a, b := make([]float32, e.InputSize()), make([]float32, e.InputSize())
+		e.Encode(p, a)
+		e.Encode(&img, b)
+		if !slices.Equal(a, b) {
+			t.Fatalf("%s (%+v): %s and its half-turn image encode differently", v, o, p.FEN())
+		}
+		idx := e.LegalIndices(p, ds, nil)
+		seen := map[int32]bool{}
+		for i, d := range ds {
+			j := e.PolicyIndex(&img, game.HalfTurnSwap.Decision(p.Board(), d))
+			if int32(j) != idx[i] || idx[i] < 0 || int(idx[i]) >= e.PolicySize() || seen[idx[i]] {
+				t.Fatalf("%s: decision %s has index %d, image %d", p.FEN(), p.DecisionString(d), idx[i], j)
+			}
+			seen[idx[i]] = true
+		}
+	})
+}
+
 func TestMirror(t *testing.T) {
-	forPositions(t, "winther", func(e *encode.Encoder, p *game.Position, ds []game.Decision) {
+	for _, o := range bothEncodings {
+		for _, v := range []string{"winther", "dablot"} {
+			testMirror(t, v, o)
+		}
+	}
+}
+
+func testMirror(t *testing.T, v string, o encode.Options) {
+	forPositions(t, v, o, func(e *encode.Encoder, p *game.Position, ds []game.Decision) {
 		b := p.Board()
 		img := game.Mirror.Position(p)
 		a, m := make([]float32, e.InputSize()), make([]float32, e.InputSize())
 		e.Encode(p, a)
 		e.Encode(&img, m)
+		P := e.Planes()
 		for q := range e.Points() {
-			if !slices.Equal(a[q*encode.Planes:(q+1)*encode.Planes], m[b.Mirror(q)*encode.Planes:(b.Mirror(q)+1)*encode.Planes]) {
+			if !slices.Equal(a[q*P:(q+1)*P], m[b.Mirror(q)*P:(b.Mirror(q)+1)*P]) {
 				t.Fatalf("%s: planes of %s differ from its mirror's", p.FEN(), b.Name(q))
 			}
 		}
@@ -74,15 +94,15 @@ func TestMirror(t *testing.T) {
 
 func TestPlanesContent(t *testing.T) {
 	r := configs.MustVariant("keyland")
-	e := encode.New(r)
+	e := encode.New(r, encode.Options{})
 	p := r.Start()
 	x := make([]float32, e.InputSize())
 	e.Encode(&p, x)
 	var own, theirs float32
 	for q := range e.Points() {
 		for k := range 3 {
-			own += x[q*encode.Planes+k]
-			theirs += x[q*encode.Planes+3+k]
+			own += x[q*e.Planes()+k]
+			theirs += x[q*e.Planes()+3+k]
 		}
 	}
 	if own != 30 || theirs != 30 {
@@ -99,12 +119,12 @@ func TestPlanesContent(t *testing.T) {
 // game.PolicySize entries, and every legal decision's index lies in it.
 func TestAgreesWithNet(t *testing.T) {
 	for _, v := range []string{"keyland", "daablot", "dablot"} {
-		e := encode.New(configs.MustVariant(v))
+		e := encode.New(configs.MustVariant(v), encode.Options{Tactical: v == "dablot"})
 		topo := net.Topology{Points: e.Points(), Neighbors: e.Neighbors()}
 		if err := topo.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		w, err := net.NewWeights(net.Config{Blocks: 1, Channels: 4, InputPlanes: encode.Planes, ValueHidden: 4}, 1)
+		w, err := net.NewWeights(net.Config{Blocks: 1, Channels: 4, InputPlanes: e.Planes(), ValueHidden: 4}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ const (
 	MetaRules       = "rules_yaml"      // the full rules as a variant file (game.Rules.YAML)
 	MetaCanonical   = "rules_canonical" // game.Rules.Canonical
 	MetaFingerprint = "rules_fingerprint"
-	MetaEncoding    = "encoding_version" // encode.Version
+	MetaEncoding    = "encoding_version" // the encoder's version (encode.Options.Version)
 	MetaCode        = "code_version"     // CodeVersion of the program that wrote it
 	MetaTrainedBy   = "trained_by"       // CodeVersion of the program that trained the weights
 	MetaCreated     = "created"          // RFC 3339 time
@@ -89,15 +89,30 @@ type Model struct {
 
 // Topology returns the network graph of a variant's board.
 func Topology(r *game.Rules) *net.Topology {
-	return &net.Topology{Points: r.Board.Points(), Neighbors: encode.New(r).Neighbors()}
+	return &net.Topology{Points: r.Board.Points(), Neighbors: encode.New(r, encode.Options{}).Neighbors()}
 }
 
-// NewModel wraps weights for variant r.
+// EncodeOptions returns the input encoding of a network of architecture
+// cfg: the tactical planes with cfg.TacticalPlanes.
+func EncodeOptions(cfg net.Config) encode.Options {
+	return encode.Options{Tactical: cfg.TacticalPlanes}
+}
+
+// WithInputPlanes returns cfg with InputPlanes set to the number of planes
+// of its encoding (EncodeOptions).
+func WithInputPlanes(cfg net.Config) net.Config {
+	cfg.InputPlanes = EncodeOptions(cfg).Planes()
+	return cfg
+}
+
+// NewModel wraps weights for variant r; the encoder follows the network's
+// architecture (EncodeOptions).
 func NewModel(r *game.Rules, w *net.Weights, ts TrainingSummary) (*Model, error) {
-	enc := encode.New(r)
-	if w.Config.InputPlanes != encode.Planes {
-		return nil, fmt.Errorf("model: network takes %d input planes, encoding version %d has %d", w.Config.InputPlanes, encode.Version, encode.Planes)
+	o := EncodeOptions(w.Config)
+	if w.Config.InputPlanes != o.Planes() {
+		return nil, fmt.Errorf("model: network takes %d input planes, encoding version %d has %d", w.Config.InputPlanes, o.Version(), o.Planes())
 	}
+	enc := encode.New(r, o)
 	topo := Topology(r)
 	ev, err := net.NewEvaluator(topo, w)
 	if err != nil {
@@ -107,10 +122,9 @@ func NewModel(r *game.Rules, w *net.Weights, ts TrainingSummary) (*Model, error)
 }
 
 // NewNetwork returns a freshly initialised network of architecture cfg
-// (InputPlanes is set to the encoding's) for variant r.
+// (InputPlanes is set to the encoding's, WithInputPlanes) for variant r.
 func NewNetwork(r *game.Rules, cfg net.Config, seed uint64) (*Model, error) {
-	cfg.InputPlanes = encode.Planes
-	w, err := net.NewWeights(cfg, seed)
+	w, err := net.NewWeights(WithInputPlanes(cfg), seed)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +147,7 @@ func (m *Model) Save(path string, extra map[string]string) error {
 	meta[MetaRules] = string(m.Rules.YAML())
 	meta[MetaCanonical] = m.Rules.Canonical()
 	meta[MetaFingerprint] = m.Rules.Fingerprint()
-	meta[MetaEncoding] = strconv.Itoa(encode.Version)
+	meta[MetaEncoding] = strconv.Itoa(m.Encoder.Options().Version())
 	meta[MetaCode] = CodeVersion()
 	meta[MetaTrainedBy] = m.TrainedBy()
 	meta[MetaCreated] = time.Now().UTC().Format(time.RFC3339)
@@ -189,13 +203,14 @@ func LoadModel(path string) (*Model, error) {
 // fingerprint the file records.
 func DecodeModel(buf []byte) (*Model, error) {
 	var r *game.Rules
+	var opts encode.Options
 	nm, err := net.DecodeFunc(buf, func(meta map[string]string) (net.Expect, error) {
 		var err error
-		r, err = modelRules(meta)
+		r, opts, err = modelRules(meta)
 		if err != nil {
 			return net.Expect{}, err
 		}
-		return net.Expect{Topology: Topology(r), InputPlanes: encode.Planes}, nil
+		return net.Expect{Topology: Topology(r), InputPlanes: opts.Planes()}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -227,11 +242,27 @@ func DecodeModel(buf []byte) (*Model, error) {
 
 // modelRules reads the rules a model file's metadata record and checks
 // them against the file's other records of the game: its encoding version,
-// the canonical form, the fingerprint and the variant's name.
-func modelRules(meta map[string]string) (*game.Rules, error) {
-	if v := meta[MetaEncoding]; v != strconv.Itoa(encode.Version) {
-		return nil, fmt.Errorf("encoding version %q, this program reads version %d: re-train or use the program that wrote it", v, encode.Version)
+// the canonical form, the fingerprint and the variant's name. It returns
+// them with the options of the file's encoding.
+func modelRules(meta map[string]string) (*game.Rules, encode.Options, error) {
+	var o encode.Options
+	v, err := strconv.Atoi(meta[MetaEncoding])
+	if err == nil {
+		o, err = encode.OptionsOf(v)
+	} else {
+		err = fmt.Errorf("encoding version %q is not a number", meta[MetaEncoding])
 	}
+	if err != nil {
+		return nil, o, fmt.Errorf("%w: re-train or use the program that wrote it", err)
+	}
+	r, err := recordedRules(meta)
+	return r, o, err
+}
+
+// recordedRules reads the rules a model file's metadata record and checks
+// them against the canonical form, the fingerprint and the variant's name
+// the file records.
+func recordedRules(meta map[string]string) (*game.Rules, error) {
 	yml, ok := meta[MetaRules]
 	if !ok {
 		return nil, errors.New("no rules in the model's metadata (not a dablot-zero model file?)")

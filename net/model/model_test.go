@@ -17,6 +17,7 @@ import (
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/encode"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/model/modeltest"
 	"github.com/dablot-zero/dablot/net/safetensors"
@@ -591,4 +592,54 @@ func TestShortTermHeads(t *testing.T) {
 // sameTensor reports whether a and b have the same name, shape and values.
 func sameTensor(a, b net.Tensor) bool {
 	return a.Name == b.Name && slices.Equal(a.Shape, b.Shape) && slices.Equal(a.Data, b.Data)
+}
+
+// TestTacticalPlanes: a network with the tactical planes takes the base
+// planes and the tactical ones, records encoding version 2 and
+// "tactical_planes" in its file, and reads back evaluating bit for bit as
+// written; a network without them records version 1 and no such field.
+// A file whose encoding version disagrees with its network is refused.
+func TestTacticalPlanes(t *testing.T) {
+	cfg := modeltest.TinyNet
+	cfg.TacticalPlanes = true
+	for _, tc := range []struct {
+		name     string
+		cfg      net.Config
+		planes   int
+		version  string
+		tactical bool
+	}{
+		{"without", modeltest.TinyNet, encode.BasePlanes, "1", false},
+		{"with", cfg, encode.BasePlanes + encode.TacticalPlanes, "2", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := modeltest.NewModelOf(t, "dablot", tc.cfg, 8)
+			if m.Weights.Config.InputPlanes != tc.planes || m.Encoder.Planes() != tc.planes || m.Encoder.Options().Tactical != tc.tactical {
+				t.Fatalf("%d input planes, encoder %d (%+v), want %d", m.Weights.Config.InputPlanes, m.Encoder.Planes(), m.Encoder.Options(), tc.planes)
+			}
+			buf := savedImage(t, m)
+			back, err := model.DecodeModel(buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			arch := back.Metadata[net.MetaArchitecture]
+			if back.Metadata[model.MetaEncoding] != tc.version || strings.Contains(arch, `"tactical_planes":true`) != tc.tactical ||
+				!tc.tactical && strings.Contains(arch, "tactical") || back.Encoder.Options() != m.Encoder.Options() {
+				t.Fatalf("read back: encoding version %s, architecture %s, encoder %+v", back.Metadata[model.MetaEncoding], arch, back.Encoder.Options())
+			}
+			ps := modeltest.RandomPositions(m.Rules, 20, 3)
+			a, b := modeltest.EvalAll(t, m, ps), modeltest.EvalAll(t, back, ps)
+			for i := range a {
+				if a[i].Value != b[i].Value || a[i].WDL != b[i].WDL || !slices.Equal(a[i].Priors, b[i].Priors) {
+					t.Fatalf("position %d evaluates differently after loading", i)
+				}
+			}
+			// The other version is refused, however signed.
+			other := map[string]string{"1": "2", "2": "1"}[tc.version]
+			bad := resignModel(rewriteMetadata(t, buf, func(meta map[string]string) { meta[model.MetaEncoding] = other }))
+			if _, err := model.DecodeModel(bad); err == nil || !strings.Contains(err.Error(), "input planes") {
+				t.Errorf("encoding version %s for this network: %v", other, err)
+			}
+		})
+	}
 }

@@ -8,7 +8,9 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/encode"
 	"github.com/dablot-zero/dablot/net/internal/nettest"
 )
 
@@ -26,18 +28,49 @@ func perturbed(cfg net.Config, seed uint64, scale float64) *net.Weights {
 	return w
 }
 
+// tacticalDablot returns the encoder of dablot with the tactical planes,
+// and its board's topology.
+func tacticalDablot() (*encode.Encoder, *net.Topology) {
+	e := encode.New(configs.MustVariant("dablot"), encode.Options{Tactical: true})
+	return e, &net.Topology{Points: e.Points(), Neighbors: e.Neighbors()}
+}
+
+// encodedInputs returns the inputs of n positions of a seeded random game
+// of e's variant, one every third decision (chains included).
+func encodedInputs(e *encode.Encoder, n int) []float32 {
+	in := make([]float32, n*e.InputSize())
+	rng := rand.New(rand.NewPCG(3, 3))
+	p := e.Rules().Start()
+	for i := 0; i < n; {
+		ds := p.Decisions(nil)
+		if len(ds) == 0 {
+			p = e.Rules().Start()
+			continue
+		}
+		if rng.IntN(3) == 0 {
+			e.Encode(&p, in[i*e.InputSize():(i+1)*e.InputSize()])
+			i++
+		}
+		p.Apply(ds[rng.IntN(len(ds))])
+	}
+	return in
+}
+
 func TestEvaluatorMatchesGorgonia(t *testing.T) {
+	tactical, dablotTopo := tacticalDablot()
 	for _, tc := range []struct {
 		name string
 		topo *net.Topology
 		cfg  net.Config
 		n    int
+		enc  *encode.Encoder // if not nil, the inputs are its encodings of positions, else random
 	}{
-		{"small", smallBoard(), net.Config{Blocks: 2, Channels: 8, InputPlanes: 5, ValueHidden: 8}, 3},
-		{"large", largeBoard(), net.Config{Blocks: 1, Channels: 40, InputPlanes: 7, ValueHidden: 16}, 9},
-		{"score head", smallBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ScoreHead: true}, 4},
-		{"short-term heads", smallBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ShortTermHeads: 3}, 4},
-		{"both", largeBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ScoreHead: true, ShortTermHeads: 2}, 3},
+		{"small", smallBoard(), net.Config{Blocks: 2, Channels: 8, InputPlanes: 5, ValueHidden: 8}, 3, nil},
+		{"large", largeBoard(), net.Config{Blocks: 1, Channels: 40, InputPlanes: 7, ValueHidden: 16}, 9, nil},
+		{"score head", smallBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ScoreHead: true}, 4, nil},
+		{"short-term heads", smallBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ShortTermHeads: 3}, 4, nil},
+		{"both", largeBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ScoreHead: true, ShortTermHeads: 2}, 3, nil},
+		{"tactical planes", dablotTopo, net.Config{Blocks: 2, Channels: 8, InputPlanes: tactical.Planes(), ValueHidden: 8, TacticalPlanes: true}, 6, tactical},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := perturbed(tc.cfg, 5, 1.5)
@@ -54,6 +87,9 @@ func TestEvaluatorMatchesGorgonia(t *testing.T) {
 			}
 			r := rand.New(rand.NewPCG(9, 9))
 			in := nettest.RandomInputs(r, tc.n*e.InputSize())
+			if tc.enc != nil {
+				in = encodedInputs(tc.enc, tc.n)
+			}
 			gp, gv, gh, err := tr.forwardGraph(in)
 			if err != nil {
 				t.Fatal(err)

@@ -1,0 +1,9 @@
+package encode
+
+// The tactical planes, for tests.
+const (
+	PlaneThreatened  = planeThreatened
+	PlaneTakeable    = planeTakeable
+	PlaneCaptureEnds = planeCaptureEnds
+	PlaneThreatEnds  = planeThreatEnds
+)
