@@ -12,6 +12,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/net/encode"
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
 )
 
@@ -264,6 +266,24 @@ func TestAuxHeadConfigs(t *testing.T) {
 		if w := tc.weight(got.TrainConfig()); w != 0.5 {
 			t.Errorf("%s: the weight 0.5 gives %v", tc.name, w)
 		}
+	}
+}
+
+// TestTacticsAblationConfig: the tactical planes' ablation is hour with
+// network.tactical_planes and its control's rating block, and its network
+// takes the base planes and the tactical ones.
+func TestTacticsAblationConfig(t *testing.T) {
+	got := preset(t, "../docs/experiments/configs/hour-tactics-abl.yaml")
+	want := preset(t, "hour")
+	want.Name = "hour-tactics-abl"
+	want.Network.TacticalPlanes = true
+	want.Rating = preset(t, "../docs/experiments/configs/hour-sims64.yaml").Rating
+	sameConfig(t, want.Name, got, want)
+	if nc := model.WithInputPlanes(got.NetConfig()); !nc.TacticalPlanes || nc.InputPlanes != encode.BasePlanes+encode.TacticalPlanes {
+		t.Errorf("the ablation's network: tactical planes %v, %d input planes", nc.TacticalPlanes, nc.InputPlanes)
+	}
+	if nc := model.WithInputPlanes(preset(t, "hour").NetConfig()); nc.TacticalPlanes || nc.InputPlanes != encode.BasePlanes {
+		t.Errorf("hour's network: tactical planes %v, %d input planes", nc.TacticalPlanes, nc.InputPlanes)
 	}
 }
 

@@ -143,7 +143,7 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		if h := cfg.Stop.Hours; h > 0 && st.Hours >= h {
 			return nil, fmt.Errorf("stop.hours = %g is reached before the run begins: --init %s has %.2f hours of training, and hours count the whole history (ask for more, such as --hours %.2f for another hour)", h, init, st.Hours, st.Hours+1)
 		}
-		if err := checkInitHeads(m.Weights.Config, cfg); err != nil {
+		if err := checkInitArchitecture(m.Weights.Config, cfg); err != nil {
 			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
 		if first, err = model.NewModel(rules, m.Weights, st.summary(cfg, filepath.Base(dir), 0, st.Hours)); err != nil {
@@ -654,10 +654,11 @@ func (r *Run) generation(ctx context.Context) error {
 	return nil
 }
 
-// checkInitHeads returns an error unless a warm start's network, of
-// architecture has, has the auxiliary heads the training config cfg asks
-// for: a run trains the --init model's architecture.
-func checkInitHeads(has net.Config, cfg *Config) error {
+// checkInitArchitecture returns an error unless a warm start's network, of
+// architecture has, has the auxiliary heads and the input planes the
+// training config cfg asks for: a run trains the --init model's
+// architecture.
+func checkInitArchitecture(has net.Config, cfg *Config) error {
 	want := cfg.NetConfig()
 	for _, h := range []struct {
 		key       string
@@ -666,6 +667,7 @@ func checkInitHeads(has net.Config, cfg *Config) error {
 	}{
 		{"network.score_head", has.ScoreHead, want.ScoreHead, map[bool]string{true: "a score head", false: "no score head"}[has.ScoreHead]},
 		{"network.short_term_heads", has.ShortTermHeads, want.ShortTermHeads, fmt.Sprintf("%d short-term value heads", has.ShortTermHeads)},
+		{"network.tactical_planes", has.TacticalPlanes, want.TacticalPlanes, map[bool]string{true: "the tactical input planes", false: "no tactical input planes"}[has.TacticalPlanes]},
 	} {
 		if h.has != h.want {
 			return fmt.Errorf("the model has %s, the training config %s %s: %v (a run trains the --init model's architecture; choose a preset that agrees)",

@@ -1258,6 +1258,63 @@ func TestRunShortTerm(t *testing.T) {
 	}
 }
 
+// TestRunTacticalPlanes trains a tiny run with the setting of the tactical
+// planes' ablation (docs/experiments/configs/hour-tactics-abl.yaml) for two
+// generations and resumes it for a third: its models have the planes and
+// record encoding version 2. A warm start must agree with the config about
+// the planes, either way.
+func TestRunTacticalPlanes(t *testing.T) {
+	abl := preset(t, "../docs/experiments/configs/hour-tactics-abl.yaml")
+	cfg := testConfig(t, 2)
+	cfg.Network.TacticalPlanes = abl.Network.TacticalPlanes
+	dir := filepath.Join(t.TempDir(), "tactics")
+	rules := trainRun(t, cfg, dir)
+	r, err := ResumeRun(dir, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetStop(StopConfig{Generations: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Train(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	if gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile)); err != nil || len(gens) != 3 {
+		t.Fatalf("the resumed run: %d generations (%v)", len(gens), err)
+	}
+	bestPath := filepath.Join(dir, BestFile)
+	best, err := model.LoadModel(bestPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !best.Weights.Config.TacticalPlanes || !best.Encoder.Options().Tactical || best.Metadata[model.MetaEncoding] != "2" {
+		t.Errorf("best model: tactical planes %v, encoder %+v, encoding version %s",
+			best.Weights.Config.TacticalPlanes, best.Encoder.Options(), best.Metadata[model.MetaEncoding])
+	}
+	plain := filepath.Join(t.TempDir(), "plain.dbm")
+	if err := modeltest.NewModel(t, "frostviken", 1).Save(plain, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		init string
+		cfg  *Config
+		want string
+	}{
+		{plain, cfg, "the model has no tactical input planes, the training config test network.tactical_planes: true"},
+		{bestPath, testConfig(t, 1), "the model has the tactical input planes, the training config test network.tactical_planes: false"},
+		{bestPath, cfg, ""},
+	} {
+		r, err := CreateRun(filepath.Join(t.TempDir(), "init"), tc.cfg, rules, tc.init, RunOptions{})
+		if err == nil {
+			r.Close()
+		}
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("--init %s with tactical_planes %v: %v, want %q", filepath.Base(tc.init), tc.cfg.Network.TacticalPlanes, err, tc.want)
+		}
+	}
+}
+
 // TestBatchMakerScore: for a network with a score head, a sample's score
 // target is tanh(lead/scale) with weight 1, and a sample without a lead
 // (from a shard of the previous format) has weight 0; a network without

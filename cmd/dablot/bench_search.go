@@ -17,7 +17,7 @@ import (
 // cmdBenchSearch measures the self-play search.
 var cmdBenchSearch = &command{
 	name:  "search",
-	usage: "[--variant V | --model FILE] [--blocks B --channels C] [--search gumbel|puct] [--sims N] [--workers W] [--leaf-batch L] [--batch N] [--wait MS] [--seconds S]",
+	usage: "[--variant V | --model FILE] [--blocks B --channels C] [--tactical] [--search gumbel|puct] [--sims N] [--workers W] [--leaf-batch L] [--batch N] [--wait MS] [--seconds S]",
 	short: "simulations per second of the self-play search with a network",
 	long: `Runs the self-play search (--workers searches at once, sharing one network
 evaluator per core) with a model file or a fresh network for --seconds, and prints
@@ -36,6 +36,7 @@ func runBenchSearch(args []string, out io.Writer) error {
 	def := net.DefaultConfig(0)
 	blocks := fs.Int("blocks", def.Blocks, "residual blocks of a fresh network")
 	channels := fs.Int("channels", def.Channels, "channels of a fresh network")
+	tactical := fs.Bool("tactical", false, "give a fresh network the tactical input planes")
 	search := fs.String("search", "gumbel", "gumbel or puct")
 	sims := rangeFlag(fs, "sims", 64, 1, mcts.MaxSims, "simulations per search")
 	workers := rangeFlag(fs, "workers", 32, 1, 4096, "searches at once (shared over one evaluator per core)")
@@ -60,7 +61,7 @@ func runBenchSearch(args []string, out io.Writer) error {
 			return verr
 		}
 		cfg := def
-		cfg.Blocks, cfg.Channels = *blocks, *channels
+		cfg.Blocks, cfg.Channels, cfg.TacticalPlanes = *blocks, *channels, *tactical
 		m, err = model.NewNetwork(rules, cfg, *seed)
 	}
 	if err != nil {

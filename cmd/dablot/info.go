@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/encode"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/safetensors"
 )
@@ -83,6 +84,11 @@ func printModelInfo(out io.Writer, file string, m *model.Model) error {
 		row("short-term", "%s: future search values (training aids; the search ignores them)", plural(n, "value head"))
 	} else {
 		row("short-term", "no")
+	}
+	if cfg.TacticalPlanes {
+		row("tactical", "yes: %d input planes of capture facts (threatened and takeable pieces, where captures end)", encode.TacticalPlanes)
+	} else {
+		row("tactical", "no")
 	}
 	row("parameters", "%s (%.1f MFLOP per position)", groupDigits(params), cfg.FLOPsPerPosition(r.Board.Points())/1e6)
 	ts := m.Training

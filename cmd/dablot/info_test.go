@@ -30,6 +30,7 @@ func TestInfo(t *testing.T) {
 		"architecture  1 residual block × 8 channels, value head 8",
 		"score head    no\n",
 		"short-term    no\n",
+		"tactical      no\n",
 		"parameters    ",
 		"generation    3",
 		"training      1,234 games, 56,789 samples, 0 steps, 0.25 hours",
@@ -54,7 +55,8 @@ func TestInfo(t *testing.T) {
 }
 
 // TestInfoHeads: info shows a model's auxiliary heads: the score head with
-// the score utility it was trained with, the short-term value heads.
+// the score utility it was trained with, the short-term value heads; and
+// its tactical input planes.
 func TestInfoHeads(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -67,6 +69,10 @@ func TestInfoHeads(t *testing.T) {
 		{"short-term", func(c *net.Config) { c.ShortTermHeads = 2 }, []string{
 			"score head    no\n",
 			"short-term    2 value heads: future search values (training aids; the search ignores them)\n"}},
+		{"tactical", func(c *net.Config) { c.TacticalPlanes = true }, []string{
+			"encoding      version 2\n",
+			"architecture  1 residual block × 8 channels, value head 8, 46 input planes\n",
+			"tactical      yes: 4 input planes of capture facts (threatened and takeable pieces, where captures end)\n"}},
 	} {
 		cfg := modeltest.TinyNet
 		tc.edit(&cfg)
