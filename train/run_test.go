@@ -1162,17 +1162,7 @@ func auxHeadRun(t *testing.T, cfg *Config, dir string, loss func(runlog.Generati
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := ResumeRun(dir, RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.SetStop(StopConfig{Generations: 4}); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Train(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
+	resumeTo(t, dir, 4)
 	if gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile)); err != nil || len(gens) != 4 || !(loss(gens[3]) > 0) {
 		t.Errorf("the resumed run: %d generations (%v)", len(gens), err)
 	}
@@ -1186,6 +1176,23 @@ func auxHeadRun(t *testing.T, cfg *Config, dir string, loss func(runlog.Generati
 		t.Errorf("--init without the heads: %v", err)
 	}
 	return best
+}
+
+// resumeTo resumes the run in dir and trains it until it has done
+// generations generations.
+func resumeTo(t *testing.T, dir string, generations int) {
+	t.Helper()
+	r, err := ResumeRun(dir, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := r.SetStop(StopConfig{Generations: generations}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Train(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // firstShard returns the samples of the first shard of the run in dir,
@@ -1269,17 +1276,7 @@ func TestRunTacticalPlanes(t *testing.T) {
 	cfg.Network.TacticalPlanes = abl.Network.TacticalPlanes
 	dir := filepath.Join(t.TempDir(), "tactics")
 	rules := trainRun(t, cfg, dir)
-	r, err := ResumeRun(dir, RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.SetStop(StopConfig{Generations: 3}); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Train(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
+	resumeTo(t, dir, 3)
 	if gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile)); err != nil || len(gens) != 3 {
 		t.Fatalf("the resumed run: %d generations (%v)", len(gens), err)
 	}
