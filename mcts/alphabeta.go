@@ -207,28 +207,12 @@ func (ab *AlphaBetaPlayer) Vetoes(ctx context.Context, p *game.Position, depth, 
 	best := ab.search(p, depth, -infScore, infScore, 0)
 	bestMove := ab.rootBest
 	threshold := best - margin
-	me := p.SideToMove()
 	var out []game.Decision
 	for _, d := range legal {
 		if ab.stop {
 			break
 		}
-		if d == bestMove {
-			continue
-		}
-		q := *p
-		q.Apply(d)
-		nd := depth
-		if q.Chain() < 0 {
-			nd--
-		}
-		var v int
-		if q.SideToMove() == me {
-			v = ab.search(&q, nd, threshold-1, threshold, 1)
-		} else {
-			v = -ab.search(&q, nd, -threshold, -threshold+1, 1)
-		}
-		if v < threshold {
+		if d != bestMove && ab.searchChild(p, d, depth, threshold-1, threshold, 0) < threshold {
 			out = append(out, d)
 		}
 	}
@@ -356,20 +340,8 @@ func (ab *AlphaBetaPlayer) search(p *game.Position, depth, alpha, beta, ply int)
 	}
 	orderDecisions(p, legal, ttMove)
 	best, bestMove := -infScore, legal[0]
-	me := p.SideToMove()
 	for _, d := range legal {
-		q := *p
-		q.Apply(d)
-		nd := depth
-		if q.Chain() < 0 {
-			nd--
-		}
-		var v int
-		if q.SideToMove() == me {
-			v = ab.search(&q, nd, alpha, beta, ply+1)
-		} else {
-			v = -ab.search(&q, nd, -beta, -alpha, ply+1)
-		}
+		v := ab.searchChild(p, d, depth, alpha, beta, ply)
 		if ab.stop {
 			return 0
 		}
@@ -395,6 +367,22 @@ func (ab *AlphaBetaPlayer) search(p *game.Position, depth, alpha, beta, ply int)
 		*e = ttEntry{key: p.Hash(), value: int32(toTT(best, ply)), move: bestMove, depth: int8(depth), flag: flag}
 	}
 	return best
+}
+
+// searchChild returns the score of decision d of p for p's side to move,
+// searched depth turns (d's own turn counted) within (alpha, beta): the
+// child's score is negated when the side to move changes, never by depth,
+// so a capture chain keeps its sign. p is at ply.
+func (ab *AlphaBetaPlayer) searchChild(p *game.Position, d game.Decision, depth, alpha, beta, ply int) int {
+	q := *p
+	q.Apply(d)
+	if q.Chain() < 0 {
+		depth--
+	}
+	if q.SideToMove() == p.SideToMove() {
+		return ab.search(&q, depth, alpha, beta, ply+1)
+	}
+	return -ab.search(&q, depth, -beta, -alpha, ply+1)
 }
 
 // quiesce searches the captures of p (legal are its decisions).

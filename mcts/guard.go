@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
@@ -86,6 +87,20 @@ func (g *Guard) Excluded(ctx context.Context, p *game.Position, deadline time.Ti
 		}
 	}
 	return out, nil
+}
+
+// OnlyAllowed returns the one decision of legal not in excluded, and true,
+// when exactly one is left.
+func OnlyAllowed(legal, excluded []game.Decision) (game.Decision, bool) {
+	if len(legal)-len(excluded) != 1 {
+		return 0, false
+	}
+	for _, d := range legal {
+		if !slices.Contains(excluded, d) {
+			return d, true
+		}
+	}
+	return 0, false
 }
 
 // deadline is the end of the guard's share of a search of limits lim that

@@ -112,30 +112,6 @@ func TestGuardTime(t *testing.T) {
 	}
 }
 
-// favour is a stub evaluator: at the root position it gives decision d
-// nearly all the prior; elsewhere uniform priors; value 0 everywhere.
-type favour struct {
-	root game.Position
-	d    game.Decision
-}
-
-func (e favour) Evaluate(batch []Request) error {
-	for i := range batch {
-		r := &batch[i]
-		uniform(r)
-		r.Value = 0
-		if r.Pos == e.root {
-			for j, d := range r.Legal {
-				r.Priors[j] = 0.01 / float32(len(r.Legal))
-				if d == e.d {
-					r.Priors[j] += 0.99
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // TestSearchExclude: an excluded root decision is never visited or chosen,
 // however much the evaluator favours it, by PUCT and by Gumbel; the
 // exclusion ends when the root moves on; bad exclusions are refused.
@@ -146,7 +122,7 @@ func TestSearchExclude(t *testing.T) {
 	gumbel := DefaultConfig()
 	gumbel.Gumbel = true
 	for name, cfg := range map[string]Config{"puct": DefaultConfig(), "gumbel": gumbel} {
-		s := newSearch(t, favour{root: p, d: fav}, cfg, p)
+		s := newSearch(t, pinnedPrior{root: p, d: fav, prior: 0.99}, cfg, p)
 		res, err := s.Run(context.Background(), Limits{Sims: 64})
 		if err != nil {
 			t.Fatal(err)
@@ -154,7 +130,7 @@ func TestSearchExclude(t *testing.T) {
 		if res.Best != fav {
 			t.Fatalf("%s: without exclusion the favoured %s is not chosen: the test proves nothing", name, p.DecisionString(fav))
 		}
-		s = newSearch(t, favour{root: p, d: fav}, cfg, p)
+		s = newSearch(t, pinnedPrior{root: p, d: fav, prior: 0.99}, cfg, p)
 		if err := s.Exclude([]game.Decision{fav, legal[0]}); err != nil {
 			t.Fatal(err)
 		}
@@ -182,7 +158,7 @@ func TestSearchExclude(t *testing.T) {
 			t.Errorf("%s: policy sums to %g", name, sum)
 		}
 		// A new root has no exclusions.
-		s = newSearch(t, favour{root: p, d: fav}, cfg, p)
+		s = newSearch(t, pinnedPrior{root: p, d: fav, prior: 0.99}, cfg, p)
 		if err := s.Exclude([]game.Decision{fav}); err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +170,7 @@ func TestSearchExclude(t *testing.T) {
 			t.Errorf("%s: after SetPosition: best %v, %v; want the favoured decision again", name, res.Best, err)
 		}
 	}
-	s := newSearch(t, favour{root: p, d: fav}, DefaultConfig(), p)
+	s := newSearch(t, pinnedPrior{root: p, d: fav, prior: 0.99}, DefaultConfig(), p)
 	if err := s.Exclude(legal); err == nil {
 		t.Error("excluding every decision: no error")
 	}
@@ -242,7 +218,7 @@ func TestGuardVetoes(t *testing.T) {
 		cfg := DefaultConfig()
 		cfg.Solver = false
 		play := func(guarded bool) game.Decision {
-			pl, err := NewSearchPlayer(favour{root: p, d: ex[0]}, cfg, Limits{Sims: 1})
+			pl, err := NewSearchPlayer(pinnedPrior{root: p, d: ex[0], prior: 0.99}, cfg, Limits{Sims: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

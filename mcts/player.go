@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
@@ -253,27 +252,18 @@ func (sp *SearchPlayer) Turn(ctx context.Context, p *game.Position) ([]game.Deci
 		if err != nil {
 			return nil, err
 		}
-		if guarded {
-			ds = append(ds, d)
-			if err := sp.search.Advance(d); err != nil {
+		if !guarded {
+			res, err := sp.search.Run(ctx, lim)
+			if err != nil {
 				return nil, err
 			}
-			q.Apply(d)
-			if q.Chain() < 0 {
-				return ds, nil
+			sp.Simulations += int64(res.Simulations)
+			sp.Elapsed += res.Elapsed
+			if sp.OnResult != nil {
+				sp.OnResult(&q, res)
 			}
-			continue
+			d = res.Choose(cfg.TemperatureAt(q.Ply()), sp.rng)
 		}
-		res, err := sp.search.Run(ctx, lim)
-		if err != nil {
-			return nil, err
-		}
-		sp.Simulations += int64(res.Simulations)
-		sp.Elapsed += res.Elapsed
-		if sp.OnResult != nil {
-			sp.OnResult(&q, res)
-		}
-		d = res.Choose(cfg.TemperatureAt(q.Ply()), sp.rng)
 		ds = append(ds, d)
 		if err := sp.search.Advance(d); err != nil {
 			return nil, err
@@ -308,12 +298,8 @@ func (sp *SearchPlayer) guard(ctx context.Context, q *game.Position) (d game.Dec
 	if lim.Time > 0 {
 		lim.Time = max(lim.Time-took, time.Millisecond)
 	}
-	if len(ex) == len(legal)-1 {
-		for _, d := range legal {
-			if !slices.Contains(ex, d) {
-				return d, true, lim, nil
-			}
-		}
+	if d, ok := OnlyAllowed(legal, ex); ok {
+		return d, true, lim, nil
 	}
 	return 0, false, lim, sp.search.Exclude(ex)
 }

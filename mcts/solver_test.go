@@ -22,15 +22,17 @@ func afterTurns(t testing.TB, variant string, turns ...string) game.Position {
 	return p
 }
 
-// lowPrior is a stub evaluator: uniform priors but for one decision at the
-// root position, whose prior it makes tiny (a network that does not
-// expect the move), and a value of 0 everywhere.
-type lowPrior struct {
-	root game.Position
-	d    game.Decision
+// pinnedPrior is a stub evaluator: uniform priors but for one decision at
+// the root position, whose prior it sets (tiny: a network that does not
+// expect the move; near 1: one that insists on it), and a value of 0
+// everywhere.
+type pinnedPrior struct {
+	root  game.Position
+	d     game.Decision
+	prior float32
 }
 
-func (e lowPrior) Evaluate(batch []Request) error {
+func (e pinnedPrior) Evaluate(batch []Request) error {
 	for i := range batch {
 		r := &batch[i]
 		uniform(r)
@@ -38,7 +40,7 @@ func (e lowPrior) Evaluate(batch []Request) error {
 		if r.Pos == e.root {
 			for j, d := range r.Legal {
 				if d == e.d {
-					r.Priors[j] = 1e-4
+					r.Priors[j] = e.prior
 				}
 			}
 		}
@@ -59,7 +61,7 @@ func TestSolverFindsLure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := lowPrior{root: p, d: ds[0]}
+	ev := pinnedPrior{root: p, d: ds[0], prior: 1e-4}
 	for _, gumbel := range []bool{false, true} {
 		for _, solve := range []bool{false, true} {
 			cfg := DefaultConfig()

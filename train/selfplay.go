@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -277,12 +276,8 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 				return nil, err
 			}
 		}
-		if len(legal)-len(vetoed) == 1 {
-			for _, x := range legal {
-				if !slices.Contains(vetoed, x) {
-					d = x
-				}
-			}
+		if only, ok := mcts.OnlyAllowed(legal, vetoed); ok {
+			d = only
 		} else {
 			full := rng.Float64() < cfg.FullFraction
 			sims := cfg.FastSims
