@@ -37,6 +37,28 @@ type Guard struct {
 // MaxGuardDepth bounds Guard.Depth.
 const MaxGuardDepth = 16
 
+// The guard's usual settings, those of the shipped players ("dablot play",
+// "engine", "serve", "ladder"): a margin of a soldier, half of a time limit,
+// and 3 turns for a search bounded by simulations only (its cost is then a
+// few milliseconds a decision, and 3 turns took the one-CPU-hour dablot
+// model from 60 % to 93.5 % against alphabeta:depth=2 at 200 simulations;
+// docs/strength.md §8).
+const (
+	DefaultGuardMargin = 100
+	DefaultGuardShare  = 0.5
+	DefaultGuardDepth  = 3
+)
+
+// DefaultGuardDepthFor returns the usual guard depth for searches within
+// lim: MaxGuardDepth when they have a time limit (the guard then deepens
+// within its share of the time), else DefaultGuardDepth.
+func DefaultGuardDepthFor(lim Limits) int {
+	if lim.Time > 0 {
+		return MaxGuardDepth
+	}
+	return DefaultGuardDepth
+}
+
 // guardTTBits is the size of a guard's transposition table (2^16 entries,
 // 1 MB): self-play makes a guard for every game.
 const guardTTBits = 16
@@ -69,14 +91,33 @@ func NewGuard(depth, margin int, share float64) (*Guard, error) {
 // (the deadline is checked every 1024 nodes, so one turn nearly always
 // does).
 func (g *Guard) Excluded(ctx context.Context, p *game.Position, deadline time.Time) ([]game.Decision, error) {
+	return g.excluded(ctx, p, deadline, Limits{})
+}
+
+// excluded is Excluded that also stops deepening once lim.Stop (nil:
+// never) is closed.
+func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Time, lim Limits) ([]game.Decision, error) {
 	if g.ab == nil {
 		return nil, errors.New("mcts: Guard not made by NewGuard")
 	}
+	search := ctx
+	if lim.Stop != nil {
+		var cancel context.CancelFunc
+		search, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			select {
+			case <-lim.Stop:
+				cancel()
+			case <-search.Done():
+			}
+		}()
+	}
 	var out []game.Decision
-	for d := 1; d <= g.Depth; d++ {
-		ex, err := g.ab.Vetoes(ctx, p, d, g.Margin, deadline)
-		if errors.Is(err, errGuardTime) {
-			break
+	for d := 1; d <= g.Depth && !lim.stopped(); d++ {
+		ex, err := g.ab.Vetoes(search, p, d, g.Margin, deadline)
+		if errors.Is(err, errGuardTime) || err != nil && ctx.Err() == nil && search.Err() != nil {
+			break // out of time, or stopped
 		}
 		if err != nil {
 			return nil, err
@@ -89,9 +130,51 @@ func (g *Guard) Excluded(ctx context.Context, p *game.Position, deadline time.Ti
 	return out, nil
 }
 
-// OnlyAllowed returns the one decision of legal not in excluded, and true,
+// Restriction is what Guard.Restrict did to a search's root.
+type Restriction struct {
+	// Excluded are the vetoed decisions, to exclude from the search.
+	Excluded []game.Decision
+	// Only is the one decision the guard left, when Guarded is set: the
+	// search need not run.
+	Only    game.Decision
+	Guarded bool
+	// Limits are the search's limits less the guard's time.
+	Limits Limits
+	// Took is the guard's time.
+	Took time.Duration
+}
+
+// Restrict runs the guard on q, the root of a search that will run within
+// lim, and returns the decisions to exclude from it (Search.Exclude) with
+// the limits left for it; when it leaves a single decision, that decision
+// with Guarded set, and the search need not run. A position with one legal
+// decision is left alone. The guard deepens no further once lim.Stop is
+// closed, nor past its share of lim.Time.
+func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Restriction, error) {
+	r := Restriction{Limits: lim}
+	start := time.Now()
+	legal := q.Decisions(nil)
+	if len(legal) <= 1 {
+		return r, nil
+	}
+	ex, err := g.excluded(ctx, q, g.deadline(start, lim), lim)
+	if err != nil {
+		return r, err
+	}
+	r.Excluded = ex
+	r.Took = time.Since(start)
+	if lim.Time > 0 {
+		r.Limits.Time = max(lim.Time-r.Took, time.Millisecond)
+	}
+	if d, ok := onlyAllowed(legal, ex); ok {
+		r.Only, r.Guarded = d, true
+	}
+	return r, nil
+}
+
+// onlyAllowed returns the one decision of legal not in excluded, and true,
 // when exactly one is left.
-func OnlyAllowed(legal, excluded []game.Decision) (game.Decision, bool) {
+func onlyAllowed(legal, excluded []game.Decision) (game.Decision, bool) {
 	if len(legal)-len(excluded) != 1 {
 		return 0, false
 	}

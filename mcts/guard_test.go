@@ -82,7 +82,8 @@ func TestVetoesEqualMinimax(t *testing.T) {
 }
 
 // TestGuardTime: with a deadline the guard stops deepening and vetoes by
-// the deepest search it completed; a deadline already past vetoes nothing.
+// the deepest search it completed; a deadline already past, or a closed
+// Stop, leaves the vetoes of one turn at most.
 func TestGuardTime(t *testing.T) {
 	p := configs.MustVariant("dablot").Start()
 	g, err := NewGuard(MaxGuardDepth, 100, 0.5)
@@ -103,6 +104,21 @@ func TestGuardTime(t *testing.T) {
 	one, _ := g.ab.Vetoes(context.Background(), &p, 1, 100, time.Time{})
 	if err != nil || len(ex) != 0 && !slices.Equal(ex, one) {
 		t.Errorf("a past deadline: vetoes %v, %v; want none or those of one turn, %v", ex, err, one)
+	}
+	// A closed Stop ends the deepening as a deadline does, with no error;
+	// the search's time limit is what is left of it.
+	stop := make(chan struct{})
+	close(stop)
+	start = time.Now()
+	r, err := g.Restrict(context.Background(), &p, Limits{Sims: 10, Stop: stop})
+	if err != nil || len(r.Excluded) != 0 && !slices.Equal(r.Excluded, one) || r.Guarded {
+		t.Errorf("a closed Stop: %+v, %v; want no vetoes or those of one turn, %v", r, err, one)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("a closed Stop took %v", took)
+	}
+	if r, err := g.Restrict(context.Background(), &p, Limits{Time: 40 * time.Millisecond}); err != nil || r.Limits.Time != max(40*time.Millisecond-r.Took, time.Millisecond) {
+		t.Errorf("40 ms: the guard took %v and left %v", r.Took, r.Limits.Time)
 	}
 	if d := g.deadline(start, Limits{Sims: 10}); !d.IsZero() {
 		t.Errorf("a search without a time limit gives the guard the deadline %v", d)

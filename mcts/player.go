@@ -275,31 +275,19 @@ func (sp *SearchPlayer) Turn(ctx context.Context, p *game.Position) ([]game.Deci
 	}
 }
 
-// guard runs the player's Guard, if any, on q, the search's root: it
-// excludes the vetoed decisions from the search and returns the limits left
-// for it, or, when the guard leaves a single decision, that decision and
-// guarded true.
+// guard runs the player's Guard, if any, on q, the search's root (see
+// Guard.Restrict): it excludes the vetoed decisions from the search and
+// returns the limits left for it, or, when the guard leaves a single
+// decision, that decision and guarded true. The guard's time is the
+// player's.
 func (sp *SearchPlayer) guard(ctx context.Context, q *game.Position) (d game.Decision, guarded bool, lim Limits, err error) {
-	lim = sp.limits
 	if sp.Guard == nil {
-		return 0, false, lim, nil
+		return 0, false, sp.limits, nil
 	}
-	start := time.Now()
-	legal := q.Decisions(nil)
-	if len(legal) <= 1 {
-		return 0, false, lim, nil
+	r, err := sp.Guard.Restrict(ctx, q, sp.limits)
+	sp.Elapsed += r.Took
+	if err != nil || r.Guarded {
+		return r.Only, r.Guarded, r.Limits, err
 	}
-	ex, err := sp.Guard.Excluded(ctx, q, sp.Guard.deadline(start, lim))
-	if err != nil {
-		return 0, false, lim, err
-	}
-	took := time.Since(start)
-	sp.Elapsed += took
-	if lim.Time > 0 {
-		lim.Time = max(lim.Time-took, time.Millisecond)
-	}
-	if d, ok := OnlyAllowed(legal, ex); ok {
-		return d, true, lim, nil
-	}
-	return 0, false, lim, sp.search.Exclude(ex)
+	return 0, false, r.Limits, sp.search.Exclude(r.Excluded)
 }

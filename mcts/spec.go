@@ -285,8 +285,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	}
 	cacheSize := r.int("cache", defCache, 0, maxCacheSize)
 	guardDepth := r.int("guard", 0, 0, MaxGuardDepth)
-	guardMargin := r.int("gmargin", 100, 0, 1_000_000)
-	guardShare := r.float("gshare", 0.5, 1e-3, 1)
+	guardMargin := r.int("gmargin", DefaultGuardMargin, 0, 1_000_000)
+	guardShare := r.float("gshare", DefaultGuardShare, 1e-3, 1)
 	_, hasGMargin := sp.Params["gmargin"]
 	_, hasGShare := sp.Params["gshare"]
 	_, hasSU := sp.Params["su"]

@@ -202,12 +202,12 @@ type SelfPlayConfig struct {
 	GuardMargin *int `yaml:"guard_margin,omitempty"`
 }
 
-// guardMargin is the guard's margin: GuardMargin, or 100.
+// guardMargin is the guard's margin: GuardMargin, or mcts.DefaultGuardMargin.
 func (s *SelfPlayConfig) guardMargin() int {
 	if s.GuardMargin != nil {
 		return *s.GuardMargin
 	}
-	return 100
+	return mcts.DefaultGuardMargin
 }
 
 // Endgame returns the spec of the curriculum's random endgames.

@@ -270,22 +270,25 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		}
 		var d game.Decision
 		value := math.NaN()
-		var vetoed []game.Decision
-		if guard != nil && len(legal) > 1 {
-			if vetoed, err = guard.Excluded(ctx, &p, time.Time{}); err != nil {
+		var guarded mcts.Restriction
+		if guard != nil {
+			if guarded, err = guard.Restrict(ctx, &p, mcts.Limits{}); err != nil {
 				return nil, err
 			}
 		}
-		if only, ok := mcts.OnlyAllowed(legal, vetoed); ok {
-			d = only
-		} else {
+		switch {
+		case len(legal) == 1:
+			d = legal[0]
+		case guarded.Guarded:
+			d = guarded.Only
+		default:
 			full := rng.Float64() < cfg.FullFraction
 			sims := cfg.FastSims
 			if full {
 				sims = cfg.FullSims
 			}
 			s.SetPosition(p)
-			if err := s.Exclude(vetoed); err != nil {
+			if err := s.Exclude(guarded.Excluded); err != nil {
 				return nil, err
 			}
 			res, err := s.Run(ctx, mcts.Limits{Sims: sims})

@@ -36,6 +36,11 @@ type Analyst struct {
 	ev     mcts.Evaluator
 	cfg    mcts.Config
 	search *mcts.Search
+	// Guard, if set, vetoes decisions of the best turn before each of their
+	// searches, as it does for mcts.SearchPlayer; its time counts against a
+	// time limit. The vetoed first decisions are not among the turns
+	// reported.
+	Guard *mcts.Guard
 }
 
 // New returns an Analyst that searches with evaluator ev and configuration
@@ -81,6 +86,9 @@ type Analysis struct {
 	Nodes int           // nodes in the main tree at the end of the main search
 	Time  time.Duration // wall time of the analysis
 	Proof *Proof        // what the solver proved of the position (nil: nothing, or no solver)
+	// Vetoed is the number of first decisions the guard (Analyst.Guard)
+	// kept from the search.
+	Vetoed int
 }
 
 // Best returns the turn the search plays.
@@ -154,7 +162,12 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 	// The best turn, decision by decision. The rest of a chain reuses the
 	// first decision's tree.
 	a.search.SetPosition(p)
-	first := lim
+	guarded, err := a.guard(ctx, &p, lim)
+	if err != nil {
+		return nil, err
+	}
+	an.Vetoed = len(guarded.Excluded)
+	first := guarded.Limits
 	first.Forced = true
 	root, err := a.search.Run(ctx, first)
 	if err != nil {
@@ -181,7 +194,16 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 		if after.Chain() < 0 || after.Status().Over() {
 			break
 		}
-		if res, err = a.search.Run(ctx, lim); err != nil {
+		guarded, err := a.guard(ctx, &after, lim)
+		if err != nil {
+			return nil, err
+		}
+		if guarded.Guarded {
+			// The guard left one decision: it is played as a forced one.
+			res = &mcts.Result{Best: guarded.Only}
+			continue
+		}
+		if res, err = a.search.Run(ctx, guarded.Limits); err != nil {
 			return nil, err
 		}
 		an.Sims += res.Simulations
@@ -241,6 +263,20 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 	}
 	an.Time = time.Since(start)
 	return an, nil
+}
+
+// guard runs the Guard, if any, on q, the search's root (Guard.Restrict):
+// it excludes the vetoed decisions from the search and returns what it did,
+// with the limits left for the search (lim, without a guard).
+func (a *Analyst) guard(ctx context.Context, q *game.Position, lim mcts.Limits) (mcts.Restriction, error) {
+	if a.Guard == nil {
+		return mcts.Restriction{Limits: lim}, nil
+	}
+	r, err := a.Guard.Restrict(ctx, q, lim)
+	if err != nil {
+		return r, err
+	}
+	return r, a.search.Exclude(r.Excluded)
 }
 
 // walkPV follows the most visited decisions of the search's tree from its

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
@@ -305,5 +306,55 @@ func TestProofString(t *testing.T) {
 		if got := tc.p.String(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.p, got, tc.want)
 		}
+	}
+}
+
+// TestAnalyseGuard: with a guard, the first decisions it vetoes are neither
+// played nor reported, Vetoed counts them, and a chain's later decisions
+// are guarded too (the turn stays legal).
+func TestAnalyseGuard(t *testing.T) {
+	vetoed := 0
+	for _, f := range []struct{ variant, fen string }{
+		{"dablot", "6/5/6/2s2/2s3/5/1S2s1/5/2S3/2S2/6/5/6 n"},
+		{"winther", "6/5/6/5/2k3/1s3/3p2/5/2S3/1P3/3K2/5/6 s"},
+		{"keyland", "6/5/6/5/2s3/1s3/k5/5/2S3/1S3/K5/5/6 s"},
+		{"dablot", "ssssss/sssss/ssssss/1ss1s/ss3s/p1ss1/S2sK1/kSS1P/S1sSSS/SS1SS/SS1SSS/SSSSS/SSSSSS s - 2 14"},
+	} {
+		p, err := game.ParseFEN(configs.MustVariant(f.variant), f.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check, err := mcts.NewGuard(2, mcts.DefaultGuardMargin, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex, err := check.Excluded(context.Background(), &p, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		an, err := analysis.New(&mcts.MaterialEvaluator{}, mcts.DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if an.Guard, err = mcts.NewGuard(2, mcts.DefaultGuardMargin, 1); err != nil {
+			t.Fatal(err)
+		}
+		res, err := an.Analyse(context.Background(), p, analysis.Query{Limits: mcts.Limits{Sims: 64}, Top: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTurns(t, p, res)
+		if res.Vetoed != len(ex) {
+			t.Errorf("%s: %d decisions vetoed, the guard vetoes %d", f.fen, res.Vetoed, len(ex))
+		}
+		for _, tt := range res.Top {
+			if slices.Contains(ex, tt.Decisions[0]) {
+				t.Errorf("%s: the vetoed turn %s is reported", f.fen, tt.Text)
+			}
+		}
+		vetoed += len(ex)
+	}
+	if vetoed == 0 {
+		t.Fatal("the guard vetoed nothing: the test proves nothing")
 	}
 }
