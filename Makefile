@@ -64,7 +64,7 @@ train: build
 # Strength at equal time (dablot ladder): MODEL against alphabeta:ms=MS, and
 # with VS=FILE against a second model, MS milliseconds a decision each, from
 # the variant's opening book; prints the match and appends a row per match
-# to docs/ladder.tsv. 100 games at 100 ms take about 20 minutes on 2 cores.
+# to docs/ladder.tsv. 100 games at 100 ms take 20 to 27 minutes on 2 cores.
 MS    ?= 100
 GAMES ?= 100
 MODEL ?= models/dablot.dbm
@@ -83,17 +83,18 @@ strength: build
 #     (100 games) on dablot and winther (bar: 50 %), rows in docs/ladder.tsv;
 #     and keyland never loses: 40 games against alphabeta:ms=1000 (0 losses)
 #     and 40 against uct:playouts=1000 at 200 simulations (90 %). About 3 hours.
-#   OPTS adds settings to the models' player in both, such as OPTS=guard=3
-#   (the alpha-beta guard: docs/strength.md §8).
+#   The models play as the shipped players do, with the alpha-beta guard
+#   (docs/strength.md §8): guard=3 at 200 simulations, guard=16 in the
+#   ladder. OPTS replaces those settings in both, such as OPTS=guard=0 for
+#   the network's search alone.
 MODELS ?= models
 BARS ?= bars
 OPTS ?=
-COMMA := ,
 LADDER_PLAYER = $(if $(OPTS),--player gumbel:$(OPTS))
 bars-hour: build
 	mkdir -p $(BARS)
 	for v in dablot winther frostviken; do \
-	  $(BIN) arena --variant $$v --a "gumbel:model=$(MODELS)/$$v.dbm,sims=200$(if $(OPTS),$(COMMA)$(OPTS))" --b alphabeta:depth=2 --games 100 --open 2 --threads 2 --seed 11 --out $(BARS)/hour-$$v-ab2.jsonl || exit 1; \
+	  $(BIN) arena --variant $$v --a "gumbel:model=$(MODELS)/$$v.dbm,sims=200,$(or $(OPTS),guard=3)" --b alphabeta:depth=2 --games 100 --open 2 --threads 2 --seed 11 --out $(BARS)/hour-$$v-ab2.jsonl || exit 1; \
 	done
 
 bar-8h: build
@@ -103,7 +104,7 @@ bar-8h: build
 	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 100 --games 100 $(LADDER_PLAYER) --out $(BARS)/8h-$$v-ab100.jsonl || exit 1; \
 	done
 	$(BIN) ladder $(MODELS)/keyland.dbm --ms 1000 --games 40 $(LADDER_PLAYER) --out $(BARS)/8h-keyland-ab1000.jsonl
-	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200$(if $(OPTS),$(COMMA)$(OPTS))" --b uct:playouts=1000 --games 40 --open 2 --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl
+	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200,$(or $(OPTS),guard=3)" --b uct:playouts=1000 --games 40 --open 2 --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl
 
 clean:
 	rm -rf bin

@@ -35,6 +35,9 @@ type searchSettings struct {
 	Forced   bool          // pass forced decisions without evaluation (mcts.Config.SkipForced)
 	Threads  int           // goroutines of one forward pass
 	Seed     uint64        // seeds the Gumbel noise
+	// Guard is the depth of the alpha-beta guard (mcts.Guard) in turns: 0
+	// for none, -1 (the default) for mcts.DefaultGuardDepthFor the limits.
+	Guard int
 }
 
 // addFlags defines --sims, --movetime, --gumbel, --solve, --forced, --threads and
@@ -48,6 +51,17 @@ func (s *searchSettings) addFlags(fs *flagSet) {
 	fs.BoolVar(&s.Forced, "forced", def.SkipForced, "pass decisions that are forced without asking the network")
 	rangeVar(fs, &s.Threads, "threads", 1, 1, maxSearchThreads, "goroutines for the network's forward pass")
 	fs.Uint64Var(&s.Seed, "seed", 1, "random seed of the search")
+	rangeVar(fs, &s.Guard, "guard", -1, -1, mcts.MaxGuardDepth, fmt.Sprintf(
+		"depth in turns of the alpha-beta guard that vetoes blunders before each search (0: none; -1: %d within half of --movetime, else %d)",
+		mcts.MaxGuardDepth, mcts.DefaultGuardDepth))
+}
+
+// guardDepth returns the guard's depth for searches within lim (0: none).
+func (s *searchSettings) guardDepth(lim mcts.Limits) int {
+	if s.Guard < 0 {
+		return mcts.DefaultGuardDepthFor(lim)
+	}
+	return s.Guard
 }
 
 // validate checks the settings together (addFlags checks each range).
@@ -79,7 +93,11 @@ func (s *searchSettings) describe() string {
 	if s.Gumbel {
 		kind = "Gumbel"
 	}
-	return kind + ", " + strings.Join(parts, ", ") + " per decision"
+	guard := ""
+	if depth := s.guardDepth(s.limits()); depth > 0 {
+		guard = fmt.Sprintf(", guard %d", depth)
+	}
+	return kind + ", " + strings.Join(parts, ", ") + " per decision" + guard
 }
 
 // openAnalyst loads a model file, checks it against --variant (if given)
@@ -147,6 +165,28 @@ func newAnalyst(m *model.Model, s searchSettings) (*analyst, error) {
 		return nil, err
 	}
 	return &analyst{Analyst: an, model: m, ev: ev, settings: s}, nil
+}
+
+// Analyse is analysis.Analyst's, with the guard of the settings for the
+// query's limits (a time limit lets it deepen further).
+func (a *analyst) Analyse(ctx context.Context, p game.Position, q analysis.Query) (*analysis.Analysis, error) {
+	return a.analyseGuarded(ctx, p, q, a.settings.guardDepth(q.Limits))
+}
+
+// analyseGuarded is analysis.Analyst's Analyse with a guard of depth turns
+// (0: none).
+func (a *analyst) analyseGuarded(ctx context.Context, p game.Position, q analysis.Query, depth int) (*analysis.Analysis, error) {
+	switch {
+	case depth == 0:
+		a.Guard = nil
+	case a.Guard == nil || a.Guard.Depth != depth:
+		g, err := mcts.NewGuard(depth, mcts.DefaultGuardMargin, mcts.DefaultGuardShare)
+		if err != nil {
+			return nil, err
+		}
+		a.Guard = g
+	}
+	return a.Analyst.Analyse(ctx, p, q)
 }
 
 // Close releases the network's worker goroutines.

@@ -27,12 +27,13 @@ import (
 var cmdBalance = &command{
 	name: "balance",
 	usage: `--variants V1,V2,... [--models DIR | --preset P] [--games N] [--sims 50,200,800]
-       [--main-sims N] [--open K] [--temp T] [--search puct|gumbel] [--seed S]
+       [--main-sims N] [--open K] [--temp T] [--search puct|gumbel] [--guard D] [--seed S]
        [--anchor SPEC] [--check-games N] [--threads T] [--workers W] [--out DIR]`,
 	short: "measure how fair variants are: the first player's score as models play themselves",
 	long: `For each variant, its model DIR/<variant>.dbm plays itself: --games games at each
 strength of --sims (simulations per decision), each game opened by --open turns drawn
-from the network's policy at temperature --temp. The report gives the first player's
+from the network's policy at temperature --temp. Both sides search as the shipped
+players do, with an alpha-beta guard of --guard turns that vetoes blunders. The report gives the first player's
 score with its 95 % interval, the draw rate, game lengths, how games end, the network's
 value of the start position and the score at each strength; a model that scores below
 50 % against --anchor (in --check-games games) is flagged "balance not yet reliable".
@@ -47,10 +48,10 @@ tables.`,
 
 // balanceFlags are the settings of one study.
 type balanceFlags struct {
-	variants, models, preset, sims, search, anchor, out string
-	games, mainSims, open, checkGames, threads, workers int
-	temp                                                float64
-	seed                                                uint64
+	variants, models, preset, sims, search, anchor, out        string
+	games, mainSims, open, checkGames, threads, workers, guard int
+	temp                                                       float64
+	seed                                                       uint64
 }
 
 func runBalance(args []string, out io.Writer) error {
@@ -66,6 +67,7 @@ func runBalance(args []string, out io.Writer) error {
 	rangeVar(fs, &f.temp, "temp", 1, 0, 100, "temperature of the opening turns (0: the most likely turn)")
 	fs.StringVar(&f.search, "search", "puct", "search of both sides: puct (no noise, deterministic) or gumbel (with its Gumbel noise, so games vary)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed: the same seed plays the same games")
+	rangeVar(fs, &f.guard, "guard", mcts.DefaultGuardDepth, 0, mcts.MaxGuardDepth, "depth in turns of the alpha-beta guard of both sides, as the shipped players play (0: none)")
 	fs.StringVar(&f.anchor, "anchor", balance.DefaultAnchor, "player the model must not lose to for its figures to be reliable")
 	rangeVar(fs, &f.checkGames, "check-games", 20, 0, 1_000_000, "games against --anchor (0: no check)")
 	rangeVar(fs, &f.threads, "threads", runtime.NumCPU(), 1, maxThreads, "network evaluators (one goroutine each)")
@@ -186,7 +188,7 @@ func (f *balanceFlags) options() (balance.Options, error) {
 	}
 	o.Games, o.Sims, o.MainSims = f.games, sims, f.mainSims
 	o.OpeningTurns, o.OpeningTemperature = f.open, f.temp
-	o.Search, o.Seed = &search, f.seed
+	o.Search, o.Seed, o.Guard = &search, f.seed, f.guard
 	o.CheckAnchor, o.CheckGames = f.anchor, f.checkGames
 	o.Threads, o.Workers = f.threads, f.workers
 	return o, o.Validate()

@@ -370,8 +370,14 @@ func (e *engine) cmdGo(ctx context.Context, args []string) error {
 	s := &search{stop: make(chan struct{}), answered: make(chan searchAnswer, 1), infinite: infinite}
 	lim.Stop = s.stop
 	pos, pvTurns := e.pos, e.pvTurns
+	// An infinite search's time limit is only a bound: its guard is that of
+	// a search by simulations, not one that deepens through half an hour.
+	guard := e.a.settings.guardDepth(lim)
+	if infinite {
+		guard = e.a.settings.guardDepth(mcts.Limits{Sims: lim.Sims})
+	}
 	go func() {
-		an, err := e.a.Analyse(ctx, pos, analysis.Query{Limits: lim, Top: 1, PV: pvTurns})
+		an, err := e.a.analyseGuarded(ctx, pos, analysis.Query{Limits: lim, Top: 1, PV: pvTurns}, guard)
 		s.answered <- searchAnswer{an, err}
 	}()
 	e.started = s

@@ -27,7 +27,7 @@ var cmdLadder = &command{
 	name:  "ladder",
 	usage: "MODEL [--ms 100] [--games 100] [--vs MODEL2] [--player gumbel|mcts[:KEY=V,...]] [--book FILE] [--results FILE] [--threads N] [--seed S] [--out FILE]",
 	short: "strength at equal time: a model against alpha-beta, from an opening book",
-	long: `Plays MODEL (as gumbel:model=MODEL,ms=T) against alphabeta:ms=T, the same time T
+	long: `Plays MODEL (as gumbel:model=MODEL,ms=T,guard=16) against alphabeta:ms=T, the same time T
 per decision for both, and with --vs also against MODEL2 at the same T. The games
 start from the variant's opening book (configs/books/VARIANT.txt; "dablot analyse
 book" makes one), each opening twice with the colours swapped; a variant without a book
@@ -37,8 +37,10 @@ the Elo difference and how the games ended, and appends a row per match to the
 results file (tab-separated; its first line names the columns).
 
 --player sets the search: gumbel or mcts, with extra settings after a colon
-(mcts:mat=1, gumbel:q=1); the ladder adds model= and ms=. With eval=material and
-no MODEL it measures a search without a network (then --variant is needed).`,
+(mcts:mat=1, gumbel:q=1); the ladder adds model= and ms=, and guard=16 (the
+alpha-beta guard of the shipped players, deepening within half the time) unless
+the settings have guard= (guard=0 measures the search alone). With eval=material
+and no MODEL it measures a search without a network (then --variant is needed).`,
 	run: runLadder,
 }
 
@@ -185,6 +187,9 @@ func ladderSpec(player, modelPath string, ms int) (string, error) {
 	spec += "ms=" + strconv.Itoa(ms)
 	if _, settings, _ := strings.Cut(sp.Text, ":"); settings != "" {
 		spec += "," + settings
+	}
+	if _, ok := sp.Params["guard"]; !ok {
+		spec += fmt.Sprintf(",guard=%d", mcts.MaxGuardDepth)
 	}
 	return spec, nil
 }

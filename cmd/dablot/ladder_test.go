@@ -37,7 +37,7 @@ func TestLadder(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, want := range []string{"openings: the first 2 of the 50 in configs/books/frostviken.txt",
-		"B = alphabeta:ms=5,", "B = gumbel:model=" + model2 + ",ms=5,", "A W/D/L", "as south", "score", "95% CI", "Elo",
+		"B = alphabeta:ms=5,", "B = gumbel:model=" + model2 + ",ms=5,guard=16,", "A W/D/L", "as south", "score", "95% CI", "Elo",
 		"row appended to " + results, "records written to " + records} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -68,20 +68,22 @@ func TestLadder(t *testing.T) {
 		if got := fmt.Sprintf("%d/%d/%d", row.WDL.W, row.WDL.D, row.WDL.L); got != strings.Join(wdls[i][1:], "/") {
 			t.Errorf("row %d: W/D/L %s, printed %s", i, got, wdls[i][0])
 		}
-		wantOpp := []string{"alphabeta:ms=5", "gumbel:model=" + model2 + ",ms=5"}[i]
+		wantOpp := []string{"alphabeta:ms=5", "gumbel:model=" + model2 + ",ms=5,guard=16"}[i]
 		if row.Model != modelFile || row.ModelSHA256 != m.Metadata[net.MetaChecksum] || row.ModelSHA256 == "" ||
-			row.Variant != "frostviken" || row.Player != "gumbel:model="+modelFile+",ms=5" || row.Opponent != wantOpp ||
+			row.Variant != "frostviken" || row.Player != "gumbel:model="+modelFile+",ms=5,guard=16" || row.Opponent != wantOpp ||
 			row.MS != 5 || row.WDL.Games() != 4 || row.AsSouth.Games() != 2 || row.AsNorth.Games() != 2 ||
 			row.Book != "configs/books/frostviken.txt" || row.Threads != 2 || row.Seed != 1 || row.Code != model.CodeVersion() {
 			t.Errorf("row %d: %+v", i, row)
 		}
 	}
-	// A second ladder appends below the first.
-	if out, err := runCmd(t, "ladder", modelFile, "--ms", "5", "--games", "2", "--results", results, "--seed", "3"); err != nil {
+	// A second ladder appends below the first; guard=0 measures the
+	// search without the guard.
+	if out, err := runCmd(t, "ladder", modelFile, "--ms", "5", "--games", "2", "--results", results, "--seed", "3", "--player", "gumbel:guard=0"); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if rows, err := ladder.Read(results); err != nil || len(rows) != 3 || rows[2].Seed != 3 || rows[2].WDL.Games() != 2 {
-		t.Errorf("after a second ladder: %d rows, %v", len(rows), err)
+	if rows, err := ladder.Read(results); err != nil || len(rows) != 3 || rows[2].Seed != 3 || rows[2].WDL.Games() != 2 ||
+		rows[2].Player != "gumbel:model="+modelFile+",ms=5,guard=0" {
+		t.Errorf("after a second ladder: %d rows (%v), %+v", len(rows), err, rows[len(rows)-1])
 	}
 }
 
@@ -95,7 +97,7 @@ func TestLadderWithoutModelOrBook(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"note: daablot has no opening book; generating 1 level openings", "A = mcts:ms=5,eval=material",
+	for _, want := range []string{"note: daablot has no opening book; generating 1 level openings", "A = mcts:ms=5,eval=material,guard=16",
 		"games from generated:1", "A W/D/L"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

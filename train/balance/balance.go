@@ -69,6 +69,10 @@ type Options struct {
 	// without noise, as "mcts:model=FILE" and "dablot play" search). Its
 	// Seed is replaced by each player's own.
 	Search *mcts.Config
+	// Guard is the depth in turns of the alpha-beta guard (mcts.Guard) of
+	// both sides and of the model in the anchor games (0: none), as the
+	// shipped players play.
+	Guard int
 	// Seed makes the study reproducible: game i of every strength depends
 	// on Seed and i only, however the games are scheduled.
 	Seed uint64
@@ -89,11 +93,12 @@ type Options struct {
 
 // DefaultOptions returns 100 games at each of 50, 200 and 800 simulations
 // (200 the main strength), 4 opening turns at temperature 1, PUCT search,
-// seed 1, and 20 games against DefaultAnchor.
+// the shipped players' guard (mcts.DefaultGuardDepth turns), seed 1, and
+// 20 games against DefaultAnchor.
 func DefaultOptions() Options {
 	return Options{
 		Games: 100, Sims: []int{50, 200, 800}, MainSims: 200,
-		OpeningTurns: 4, OpeningTemperature: 1,
+		OpeningTurns: 4, OpeningTemperature: 1, Guard: mcts.DefaultGuardDepth,
 		Seed: 1, Threads: 1, Workers: 8,
 		CheckAnchor: DefaultAnchor, CheckGames: 20,
 	}
@@ -114,6 +119,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("balance: opening temperature %v: want a number ≥ 0", o.OpeningTemperature)
 	case o.Threads < 0 || o.Workers < 0:
 		return fmt.Errorf("balance: %d threads, %d workers: want 0 or more", o.Threads, o.Workers)
+	case o.Guard < 0 || o.Guard > mcts.MaxGuardDepth:
+		return fmt.Errorf("balance: guard depth %d: want 0 (none) to %d", o.Guard, mcts.MaxGuardDepth)
 	case o.CheckGames < 0:
 		return fmt.Errorf("balance: %d anchor games: want 0 or more", o.CheckGames)
 	case o.CheckGames > 0 && o.CheckAnchor == "":
@@ -307,7 +314,7 @@ func Study(ctx context.Context, m *model.Model, opts Options) (*VariantResult, e
 	res := &VariantResult{
 		Variant: r.Name, FirstName: r.First.String(), Training: m.Training,
 		OpeningTurns: opts.OpeningTurns, OpeningTemperature: opts.OpeningTemperature,
-		Search: describeSearch(search), Seed: opts.Seed, MainSims: mainSims,
+		Search: describeSearch(search, opts.Guard), Seed: opts.Seed, MainSims: mainSims,
 		Anchor: opts.CheckAnchor, Reliable: true,
 	}
 	if err := s.startValues(ctx, res); err != nil {
@@ -389,10 +396,15 @@ func storedRating(m *model.Model, anchor string) *StoredRating {
 	return &StoredRating{Player: player, Elo: me.Elo, Err95: me.Err95, Anchor: anchor, AnchorElo: a.Elo}
 }
 
-// describeSearch names the search settings for the report.
-func describeSearch(c mcts.Config) string {
+// describeSearch names the search settings for the report, with the
+// guard's depth (0: none).
+func describeSearch(c mcts.Config, guard int) string {
+	g := ""
+	if guard > 0 {
+		g = fmt.Sprintf(" guard=%d", guard)
+	}
 	if c.Gumbel {
-		return fmt.Sprintf("gumbel m=%d gscale=%g", c.GumbelM, c.GumbelScale)
+		return fmt.Sprintf("gumbel m=%d gscale=%g", c.GumbelM, c.GumbelScale) + g
 	}
 	s := fmt.Sprintf("puct cpuct=%g fpu=%g", c.CPuct, c.FPUReduction)
 	if c.NoiseEpsilon > 0 {
@@ -401,7 +413,7 @@ func describeSearch(c mcts.Config) string {
 	if c.Temperature > 0 && c.TemperaturePlies > 0 {
 		s += fmt.Sprintf(" temp=%g for %d turns", c.Temperature, c.TemperaturePlies)
 	}
-	return s
+	return s + g
 }
 
 // study is the state shared by the games of one Study.
@@ -644,7 +656,12 @@ func (s *study) parallel(ctx context.Context, n int, job func(i int, ev mcts.Eva
 func (s *study) searchPlayer(ev mcts.Evaluator, sims int, seed uint64) (mcts.Player, error) {
 	cfg := s.search
 	cfg.Seed = seed
-	return mcts.NewSearchPlayer(ev, cfg, mcts.Limits{Sims: sims})
+	pl, err := mcts.NewSearchPlayer(ev, cfg, mcts.Limits{Sims: sims})
+	if err != nil || s.opts.Guard == 0 {
+		return pl, err
+	}
+	pl.Guard, err = mcts.NewGuard(s.opts.Guard, mcts.DefaultGuardMargin, mcts.DefaultGuardShare)
+	return pl, err
 }
 
 // play plays a game from opening o between south and north and returns

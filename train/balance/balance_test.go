@@ -245,14 +245,23 @@ func TestFirstPlayerNorth(t *testing.T) {
 	}
 }
 
-// TestUnreliable: an untrained network loses to alpha-beta, and the report
-// says its balance is not yet reliable.
+// TestUnreliable: an untrained network without the guard loses to
+// alpha-beta, and the report says its balance is not yet reliable; with
+// the guard (the default) it scores more.
 func TestUnreliable(t *testing.T) {
 	m := tinyModel(t, "frostviken")
 	o := smallOptions(2, 1)
 	o.Sims = []int{4}
 	o.CheckAnchor, o.CheckGames = "alphabeta:depth=1", 4
+	guarded, _ := studyGames(t, m, o)
+	o.Guard = 0
 	res, games := studyGames(t, m, o)
+	if !strings.HasSuffix(guarded.Search, " guard=3") || strings.Contains(res.Search, "guard") {
+		t.Errorf("searches described as %q with the guard, %q without", guarded.Search, res.Search)
+	}
+	if guarded.AnchorWDL.Score() <= res.AnchorWDL.Score() {
+		t.Errorf("against alphabeta:depth=1 the guarded model scores %v, no more than the unguarded %v", guarded.AnchorWDL, res.AnchorWDL)
+	}
 	var anchorGames int
 	for _, g := range games {
 		if g.Anchor {

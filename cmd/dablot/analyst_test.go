@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/analysis"
+	"github.com/dablot-zero/dablot/net/model"
+)
+
+// TestAnalystGuard: the model's player searches with the guard of its
+// settings, whose default depth depends on each query's limits, and says so
+// in its description.
+func TestAnalystGuard(t *testing.T) {
+	m, err := model.LoadModel(testModel(t, "frostviken"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		guard    int
+		lim      mcts.Limits
+		want     int    // the guard's depth (0: none)
+		describe string // in the description of searchSettings{Sims: 4, Guard: guard}
+	}{
+		{-1, mcts.Limits{Sims: 4}, mcts.DefaultGuardDepth, "guard 3"},
+		{-1, mcts.Limits{Sims: 4, Time: 50 * time.Millisecond}, mcts.MaxGuardDepth, "guard 3"},
+		{0, mcts.Limits{Sims: 4}, 0, ""},
+		{5, mcts.Limits{Sims: 4, Time: 50 * time.Millisecond}, 5, "guard 5"},
+	} {
+		s := searchSettings{Sims: 4, Threads: 1, Guard: tc.guard}
+		if d := s.describe(); tc.describe == "" && strings.Contains(d, "guard") || !strings.Contains(d, tc.describe) {
+			t.Errorf("guard %d: described as %q, want %q in it", tc.guard, d, tc.describe)
+		}
+		a, err := newAnalyst(m, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		an, err := a.Analyse(context.Background(), m.Rules.Start(), analysis.Query{Limits: tc.lim})
+		a.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tc.want == 0 && a.Guard != nil:
+			t.Errorf("guard %d, %+v: a guard of depth %d", tc.guard, tc.lim, a.Guard.Depth)
+		case tc.want > 0 && (a.Guard == nil || a.Guard.Depth != tc.want):
+			t.Errorf("guard %d, %+v: guard %+v, want depth %d", tc.guard, tc.lim, a.Guard, tc.want)
+		case an.Best().Text == "":
+			t.Errorf("guard %d: no best turn", tc.guard)
+		}
+	}
+}
