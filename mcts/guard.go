@@ -172,6 +172,24 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 	return r, nil
 }
 
+// GuardRoot runs guard g, if not nil, on the search's root (Restrict) and
+// excludes the decisions it vetoes from the search's runs until the root
+// moves on. It returns what the guard did, with the limits left for the
+// search (lim, without a guard).
+func (s *Search) GuardRoot(ctx context.Context, g *Guard, lim Limits) (Restriction, error) {
+	if g == nil {
+		return Restriction{Limits: lim}, nil
+	}
+	if s.root == nil {
+		return Restriction{Limits: lim}, errors.New("mcts: GuardRoot before SetPosition")
+	}
+	r, err := g.Restrict(ctx, &s.root.pos, lim)
+	if err != nil {
+		return r, err
+	}
+	return r, s.Exclude(r.Excluded)
+}
+
 // onlyAllowed returns the one decision of legal not in excluded, and true,
 // when exactly one is left.
 func onlyAllowed(legal, excluded []game.Decision) (game.Decision, bool) {

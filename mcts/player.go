@@ -248,12 +248,13 @@ func (sp *SearchPlayer) Turn(ctx context.Context, p *game.Position) ([]game.Deci
 	cfg := sp.search.Config()
 	var ds []game.Decision
 	for {
-		d, guarded, lim, err := sp.guard(ctx, &q)
+		guarded, err := sp.guard(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if !guarded {
-			res, err := sp.search.Run(ctx, lim)
+		d := guarded.Only
+		if !guarded.Guarded {
+			res, err := sp.search.Run(ctx, guarded.Limits)
 			if err != nil {
 				return nil, err
 			}
@@ -275,19 +276,10 @@ func (sp *SearchPlayer) Turn(ctx context.Context, p *game.Position) ([]game.Deci
 	}
 }
 
-// guard runs the player's Guard, if any, on q, the search's root (see
-// Guard.Restrict): it excludes the vetoed decisions from the search and
-// returns the limits left for it, or, when the guard leaves a single
-// decision, that decision and guarded true. The guard's time is the
-// player's.
-func (sp *SearchPlayer) guard(ctx context.Context, q *game.Position) (d game.Decision, guarded bool, lim Limits, err error) {
-	if sp.Guard == nil {
-		return 0, false, sp.limits, nil
-	}
-	r, err := sp.Guard.Restrict(ctx, q, sp.limits)
+// guard runs the player's Guard, if any, on the search's root
+// (Search.GuardRoot) and counts its time as the player's.
+func (sp *SearchPlayer) guard(ctx context.Context) (Restriction, error) {
+	r, err := sp.search.GuardRoot(ctx, sp.Guard, sp.limits)
 	sp.Elapsed += r.Took
-	if err != nil || r.Guarded {
-		return r.Only, r.Guarded, r.Limits, err
-	}
-	return 0, false, r.Limits, sp.search.Exclude(r.Excluded)
+	return r, err
 }

@@ -162,7 +162,7 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 	// The best turn, decision by decision. The rest of a chain reuses the
 	// first decision's tree.
 	a.search.SetPosition(p)
-	guarded, err := a.guard(ctx, &p, lim)
+	guarded, err := a.search.GuardRoot(ctx, a.Guard, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +194,7 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 		if after.Chain() < 0 || after.Status().Over() {
 			break
 		}
-		guarded, err := a.guard(ctx, &after, lim)
+		guarded, err := a.search.GuardRoot(ctx, a.Guard, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -263,20 +263,6 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 	}
 	an.Time = time.Since(start)
 	return an, nil
-}
-
-// guard runs the Guard, if any, on q, the search's root (Guard.Restrict):
-// it excludes the vetoed decisions from the search and returns what it did,
-// with the limits left for the search (lim, without a guard).
-func (a *Analyst) guard(ctx context.Context, q *game.Position, lim mcts.Limits) (mcts.Restriction, error) {
-	if a.Guard == nil {
-		return mcts.Restriction{Limits: lim}, nil
-	}
-	r, err := a.Guard.Restrict(ctx, q, lim)
-	if err != nil {
-		return r, err
-	}
-	return r, a.search.Exclude(r.Excluded)
 }
 
 // walkPV follows the most visited decisions of the search's tree from its
