@@ -664,13 +664,11 @@ func (s *Search) descend(path []*node) ([]*node, uint8) {
 		case unexpanded:
 			if !s.cfg.SkipForced || len(n.legal) != 1 {
 				n.state = pending
-				s.nodes++
 				return path, unexpanded
 			}
 			// A forced decision: no evaluation, on to the position after it.
 			n.state = expanded
 			n.prior = append(n.prior[:0], 1)
-			s.nodes++
 		}
 		if n.solved {
 			return path, terminal
@@ -689,11 +687,11 @@ func (s *Search) descend(path []*node) ([]*node, uint8) {
 		if c == nil {
 			p := n.pos
 			p.Apply(n.legal[i])
+			// Counted as it is made, so that a leaf an evaluator failed
+			// (back to unexpanded, still in the tree) is not counted twice.
 			c = s.newNode(p)
 			n.children[i] = c
-			if c.state == terminal {
-				s.nodes++
-			}
+			s.nodes++
 		}
 		c.vl++
 		path = append(path, c)

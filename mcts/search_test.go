@@ -549,9 +549,36 @@ func TestSearchLimitsAndErrors(t *testing.T) {
 	if s2.root.state != unexpanded || s2.root.vl != 0 {
 		t.Errorf("after a failure the root is in state %d with %d in flight", s2.root.state, s2.root.vl)
 	}
+	// A batch that fails mid-run: its leaves go back to unexpanded, and the
+	// node count still matches the tree when the search runs on.
+	flaky := &failOn{Evaluator: &MaterialEvaluator{}, call: 3}
+	s3 := newSearch(t, flaky, DefaultConfig(), p)
+	if _, err := s3.Run(context.Background(), Limits{Sims: 100}); err == nil {
+		t.Error("evaluator failing at its third batch: no error")
+	}
+	if s3.nodes != countNodes(s3.root) {
+		t.Errorf("after a failed batch: %d nodes counted, %d in the tree", s3.nodes, countNodes(s3.root))
+	}
+	res, err = s3.Run(context.Background(), Limits{Sims: 100})
+	if err != nil || res.Nodes != countNodes(s3.root) {
+		t.Errorf("the run after a failed batch: %d nodes counted, %d in the tree, error %v", res.Nodes, countNodes(s3.root), err)
+	}
 }
 
 type failing struct{}
+
+// failOn is an evaluator that fails at its call'th batch (counting from 1).
+type failOn struct {
+	Evaluator
+	call, calls int
+}
+
+func (f *failOn) Evaluate(batch []Request) error {
+	if f.calls++; f.calls == f.call {
+		return errors.New("lost the network")
+	}
+	return f.Evaluator.Evaluate(batch)
+}
 
 func (failing) Evaluate([]Request) error { return errors.New("no network") }
 
