@@ -96,6 +96,7 @@ type AlphaBetaPlayer struct {
 	nodes    int64
 	stop     bool
 	deadline time.Time
+	maxNodes int64 // a veto search's node budget (0: none)
 	ctx      context.Context
 	rootBest game.Decision
 	// Nodes counts the nodes searched so far; Elapsed the time spent.
@@ -177,7 +178,7 @@ func (ab *AlphaBetaPlayer) Search(ctx context.Context, p *game.Position) (ABResu
 func (ab *AlphaBetaPlayer) begin(ctx context.Context, p *game.Position) {
 	ab.setStepDirs(p.Rules())
 	ab.ctx, ab.stop, ab.nodes = ctx, false, 0
-	ab.deadline = time.Time{}
+	ab.deadline, ab.maxNodes = time.Time{}, 0
 }
 
 // Vetoes returns the legal decisions of p that a search of depth turns
@@ -189,6 +190,13 @@ func (ab *AlphaBetaPlayer) begin(ctx context.Context, p *game.Position) {
 // none) bound it, and a search they stop returns ctx's error or
 // errGuardTime.
 func (ab *AlphaBetaPlayer) Vetoes(ctx context.Context, p *game.Position, depth, margin int, deadline time.Time) ([]game.Decision, error) {
+	return ab.vetoes(ctx, p, depth, margin, deadline, 0)
+}
+
+// vetoes is Vetoes that also stops, with errGuardTime, once the search has
+// visited maxNodes nodes (0: no bound; checked every 1024 nodes, as the
+// deadline is, so the same position and budget give the same result).
+func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, depth, margin int, deadline time.Time, maxNodes int64) ([]game.Decision, error) {
 	if depth < 1 || depth > maxDepth {
 		return nil, fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d", depth, maxDepth)
 	}
@@ -202,7 +210,7 @@ func (ab *AlphaBetaPlayer) Vetoes(ctx context.Context, p *game.Position, depth, 
 		return nil, errOver
 	}
 	ab.begin(ctx, p)
-	ab.deadline = deadline
+	ab.deadline, ab.maxNodes = deadline, maxNodes
 	ab.rootBest = nullMove
 	best := ab.search(p, depth, -infScore, infScore, 0)
 	bestMove := ab.rootBest
@@ -226,7 +234,8 @@ func (ab *AlphaBetaPlayer) Vetoes(ctx context.Context, p *game.Position, depth, 
 	return out, nil
 }
 
-// errGuardTime says that a search ran out of the time its deadline gave it.
+// errGuardTime says that a search ran out of the time its deadline gave it,
+// or of its nodes.
 var errGuardTime = errors.New("mcts: alpha-beta ran out of time")
 
 // Turn implements Player.
@@ -279,7 +288,8 @@ func (ab *AlphaBetaPlayer) checkStop() {
 	if ab.nodes&nodeCheck != 0 {
 		return
 	}
-	if ab.ctx.Err() != nil || !ab.deadline.IsZero() && time.Now().After(ab.deadline) {
+	if ab.ctx.Err() != nil || ab.maxNodes > 0 && ab.nodes >= ab.maxNodes ||
+		!ab.deadline.IsZero() && time.Now().After(ab.deadline) {
 		ab.stop = true
 	}
 }

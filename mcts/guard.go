@@ -31,11 +31,23 @@ type Guard struct {
 	// take (0 to 1): it deepens no further once that time has passed. A
 	// search bounded only by simulations gives it no time limit.
 	Share float64
+	// Nodes, if more than 0, bounds the alpha-beta nodes of one root's
+	// deepening, all its searches together: the guard deepens no further
+	// once they are spent, and vetoes by the deepest search completed
+	// within them. Unlike a time share it gives the same vetoes on any
+	// machine, and it lets a search bounded by simulations deepen as far
+	// as a position allows: a few turns in a crowded middle game, many in
+	// an endgame of a few pieces, where a capture the network does not
+	// see may lie ten turns ahead.
+	Nodes int64
 	ab    *AlphaBetaPlayer
 }
 
-// MaxGuardDepth bounds Guard.Depth.
-const MaxGuardDepth = 16
+// MaxGuardDepth bounds Guard.Depth, MaxGuardNodes the spec key gnodes=.
+const (
+	MaxGuardDepth = 16
+	MaxGuardNodes = 1 << 30
+)
 
 // The guard's usual settings, those of the shipped players ("dablot play",
 // "engine", "serve", "ladder"): a margin of a soldier, half of a time limit,
@@ -114,8 +126,17 @@ func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Ti
 		}()
 	}
 	var out []game.Decision
+	var used int64
 	for d := 1; d <= g.Depth && !lim.stopped(); d++ {
-		ex, err := g.ab.Vetoes(search, p, d, g.Margin, deadline)
+		budget := int64(0)
+		if g.Nodes > 0 {
+			if budget = g.Nodes - used; budget <= 0 {
+				break
+			}
+		}
+		before := g.ab.Nodes
+		ex, err := g.ab.vetoes(search, p, d, g.Margin, deadline, budget)
+		used += g.ab.Nodes - before
 		if errors.Is(err, errGuardTime) || err != nil && ctx.Err() == nil && search.Err() != nil {
 			break // out of time, or stopped
 		}

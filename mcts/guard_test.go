@@ -266,3 +266,64 @@ func TestGuardVetoes(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardNodes: a node budget stops the deepening where it runs out, the
+// same way every time; the vetoes are those of the deepest search done.
+func TestGuardNodes(t *testing.T) {
+	p := configs.MustVariant("dablot").Start()
+	// nodesTo returns the nodes and vetoes of a fresh guard deepening to
+	// depth without a budget.
+	nodesTo := func(depth int) (int64, []game.Decision) {
+		g, err := NewGuard(depth, 100, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := g.Restrict(context.Background(), &p, Limits{Sims: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g.ab.Nodes, r.Excluded
+	}
+	// The first depth whose next search is long enough to be stopped
+	// (the budget is checked every 1024 nodes).
+	depth := 1
+	done, want := nodesTo(depth)
+	for {
+		next, vetoNext := nodesTo(depth + 1)
+		if next-done > 2048 {
+			break
+		}
+		if depth++; depth >= MaxGuardDepth {
+			t.Fatal("no search of the start position takes over 2048 nodes")
+		}
+		done, want = next, vetoNext
+	}
+	for _, tc := range []struct {
+		name   string
+		budget int64
+		want   []game.Decision
+	}{
+		{"the nodes to that depth and one more", done + 1, want},
+		{"the nodes to that depth exactly", done, want},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for range 2 {
+				g, err := NewGuard(MaxGuardDepth, 100, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g.Nodes = tc.budget
+				r, err := g.Restrict(context.Background(), &p, Limits{Sims: 10})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(r.Excluded, tc.want) {
+					t.Errorf("budget %d: vetoes %v, want those of %d turns, %v", tc.budget, r.Excluded, depth, tc.want)
+				}
+				if g.ab.Nodes > tc.budget+1024 {
+					t.Errorf("budget %d: %d nodes searched", tc.budget, g.ab.Nodes)
+				}
+			}
+		})
+	}
+}

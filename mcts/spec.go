@@ -26,9 +26,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare"},
+		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare"},
+		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -180,7 +180,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   value + su·score of a network with a score head; 0 turns it off],
 //	                   guard [0: none; else Guard's deepest search in turns: alpha-beta
 //	                   vetoes root decisions before each search], gmargin [100: Guard's
-//	                   margin], gshare [0.5: Guard's share of ms]
+//	                   margin], gshare [0.5: Guard's share of ms], gnodes [0: none;
+//	                   else Guard's Nodes, its alpha-beta nodes a decision]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
@@ -287,8 +288,10 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	guardDepth := r.int("guard", 0, 0, MaxGuardDepth)
 	guardMargin := r.int("gmargin", DefaultGuardMargin, 0, 1_000_000)
 	guardShare := r.float("gshare", DefaultGuardShare, 1e-3, 1)
+	guardNodes := r.int("gnodes", 0, 0, MaxGuardNodes)
 	_, hasGMargin := sp.Params["gmargin"]
 	_, hasGShare := sp.Params["gshare"]
+	_, hasGNodes := sp.Params["gnodes"]
 	_, hasSU := sp.Params["su"]
 	scoreUtility := r.float("su", 0, 0, 1)
 	if r.err != nil {
@@ -303,8 +306,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	switch {
 	case hasModel && hasEval:
 		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
-	case (hasGMargin || hasGShare) && guardDepth == 0:
-		return nil, fmt.Errorf("player %q: gmargin= and gshare= set the guard: they need guard=1 or more", sp.Text)
+	case (hasGMargin || hasGShare || hasGNodes) && guardDepth == 0:
+		return nil, fmt.Errorf("player %q: gmargin=, gshare= and gnodes= set the guard: they need guard=1 or more", sp.Text)
 	case hasSU && !hasModel:
 		return nil, fmt.Errorf("player %q: su= is the score utility of a network: it needs model=", sp.Text)
 	case hasModel:
@@ -375,6 +378,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 			if pl.Guard, err = NewGuard(guardDepth, guardMargin, guardShare); err != nil {
 				return nil, err
 			}
+			pl.Guard.Nodes = int64(guardNodes)
 		}
 		return pl, nil
 	})
