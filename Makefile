@@ -84,17 +84,18 @@ strength: build
 #     and keyland never loses: 40 games against alphabeta:ms=1000 (0 losses)
 #     and 40 against uct:playouts=1000 at 200 simulations (90 %). About 3 hours.
 #   The models play as the shipped players do, with the alpha-beta guard
-#   (docs/strength.md §8): guard=3 at 200 simulations, guard=16 in the
-#   ladder. OPTS replaces those settings in both, such as OPTS=guard=0 for
-#   the network's search alone.
+#   (docs/strength.md §8, §9): guard=16,gnodes=50000 at 200 simulations,
+#   guard=16 in the ladder. OPTS replaces those settings in both, such as
+#   OPTS=guard=0 for the network's search alone.
 MODELS ?= models
 BARS ?= bars
 OPTS ?=
+GUARD_SIMS = guard=16,gnodes=50000
 LADDER_PLAYER = $(if $(OPTS),--player gumbel:$(OPTS))
 bars-hour: build
 	mkdir -p $(BARS)
 	for v in dablot winther frostviken; do \
-	  $(BIN) arena --variant $$v --a "gumbel:model=$(MODELS)/$$v.dbm,sims=200,$(or $(OPTS),guard=3)" --b alphabeta:depth=2 --games 100 --open 2 --threads 2 --seed 11 --out $(BARS)/hour-$$v-ab2.jsonl || exit 1; \
+	  $(BIN) arena --variant $$v --a "gumbel:model=$(MODELS)/$$v.dbm,sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b alphabeta:depth=2 --games 100 --open 2 --threads 2 --seed 11 --out $(BARS)/hour-$$v-ab2.jsonl || exit 1; \
 	done
 
 bar-8h: build
@@ -104,7 +105,7 @@ bar-8h: build
 	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 100 --games 100 $(LADDER_PLAYER) --out $(BARS)/8h-$$v-ab100.jsonl || exit 1; \
 	done
 	$(BIN) ladder $(MODELS)/keyland.dbm --ms 1000 --games 40 $(LADDER_PLAYER) --out $(BARS)/8h-keyland-ab1000.jsonl
-	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200,$(or $(OPTS),guard=3)" --b uct:playouts=1000 --games 40 --open 2 --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl
+	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b uct:playouts=1000 --games 40 --open 2 --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl
 
 clean:
 	rm -rf bin

@@ -50,25 +50,40 @@ const (
 )
 
 // The guard's usual settings, those of the shipped players ("dablot play",
-// "engine", "serve", "ladder"): a margin of a soldier, half of a time limit,
-// and 3 turns for a search bounded by simulations only (its cost is then a
-// few milliseconds a decision, and 3 turns took the one-CPU-hour dablot
-// model from 60 % to 93.5 % against alphabeta:depth=2 at 200 simulations;
-// docs/strength.md §8).
+// "engine", "serve", "ladder", "analyse balance"): a margin of a soldier,
+// and up to MaxGuardDepth turns, within half of a time limit or, for a
+// search bounded by simulations, within DefaultGuardNodes alpha-beta
+// nodes. That budget costs a few milliseconds a decision, less than 200
+// simulations of the network; it buys few turns where many pieces give
+// many decisions, and many in an endgame of few pieces, where the network
+// misses the captures that win it (docs/strength.md §9).
 const (
 	DefaultGuardMargin = 100
 	DefaultGuardShare  = 0.5
-	DefaultGuardDepth  = 3
+	DefaultGuardDepth  = MaxGuardDepth
+	DefaultGuardNodes  = 50_000
 )
 
-// DefaultGuardDepthFor returns the usual guard depth for searches within
-// lim: MaxGuardDepth when they have a time limit (the guard then deepens
-// within its share of the time), else DefaultGuardDepth.
-func DefaultGuardDepthFor(lim Limits) int {
+// DefaultGuardNodesFor returns the usual node budget (Guard.Nodes) of a
+// guard for searches within lim: none with a time limit (its share of the
+// time bounds it), else DefaultGuardNodes.
+func DefaultGuardNodesFor(lim Limits) int64 {
 	if lim.Time > 0 {
-		return MaxGuardDepth
+		return 0
 	}
-	return DefaultGuardDepth
+	return DefaultGuardNodes
+}
+
+// NewDefaultGuard returns a guard of up to depth turns with the usual
+// settings for searches within lim: DefaultGuardMargin, DefaultGuardShare
+// of a time limit, DefaultGuardNodesFor(lim) nodes.
+func NewDefaultGuard(depth int, lim Limits) (*Guard, error) {
+	g, err := NewGuard(depth, DefaultGuardMargin, DefaultGuardShare)
+	if err != nil {
+		return nil, err
+	}
+	g.Nodes = DefaultGuardNodesFor(lim)
+	return g, nil
 }
 
 // guardTTBits is the size of a guard's transposition table (2^16 entries,

@@ -36,7 +36,8 @@ type searchSettings struct {
 	Threads  int           // goroutines of one forward pass
 	Seed     uint64        // seeds the Gumbel noise
 	// Guard is the depth of the alpha-beta guard (mcts.Guard) in turns: 0
-	// for none, -1 (the default) for mcts.DefaultGuardDepthFor the limits.
+	// for none, -1 (the default) for mcts.DefaultGuardDepth. A search
+	// without a time limit also bounds its nodes (mcts.DefaultGuardNodesFor).
 	Guard int
 }
 
@@ -52,16 +53,29 @@ func (s *searchSettings) addFlags(fs *flagSet) {
 	rangeVar(fs, &s.Threads, "threads", 1, 1, maxSearchThreads, "goroutines for the network's forward pass")
 	fs.Uint64Var(&s.Seed, "seed", 1, "random seed of the search")
 	rangeVar(fs, &s.Guard, "guard", -1, -1, mcts.MaxGuardDepth, fmt.Sprintf(
-		"depth in turns of the alpha-beta guard that vetoes blunders before each search (0: none; -1: %d within half of --movetime, else %d)",
-		mcts.MaxGuardDepth, mcts.DefaultGuardDepth))
+		"most turns of the alpha-beta guard that vetoes blunders before each search, deepening within half of --movetime, else within %d nodes (0: none; -1: %d)",
+		mcts.DefaultGuardNodes, mcts.DefaultGuardDepth))
 }
 
-// guardDepth returns the guard's depth for searches within lim (0: none).
-func (s *searchSettings) guardDepth(lim mcts.Limits) int {
+// guardDepth returns the guard's most turns (0: none).
+func (s *searchSettings) guardDepth() int {
 	if s.Guard < 0 {
-		return mcts.DefaultGuardDepthFor(lim)
+		return mcts.DefaultGuardDepth
 	}
 	return s.Guard
+}
+
+// describeGuard describes a guard of depth turns (0: none) for searches
+// within lim, as describe's tail.
+func describeGuard(depth int, lim mcts.Limits) string {
+	switch nodes := mcts.DefaultGuardNodesFor(lim); {
+	case depth == 0:
+		return ""
+	case nodes > 0:
+		return fmt.Sprintf(", guard %d turns within %d nodes", depth, nodes)
+	default:
+		return fmt.Sprintf(", guard %d turns within half the time", depth)
+	}
 }
 
 // validate checks the settings together (addFlags checks each range).
@@ -93,11 +107,7 @@ func (s *searchSettings) describe() string {
 	if s.Gumbel {
 		kind = "Gumbel"
 	}
-	guard := ""
-	if depth := s.guardDepth(s.limits()); depth > 0 {
-		guard = fmt.Sprintf(", guard %d", depth)
-	}
-	return kind + ", " + strings.Join(parts, ", ") + " per decision" + guard
+	return kind + ", " + strings.Join(parts, ", ") + " per decision" + describeGuard(s.guardDepth(), s.limits())
 }
 
 // openAnalyst loads a model file, checks it against --variant (if given)
@@ -170,17 +180,18 @@ func newAnalyst(m *model.Model, s searchSettings) (*analyst, error) {
 // Analyse is analysis.Analyst's, with the guard of the settings for the
 // query's limits (a time limit lets it deepen further).
 func (a *analyst) Analyse(ctx context.Context, p game.Position, q analysis.Query) (*analysis.Analysis, error) {
-	return a.analyseGuarded(ctx, p, q, a.settings.guardDepth(q.Limits))
+	return a.analyseGuarded(ctx, p, q, a.settings.guardDepth(), q.Limits)
 }
 
 // analyseGuarded is analysis.Analyst's Analyse with a guard of depth turns
-// (0: none).
-func (a *analyst) analyseGuarded(ctx context.Context, p game.Position, q analysis.Query, depth int) (*analysis.Analysis, error) {
+// (0: none) and the usual settings for searches within guardLim
+// (mcts.NewDefaultGuard).
+func (a *analyst) analyseGuarded(ctx context.Context, p game.Position, q analysis.Query, depth int, guardLim mcts.Limits) (*analysis.Analysis, error) {
 	switch {
 	case depth == 0:
 		a.Guard = nil
-	case a.Guard == nil || a.Guard.Depth != depth:
-		g, err := mcts.NewGuard(depth, mcts.DefaultGuardMargin, mcts.DefaultGuardShare)
+	case a.Guard == nil || a.Guard.Depth != depth || a.Guard.Nodes != mcts.DefaultGuardNodesFor(guardLim):
+		g, err := mcts.NewDefaultGuard(depth, guardLim)
 		if err != nil {
 			return nil, err
 		}

@@ -67,7 +67,7 @@ func runBalance(args []string, out io.Writer) error {
 	rangeVar(fs, &f.temp, "temp", 1, 0, 100, "temperature of the opening turns (0: the most likely turn)")
 	fs.StringVar(&f.search, "search", "puct", "search of both sides: puct (no noise, deterministic) or gumbel (with its Gumbel noise, so games vary)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed: the same seed plays the same games")
-	rangeVar(fs, &f.guard, "guard", mcts.DefaultGuardDepth, 0, mcts.MaxGuardDepth, "depth in turns of the alpha-beta guard of both sides, as the shipped players play (0: none)")
+	rangeVar(fs, &f.guard, "guard", mcts.DefaultGuardDepth, 0, mcts.MaxGuardDepth, fmt.Sprintf("most turns of the alpha-beta guard of both sides, within %d nodes, as the shipped players play (0: none)", mcts.DefaultGuardNodes))
 	fs.StringVar(&f.anchor, "anchor", balance.DefaultAnchor, "player the model must not lose to for its figures to be reliable")
 	rangeVar(fs, &f.checkGames, "check-games", 20, 0, 1_000_000, "games against --anchor (0: no check)")
 	rangeVar(fs, &f.threads, "threads", runtime.NumCPU(), 1, maxThreads, "network evaluators (one goroutine each)")

@@ -372,12 +372,12 @@ func (e *engine) cmdGo(ctx context.Context, args []string) error {
 	pos, pvTurns := e.pos, e.pvTurns
 	// An infinite search's time limit is only a bound: its guard is that of
 	// a search by simulations, not one that deepens through half an hour.
-	guard := e.a.settings.guardDepth(lim)
+	guardLim := lim
 	if infinite {
-		guard = e.a.settings.guardDepth(mcts.Limits{Sims: lim.Sims})
+		guardLim = mcts.Limits{Sims: lim.Sims}
 	}
 	go func() {
-		an, err := e.a.analyseGuarded(ctx, pos, analysis.Query{Limits: lim, Top: 1, PV: pvTurns}, guard)
+		an, err := e.a.analyseGuarded(ctx, pos, analysis.Query{Limits: lim, Top: 1, PV: pvTurns}, e.a.settings.guardDepth(), guardLim)
 		s.answered <- searchAnswer{an, err}
 	}()
 	e.started = s

@@ -69,9 +69,9 @@ type Options struct {
 	// without noise, as "mcts:model=FILE" and "dablot play" search). Its
 	// Seed is replaced by each player's own.
 	Search *mcts.Config
-	// Guard is the depth in turns of the alpha-beta guard (mcts.Guard) of
-	// both sides and of the model in the anchor games (0: none), as the
-	// shipped players play.
+	// Guard is the most turns of the alpha-beta guard (mcts.Guard) of both
+	// sides and of the model in the anchor games (0: none), within
+	// mcts.DefaultGuardNodes nodes, as the shipped players play.
 	Guard int
 	// Seed makes the study reproducible: game i of every strength depends
 	// on Seed and i only, however the games are scheduled.
@@ -93,7 +93,8 @@ type Options struct {
 
 // DefaultOptions returns 100 games at each of 50, 200 and 800 simulations
 // (200 the main strength), 4 opening turns at temperature 1, PUCT search,
-// the shipped players' guard (mcts.DefaultGuardDepth turns), seed 1, and
+// the shipped players' guard (mcts.DefaultGuardDepth turns within
+// mcts.DefaultGuardNodes nodes), seed 1, and
 // 20 games against DefaultAnchor.
 func DefaultOptions() Options {
 	return Options{
@@ -401,7 +402,7 @@ func storedRating(m *model.Model, anchor string) *StoredRating {
 func describeSearch(c mcts.Config, guard int) string {
 	g := ""
 	if guard > 0 {
-		g = fmt.Sprintf(" guard=%d", guard)
+		g = fmt.Sprintf(" guard=%d,gnodes=%d", guard, mcts.DefaultGuardNodes)
 	}
 	if c.Gumbel {
 		return fmt.Sprintf("gumbel m=%d gscale=%g", c.GumbelM, c.GumbelScale) + g
@@ -660,7 +661,7 @@ func (s *study) searchPlayer(ev mcts.Evaluator, sims int, seed uint64) (mcts.Pla
 	if err != nil || s.opts.Guard == 0 {
 		return pl, err
 	}
-	pl.Guard, err = mcts.NewGuard(s.opts.Guard, mcts.DefaultGuardMargin, mcts.DefaultGuardShare)
+	pl.Guard, err = mcts.NewDefaultGuard(s.opts.Guard, mcts.Limits{Sims: sims})
 	return pl, err
 }
 

@@ -256,7 +256,7 @@ func TestUnreliable(t *testing.T) {
 	guarded, _ := studyGames(t, m, o)
 	o.Guard = 0
 	res, games := studyGames(t, m, o)
-	if !strings.HasSuffix(guarded.Search, " guard=3") || strings.Contains(res.Search, "guard") {
+	if want := fmt.Sprintf(" guard=%d,gnodes=%d", mcts.DefaultGuardDepth, mcts.DefaultGuardNodes); !strings.HasSuffix(guarded.Search, want) || strings.Contains(res.Search, "guard") {
 		t.Errorf("searches described as %q with the guard, %q without", guarded.Search, res.Search)
 	}
 	if guarded.AnchorWDL.Score() <= res.AnchorWDL.Score() {
