@@ -29,6 +29,13 @@ type Config struct {
 	// search does not use them. Absent in the model files of networks
 	// without them, which read and play as before.
 	ShortTermHeads int `json:"short_term_heads,omitempty"`
+	// OwnershipHead adds an ownership head: at every point, one linear
+	// layer of the trunk's features and a tanh, who holds the point at the
+	// end of the game from the side to move's view (+1 its own piece, -1
+	// an enemy piece, 0 empty; KataGo's ownership). A training aid: the
+	// search does not use it. Absent in the model files of networks
+	// without it, which read and play as before.
+	OwnershipHead bool `json:"ownership_head,omitempty"`
 	// TacticalPlanes says that the input holds the tactical planes after
 	// the base planes (the capture facts of the position, package
 	// net/encode, encoding version 2); InputPlanes counts both. The
@@ -43,16 +50,38 @@ const MaxShortTermHeads = 8
 
 // Head is an auxiliary head of a network: from the pooled features, a
 // hidden layer of ValueHidden ReLU units (tensors Name+"1.w", Name+"1.b")
-// and Outputs tanh outputs (Name+"2.w", Name+"2.b").
+// and Outputs tanh outputs (Name+"2.w", Name+"2.b"); or, PerPoint, at
+// every point one linear layer of the trunk's features (tensors Name+".w",
+// Name+".b") and Outputs tanh outputs.
 type Head struct {
-	Name    string
-	Outputs int
+	Name     string
+	Outputs  int
+	PerPoint bool
+}
+
+// Size returns the number of outputs of the head for one position on a
+// board of points points: Outputs, or Outputs at every point.
+func (h Head) Size(points int) int {
+	if h.PerPoint {
+		return h.Outputs * points
+	}
+	return h.Outputs
+}
+
+// outputWeights is the name of the tensor of the weights of the head's
+// outputs, which start small.
+func (h Head) outputWeights() string {
+	if h.PerPoint {
+		return h.Name + ".w"
+	}
+	return h.Name + "2.w"
 }
 
 // The names of the auxiliary heads (Head.Name).
 const (
 	ScoreHeadName     = "score"
 	ShortTermHeadName = "short_term"
+	OwnershipHeadName = "ownership"
 )
 
 // Heads returns the auxiliary heads of the architecture, in the order of
@@ -60,10 +89,13 @@ const (
 func (c Config) Heads() []Head {
 	var hs []Head
 	if c.ScoreHead {
-		hs = append(hs, Head{ScoreHeadName, 1})
+		hs = append(hs, Head{ScoreHeadName, 1, false})
 	}
 	if c.ShortTermHeads > 0 {
-		hs = append(hs, Head{ShortTermHeadName, c.ShortTermHeads})
+		hs = append(hs, Head{ShortTermHeadName, c.ShortTermHeads, false})
+	}
+	if c.OwnershipHead {
+		hs = append(hs, Head{OwnershipHeadName, 1, true})
 	}
 	return hs
 }
@@ -127,6 +159,10 @@ func (c Config) FLOPsPerPosition(points int) float64 {
 	f += 2 * float64(c.Channels) * float64(1+c.ValueHidden)
 	f += 2 * float64(c.ValueHidden) * 3
 	for _, h := range c.Heads() {
+		if h.PerPoint {
+			f += 2 * float64(points) * float64(c.Channels) * float64(h.Outputs)
+			continue
+		}
 		f += 2 * float64(c.Channels) * float64(c.ValueHidden)
 		f += 2 * float64(c.ValueHidden) * float64(h.Outputs)
 	}
@@ -167,6 +203,10 @@ func (c Config) TensorSpecs() []TensorSpec {
 		TensorSpec{"value1.w", []int{C, H}}, TensorSpec{"value1.b", []int{H}},
 		TensorSpec{"value2.w", []int{H, 3}}, TensorSpec{"value2.b", []int{3}})
 	for _, h := range c.Heads() {
+		if h.PerPoint {
+			s = append(s, TensorSpec{h.Name + ".w", []int{C, h.Outputs}}, TensorSpec{h.Name + ".b", []int{h.Outputs}})
+			continue
+		}
 		s = append(s,
 			TensorSpec{h.Name + "1.w", []int{C, H}}, TensorSpec{h.Name + "1.b", []int{H}},
 			TensorSpec{h.Name + "2.w", []int{H, h.Outputs}}, TensorSpec{h.Name + "2.b", []int{h.Outputs}})
@@ -193,7 +233,7 @@ func NewWeights(c Config, seed uint64) (*Weights, error) {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	small := map[string]bool{"policy.w": true, "stop.w": true, "value2.w": true}
 	for _, h := range c.Heads() {
-		small[h.Name+"2.w"] = true
+		small[h.outputWeights()] = true
 	}
 	w := &Weights{Config: c}
 	for _, s := range c.TensorSpecs() {

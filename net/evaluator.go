@@ -57,8 +57,8 @@ type Evaluator struct {
 // evalHead is an auxiliary head prepared for inference.
 type evalHead struct {
 	Head
-	w1, b1 []float32 // [C, H], [H]
-	w2, b2 []float32 // [H, Outputs], [Outputs]
+	w1, b1 []float32 // [C, H], [H]; per point: [C, Outputs], [Outputs]
+	w2, b2 []float32 // [H, Outputs], [Outputs]; per point: none
 }
 
 // NewEvaluator prepares w for inference on topo.
@@ -83,7 +83,13 @@ func NewEvaluator(topo *Topology, w *Weights) (*Evaluator, error) {
 	e.stopW, e.stopB = cp("stop.w"), kernel.FlushSubnormal(w.Tensor("stop.b").Data[0])
 	e.v1W, e.v1B, e.v2W, e.v2B = cp("value1.w"), cp("value1.b"), cp("value2.w"), cp("value2.b")
 	for _, h := range w.Config.Heads() {
-		e.heads = append(e.heads, evalHead{Head: h, w1: cp(h.Name + "1.w"), b1: cp(h.Name + "1.b"), w2: cp(h.Name + "2.w"), b2: cp(h.Name + "2.b")})
+		eh := evalHead{Head: h}
+		if h.PerPoint {
+			eh.w1, eh.b1 = cp(h.Name+".w"), cp(h.Name+".b")
+		} else {
+			eh.w1, eh.b1, eh.w2, eh.b2 = cp(h.Name+"1.w"), cp(h.Name+"1.b"), cp(h.Name+"2.w"), cp(h.Name+"2.b")
+		}
+		e.heads = append(e.heads, eh)
 	}
 	return e, nil
 }
@@ -127,7 +133,7 @@ type Workspace struct {
 	scratch  []*chunkScratch
 	policy   []float32
 	wdl      []float32
-	heads    [][]float32 // the outputs of each auxiliary head, [maxBatch, Outputs]
+	heads    [][]float32 // the outputs of each auxiliary head, [maxBatch, Size(points)]
 	jobs     chan chunkJob
 	wg       sync.WaitGroup
 	closed   bool
@@ -157,7 +163,7 @@ func (e *Evaluator) NewWorkspace(maxBatch, threads int) *Workspace {
 	ws.policy = make([]float32, maxBatch*e.PolicySize())
 	ws.wdl = make([]float32, maxBatch*3)
 	for _, h := range e.heads {
-		ws.heads = append(ws.heads, make([]float32, maxBatch*h.Outputs))
+		ws.heads = append(ws.heads, make([]float32, maxBatch*h.Size(e.points)))
 	}
 	if threads > 1 {
 		ws.jobs = make(chan chunkJob)
@@ -198,12 +204,13 @@ func (ws *Workspace) Forward(input []float32, batch int) (policy, wdl []float32,
 func (ws *Workspace) Score() []float32 { return ws.HeadOutputs(ScoreHeadName) }
 
 // HeadOutputs returns the outputs of the auxiliary head named name (a
-// Head.Name) of the last Forward call, Outputs per position, each in
-// [-1, 1], or nil for a network without that head.
+// Head.Name) of the last Forward call, Head.Size(Points()) per position
+// (a per-point head's point by point, in the order of the input's
+// points), each in [-1, 1], or nil for a network without that head.
 func (ws *Workspace) HeadOutputs(name string) []float32 {
 	for i, h := range ws.e.heads {
 		if h.Name == name {
-			return ws.heads[i][:ws.lastBatch*h.Outputs]
+			return ws.heads[i][:ws.lastBatch*h.Size(ws.e.points)]
 		}
 	}
 	return nil
@@ -346,7 +353,13 @@ func (ws *Workspace) runChunk(cs *chunkScratch, j chunkJob) {
 		Softmax(ws.wdl[pos*3:pos*3+3], logit[:], nil)
 		for i := range e.heads {
 			h := &e.heads[i]
-			h.apply(ws.heads[i][pos*h.Outputs:(pos+1)*h.Outputs], pool, hid)
+			k := h.Size(P)
+			out := ws.heads[i][pos*k : (pos+1)*k]
+			if h.PerPoint {
+				h.applyPoints(out, x[q*P*C:(q+1)*P*C])
+			} else {
+				h.apply(out, pool, hid)
+			}
 		}
 	}
 }
@@ -376,8 +389,23 @@ func (h *evalHead) apply(out, pool, hid []float32) {
 			}
 		}
 	}
-	for o, z := range out {
-		out[o] = float32(math.Tanh(float64(z)))
+	tanh(out)
+}
+
+// applyPoints sets out to the per-point head's outputs on the trunk's
+// features x ([points, C]): tanh(x·w1 + b1), point by point.
+func (h *evalHead) applyPoints(out, x []float32) {
+	k, c := h.Outputs, len(h.w1)/h.Outputs
+	for p := range len(out) / k {
+		dense(out[p*k:(p+1)*k], x[p*c:(p+1)*c], h.w1, h.b1)
+	}
+	tanh(out)
+}
+
+// tanh replaces every x by tanh(x).
+func tanh(xs []float32) {
+	for i, z := range xs {
+		xs[i] = float32(math.Tanh(float64(z)))
 	}
 }
 

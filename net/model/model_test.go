@@ -529,63 +529,76 @@ func TestScoreHead(t *testing.T) {
 	}
 }
 
-// TestShortTermHeads: a model with short-term value heads keeps them
-// through its file; they are training aids, so its evaluator gives the
-// same priors, values and WDL, bit for bit, as the same network without
-// them, whose file does not mention them (and so reads and plays as
-// before they existed).
-func TestShortTermHeads(t *testing.T) {
-	cfg := modeltest.TinyNet
-	cfg.ShortTermHeads = 2
-	m := modeltest.NewModelOf(t, "frostviken", cfg, 6)
-	back, err := model.DecodeModel(savedImage(t, m))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if back.Weights.Config.ShortTermHeads != 2 || !slices.EqualFunc(back.Weights.Tensors, m.Weights.Tensors, sameTensor) ||
-		!strings.Contains(back.Metadata[net.MetaArchitecture], `"short_term_heads":2`) {
-		t.Fatalf("read back: %d short-term heads, architecture %s", back.Weights.Config.ShortTermHeads, back.Metadata[net.MetaArchitecture])
-	}
-	// The same network without the heads.
-	w := &net.Weights{Config: m.Weights.Config}
-	w.Config.ShortTermHeads = 0
-	for _, tt := range m.Weights.Tensors {
-		if !strings.HasPrefix(tt.Name, net.ShortTermHeadName) {
-			w.Tensors = append(w.Tensors, tt)
-		}
-	}
-	if len(w.Tensors) != len(m.Weights.Tensors)-4 {
-		t.Fatalf("%d tensors without the heads, want %d", len(w.Tensors), len(m.Weights.Tensors)-4)
-	}
-	plain, err := model.NewModel(m.Rules, w, m.Training)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plainBack, err := model.DecodeModel(savedImage(t, plain))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a := plainBack.Metadata[net.MetaArchitecture]; strings.Contains(a, "short_term") || plainBack.Weights.Config.ShortTermHeads != 0 {
-		t.Fatalf("a network without short-term heads has the architecture %s", a)
-	}
-	ps := modeltest.RandomPositions(m.Rules, 20, 3)
-	with, without := modeltest.EvalAll(t, back, ps), modeltest.EvalAll(t, plainBack, ps)
-	for i := range ps {
-		if with[i].Value != without[i].Value || with[i].WDL != without[i].WDL || !slices.Equal(with[i].Priors, without[i].Priors) {
-			t.Fatalf("position %d: the short-term heads change the evaluation: %v %v, without them %v %v",
-				i, with[i].Value, with[i].WDL, without[i].Value, without[i].WDL)
-		}
-	}
-	// The heads' outputs are there for whoever asks.
-	ws := back.Net.NewWorkspace(1, 1)
-	defer ws.Close()
-	in := make([]float32, back.Encoder.InputSize())
-	back.Encoder.Encode(&ps[0], in)
-	if _, _, err := ws.Forward(in, 1); err != nil {
-		t.Fatal(err)
-	}
-	if out := ws.HeadOutputs(net.ShortTermHeadName); len(out) != 2 || out[0] == out[1] {
-		t.Errorf("short-term outputs %v", out)
+// TestTrainingAidHeads: a model with short-term value heads, or with an
+// ownership head, keeps them through its file; they are training aids, so
+// its evaluator gives the same priors, values and WDL, bit for bit, as the
+// same network without them, whose file does not mention them (and so
+// reads and plays as before they existed).
+func TestTrainingAidHeads(t *testing.T) {
+	for _, tc := range []struct {
+		head    string
+		set     func(c *net.Config, on bool)
+		field   string // in the architecture JSON, with the head
+		tensors int    // of the head
+	}{
+		{net.ShortTermHeadName, func(c *net.Config, on bool) { c.ShortTermHeads = map[bool]int{true: 2}[on] }, `"short_term_heads":2`, 4},
+		{net.OwnershipHeadName, func(c *net.Config, on bool) { c.OwnershipHead = on }, `"ownership_head":true`, 2},
+	} {
+		t.Run(tc.head, func(t *testing.T) {
+			cfg := modeltest.TinyNet
+			tc.set(&cfg, true)
+			m := modeltest.NewModelOf(t, "frostviken", cfg, 6)
+			back, err := model.DecodeModel(savedImage(t, m))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back.Weights.Config != m.Weights.Config || !slices.EqualFunc(back.Weights.Tensors, m.Weights.Tensors, sameTensor) ||
+				!strings.Contains(back.Metadata[net.MetaArchitecture], tc.field) {
+				t.Fatalf("read back: architecture %+v, in the file %s", back.Weights.Config, back.Metadata[net.MetaArchitecture])
+			}
+			// The same network without the head.
+			w := &net.Weights{Config: m.Weights.Config}
+			tc.set(&w.Config, false)
+			for _, tt := range m.Weights.Tensors {
+				if !strings.HasPrefix(tt.Name, tc.head) {
+					w.Tensors = append(w.Tensors, tt)
+				}
+			}
+			if len(w.Tensors) != len(m.Weights.Tensors)-tc.tensors {
+				t.Fatalf("%d tensors without the head, want %d", len(w.Tensors), len(m.Weights.Tensors)-tc.tensors)
+			}
+			plain, err := model.NewModel(m.Rules, w, m.Training)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plainBack, err := model.DecodeModel(savedImage(t, plain))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a := plainBack.Metadata[net.MetaArchitecture]; strings.Contains(a, tc.head) || plainBack.Weights.Config != w.Config || len(w.Config.Heads()) != 0 {
+				t.Fatalf("a network without the head has the architecture %s", a)
+			}
+			ps := modeltest.RandomPositions(m.Rules, 20, 3)
+			with, without := modeltest.EvalAll(t, back, ps), modeltest.EvalAll(t, plainBack, ps)
+			for i := range ps {
+				if with[i].Value != without[i].Value || with[i].WDL != without[i].WDL || !slices.Equal(with[i].Priors, without[i].Priors) {
+					t.Fatalf("position %d: the head changes the evaluation: %v %v, without it %v %v",
+						i, with[i].Value, with[i].WDL, without[i].Value, without[i].WDL)
+				}
+			}
+			// The head's outputs are there for whoever asks.
+			ws := back.Net.NewWorkspace(1, 1)
+			defer ws.Close()
+			in := make([]float32, back.Encoder.InputSize())
+			back.Encoder.Encode(&ps[0], in)
+			if _, _, err := ws.Forward(in, 1); err != nil {
+				t.Fatal(err)
+			}
+			h := m.Weights.Config.Heads()[0]
+			if out := ws.HeadOutputs(tc.head); len(out) != h.Size(back.Encoder.Points()) || slices.Min(out) == slices.Max(out) {
+				t.Errorf("%s outputs %v", tc.head, out)
+			}
+		})
 	}
 }
 

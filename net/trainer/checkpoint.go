@@ -155,6 +155,7 @@ func compatibleTrainConfig(saved, tc TrainConfig) error {
 		{"ValueWeight", saved.ValueWeight, tc.ValueWeight},
 		{"ScoreWeight", saved.ScoreWeight, tc.ScoreWeight},
 		{"ShortTermWeight", saved.ShortTermWeight, tc.ShortTermWeight},
+		{"OwnershipWeight", saved.OwnershipWeight, tc.OwnershipWeight},
 		{"Beta1", saved.Beta1, tc.Beta1},
 		{"Beta2", saved.Beta2, tc.Beta2},
 		{"Epsilon", saved.Epsilon, tc.Epsilon},

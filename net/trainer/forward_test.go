@@ -70,6 +70,9 @@ func TestEvaluatorMatchesGorgonia(t *testing.T) {
 		{"score head", smallBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ScoreHead: true}, 4, nil},
 		{"short-term heads", smallBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ShortTermHeads: 3}, 4, nil},
 		{"both", largeBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ScoreHead: true, ShortTermHeads: 2}, 3, nil},
+		{"ownership head", smallBoard(), net.Config{Blocks: 2, Channels: 8, InputPlanes: 5, ValueHidden: 8, OwnershipHead: true}, 4, nil},
+		{"all heads", dablotTopo, net.Config{Blocks: 1, Channels: 8, InputPlanes: tactical.Planes(), ValueHidden: 8,
+			ScoreHead: true, ShortTermHeads: 2, OwnershipHead: true, TacticalPlanes: true}, 5, tactical},
 		{"tactical planes", dablotTopo, net.Config{Blocks: 2, Channels: 8, InputPlanes: tactical.Planes(), ValueHidden: 8, TacticalPlanes: true}, 6, tactical},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,8 +123,8 @@ func TestEvaluatorMatchesGorgonia(t *testing.T) {
 				}
 				for i, h := range heads {
 					out := ws.HeadOutputs(h.Name)
-					if len(out) != tc.n*h.Outputs || len(gh[i]) != len(out) {
-						t.Fatalf("head %s: evaluator gives %d outputs, gorgonia %d, want %d", h.Name, len(out), len(gh[i]), tc.n*h.Outputs)
+					if size := tc.n * h.Size(tc.topo.Points); len(out) != size || len(gh[i]) != len(out) {
+						t.Fatalf("head %s: evaluator gives %d outputs, gorgonia %d, want %d", h.Name, len(out), len(gh[i]), size)
 					}
 					spread := 0.0
 					for q := range out {

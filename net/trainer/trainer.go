@@ -38,6 +38,11 @@ type TrainConfig struct {
 	// net.Config.ShortTermHeads); 0 without the head, and left out of the
 	// JSON of checkpoints then, which read as before.
 	ShortTermWeight float64 `json:",omitempty"`
+	// OwnershipWeight is the weight of the ownership head's loss (the
+	// squared errors of its outputs, averaged over the points,
+	// net.Config.OwnershipHead); 0 without the head, and left out of the
+	// JSON of checkpoints then, which read as before.
+	OwnershipWeight float64 `json:",omitempty"`
 	Beta1, Beta2    float64 // Adam moment decay rates
 	Epsilon         float64 // Adam denominator guard
 }
@@ -65,8 +70,8 @@ func (c TrainConfig) Validate() error {
 		return fmt.Errorf("net: train config: cosine schedule needs TotalSteps > 0")
 	case c.Schedule == "step" && (c.StepEvery < 1 || !(c.StepGamma > 0)):
 		return fmt.Errorf("net: train config: step schedule needs StepEvery > 0 and StepGamma > 0")
-	case c.WarmupSteps < 0 || c.WeightDecay < 0 || c.ValueWeight < 0 || c.ScoreWeight < 0 || c.ShortTermWeight < 0:
-		return fmt.Errorf("net: train config: negative warm-up, weight decay, value weight, score weight or short-term weight")
+	case c.WarmupSteps < 0 || c.WeightDecay < 0 || c.ValueWeight < 0 || c.ScoreWeight < 0 || c.ShortTermWeight < 0 || c.OwnershipWeight < 0:
+		return fmt.Errorf("net: train config: negative warm-up, weight decay, value weight, score weight, short-term weight or ownership weight")
 	case !(c.Beta1 >= 0 && c.Beta1 < 1) || !(c.Beta2 >= 0 && c.Beta2 < 1) || !(c.Epsilon > 0):
 		return fmt.Errorf("net: train config: Adam betas must be in [0,1) and epsilon > 0")
 	}
@@ -109,6 +114,13 @@ type Batch struct {
 	// means no targets. Networks without the head ignore them.
 	ShortTerm     []float32
 	ShortTermMask []float32
+	// Ownership holds the ownership head's targets (N*Points values in
+	// [-1, 1], position by position, each position's in the order of its
+	// input's points) and OwnershipMask their weights (0 for a position
+	// without targets); nil means no targets. Networks without the head
+	// ignore them.
+	Ownership     []float32
+	OwnershipMask []float32
 }
 
 // auxHead binds an auxiliary head of a network (net.Head, by its name) to
@@ -126,6 +138,8 @@ var auxHeads = []auxHead{
 		func(b *Batch) ([]float32, []float32) { return b.Score, b.ScoreMask }, func(l *Losses) *float64 { return &l.Score }},
 	{net.ShortTermHeadName, "short-term value", func(c *TrainConfig) float64 { return c.ShortTermWeight },
 		func(b *Batch) ([]float32, []float32) { return b.ShortTerm, b.ShortTermMask }, func(l *Losses) *float64 { return &l.ShortTerm }},
+	{net.OwnershipHeadName, "ownership", func(c *TrainConfig) float64 { return c.OwnershipWeight },
+		func(b *Batch) ([]float32, []float32) { return b.Ownership, b.OwnershipMask }, func(l *Losses) *float64 { return &l.Ownership }},
 }
 
 // auxHeadNamed returns the entry of auxHeads of the head named name.
@@ -138,15 +152,15 @@ func auxHeadNamed(name string) auxHead {
 	panic("net: train: no auxiliary head " + name)
 }
 
-// headOutputs returns the outputs of the auxiliary head named name of
-// the architecture c, 0 if c has no such head.
-func headOutputs(c net.Config, name string) int {
+// hasHead reports whether the architecture c has the auxiliary head named
+// name.
+func hasHead(c net.Config, name string) bool {
 	for _, h := range c.Heads() {
 		if h.Name == name {
-			return h.Outputs
+			return true
 		}
 	}
-	return 0
+	return false
 }
 
 // Losses reports one training step.
@@ -155,8 +169,9 @@ type Losses struct {
 	Value        float64 // WDL cross-entropy, mean over the batch (unweighted)
 	Score        float64 // squared error of the score head, mean over the batch (unweighted; 0 without the head)
 	ShortTerm    float64 // squared errors of the short-term value head, summed over its outputs, mean over the batch (unweighted; 0 without the head)
+	Ownership    float64 // squared errors of the ownership head, mean over the points and the batch (unweighted; 0 without the head)
 	L2           float64 // WeightDecay/2 * sum(w^2) before the update
-	Total        float64 // Policy + ValueWeight*Value + ScoreWeight*Score + ShortTermWeight*ShortTerm + L2
+	Total        float64 // Policy + ValueWeight*Value + the auxiliary heads' weighted losses + L2
 	LearningRate float64 // rate used for this step
 }
 
@@ -198,7 +213,7 @@ type Trainer struct {
 // outputs before the tanh.
 type headGraph struct {
 	auxHead
-	outputs        int
+	outputs        int // per position (net.Head.Size)
 	target, mask   *G.Node
 	targetT, maskT *tensor.Dense
 	loss, out      *G.Node
@@ -218,8 +233,8 @@ func NewTrainer(topo *net.Topology, w *net.Weights, tc TrainConfig) (*Trainer, e
 		return nil, err
 	}
 	for _, a := range auxHeads {
-		if wt := a.weight(&tc); wt > 0 && headOutputs(w.Config, a.name) == 0 {
-			return nil, fmt.Errorf("net: train config: %s weight %g for a network without a %s head", a.label, wt, a.label)
+		if wt := a.weight(&tc); wt > 0 && !hasHead(w.Config, a.name) {
+			return nil, fmt.Errorf("net: train config: %s weight %g for a network without the %s head", a.label, wt, a.label)
 		}
 	}
 	UseInGorgonia()
@@ -316,14 +331,28 @@ func (t *Trainer) build(w *net.Weights) error {
 	t.lv = must(G.ApplyOp(xentOp{scale: float32(t.tc.ValueWeight), st: &xentState{}}, t.vlog, t.tv, ones))
 	cost := must(G.Add(t.lp, t.lv))
 	for _, h := range c.Heads() {
-		hg := headGraph{auxHead: auxHeadNamed(h.Name), outputs: h.Outputs}
-		w1 := t.addParam(h.Name+"1", C, H, true, w)
-		w2 := t.addParam(h.Name+"2", H, h.Outputs, true, w)
-		hg.target, hg.targetT = mat("target_"+h.Name, B, h.Outputs)
-		hg.mask, hg.maskT = mat(h.Name+"_mask", B, h.Outputs)
-		hid := must(G.Rectify(must(G.Mul(pool, w1))))
-		hg.out = must(G.Mul(must(G.ApplyOp(onesOp{k: H, cache: &bufCache{}}, hid)), w2))
-		op := mseTanhOp{scale: float32(hg.weight(&t.tc)), outputs: h.Outputs, st: &xentState{}}
+		size := h.Size(P)
+		hg := headGraph{auxHead: auxHeadNamed(h.Name), outputs: size}
+		hg.target, hg.targetT = mat("target_"+h.Name, B, size)
+		hg.mask, hg.maskT = mat(h.Name+"_mask", B, size)
+		scale := hg.weight(&t.tc)
+		if h.PerPoint {
+			// The trunk's features at every point, a bias column, one
+			// linear layer; the loss averages over the points.
+			wo := t.addParam(h.Name, C, h.Outputs, true, w)
+			y := must(G.Mul(must(G.ApplyOp(onesOp{k: C, cache: &bufCache{}}, a)), wo))
+			if err != nil {
+				return err
+			}
+			hg.out = must(G.Reshape(y, tensor.Shape{B, size}))
+			scale /= float64(P)
+		} else {
+			w1 := t.addParam(h.Name+"1", C, H, true, w)
+			w2 := t.addParam(h.Name+"2", H, h.Outputs, true, w)
+			hid := must(G.Rectify(must(G.Mul(pool, w1))))
+			hg.out = must(G.Mul(must(G.ApplyOp(onesOp{k: H, cache: &bufCache{}}, hid)), w2))
+		}
+		op := mseTanhOp{scale: float32(scale), outputs: size, st: &xentState{}}
 		hg.loss = must(G.ApplyOp(op, hg.out, hg.target, hg.mask))
 		cost = must(G.Add(cost, hg.loss))
 		t.heads = append(t.heads, hg)

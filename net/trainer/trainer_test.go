@@ -157,34 +157,50 @@ func TestLearningRateSchedules(t *testing.T) {
 	}
 }
 
+// randomTarget is a target of TestTrainerAuxHeads: random, from -0.8 to
+// 0.8.
+func randomTarget(r *rand.Rand, _ []float32, _, _ int) float32 { return float32(r.Float64()*1.6 - 0.8) }
+
+// occupancyTarget is a toy ownership target of TestTrainerAuxHeads for
+// the i-th point of the inputs in of planes planes: its first plane minus
+// its second, -1, 0 or 1, as the occupancy of a point is its own piece
+// planes' minus the enemy's.
+func occupancyTarget(_ *rand.Rand, in []float32, planes, i int) float32 {
+	return in[i*planes] - in[i*planes+1]
+}
+
 // TestTrainerAuxHeads trains a network with an auxiliary head (the score
-// head, the short-term value head of three outputs) on fixed random
-// positions with targets: its squared error must fall to nearly 0 and the
-// evaluator's outputs must then give the targets. An entry whose mask is 0
-// has no target: it adds nothing to the loss. A weight for a network
+// head, the short-term value head of three outputs, the ownership head) on
+// fixed random positions with targets (the ownership head's a toy
+// occupancy of every point): its squared error must fall to nearly 0 and
+// the evaluator's outputs must then give the targets. An entry whose mask
+// is 0 has no target: it adds nothing to the loss. A weight for a network
 // without the head is refused.
 func TestTrainerAuxHeads(t *testing.T) {
 	for _, tc := range []struct {
-		head    string
-		outputs int
-		setW    func(*TrainConfig, float64)
-		set     func(b *Batch, target, mask []float32)
-		noHead  string
+		head   string
+		arch   func(*net.Config)
+		setW   func(*TrainConfig, float64)
+		set    func(b *Batch, target, mask []float32)
+		target func(r *rand.Rand, in []float32, planes, i int) float32
+		noHead string
 	}{
-		{net.ScoreHeadName, 1, func(c *TrainConfig, w float64) { c.ScoreWeight = w },
-			func(b *Batch, tg, m []float32) { b.Score, b.ScoreMask = tg, m }, "without a score head"},
-		{net.ShortTermHeadName, 3, func(c *TrainConfig, w float64) { c.ShortTermWeight = w },
-			func(b *Batch, tg, m []float32) { b.ShortTerm, b.ShortTermMask = tg, m }, "without a short-term value head"},
+		{net.ScoreHeadName, func(c *net.Config) { c.ScoreHead = true }, func(c *TrainConfig, w float64) { c.ScoreWeight = w },
+			func(b *Batch, tg, m []float32) { b.Score, b.ScoreMask = tg, m }, randomTarget, "without the score head"},
+		{net.ShortTermHeadName, func(c *net.Config) { c.ShortTermHeads = 3 }, func(c *TrainConfig, w float64) { c.ShortTermWeight = w },
+			func(b *Batch, tg, m []float32) { b.ShortTerm, b.ShortTermMask = tg, m }, randomTarget, "without the short-term value head"},
+		{net.OwnershipHeadName, func(c *net.Config) { c.OwnershipHead = true }, func(c *TrainConfig, w float64) { c.OwnershipWeight = w },
+			func(b *Batch, tg, m []float32) { b.Ownership, b.OwnershipMask = tg, m }, occupancyTarget, "without the ownership head"},
 	} {
 		t.Run(tc.head, func(t *testing.T) {
 			topo := smallBoard()
 			noHead := net.Config{Blocks: 1, Channels: 16, InputPlanes: 4, ValueHidden: 16}
 			cfg := noHead
-			if tc.head == net.ScoreHeadName {
-				cfg.ScoreHead = true
-			} else {
-				cfg.ShortTermHeads = tc.outputs
-			}
+			tc.arch(&cfg)
+			head := cfg.Heads()[0]
+			// k targets a position; the loss sums over sum of them, and
+			// averages over the rest (a per-point head's points).
+			k, sum := head.Size(topo.Points), head.Outputs
 			w, err := net.NewWeights(cfg, 2)
 			if err != nil {
 				t.Fatal(err)
@@ -202,10 +218,9 @@ func TestTrainerAuxHeads(t *testing.T) {
 			defer tr.Close()
 			r := rand.New(rand.NewPCG(3, 4))
 			b := memorisationSet(r, topo, cfg.InputPlanes, 8)
-			k := tc.outputs
 			target, mask := make([]float32, 8*k), make([]float32, 8*k)
 			for i := range target {
-				target[i] = float32(r.Float64()*1.6 - 0.8)
+				target[i] = tc.target(r, b.Input, cfg.InputPlanes, i)
 				mask[i] = 1
 			}
 			for o := range k { // no target: its (far) values must not be learnt
@@ -216,7 +231,7 @@ func TestTrainerAuxHeads(t *testing.T) {
 			lossOf := auxHeadNamed(tc.head).loss
 			f, l := *lossOf(&first), *lossOf(&last)
 			t.Logf("%s loss %.4f -> %.5f", tc.head, f, l)
-			if !(f > 0.05*float64(k)) || !(l < 0.005*float64(k)) {
+			if !(f > 0.05*float64(sum)) || !(l < 0.005*float64(sum)) {
 				t.Fatalf("%s loss %.4f -> %.5f: did not memorise the targets", tc.head, f, l)
 			}
 			if want := last.Policy + c.ValueWeight*last.Value + 2*l + last.L2; math.Abs(last.Total-want) > 1e-6 {
@@ -291,5 +306,100 @@ func TestSquaredLossGradient(t *testing.T) {
 		if dz[2] != 0 {
 			t.Errorf("%d outputs: an entry of weight 0 has the gradient %v", outputs, dz[2])
 		}
+	}
+}
+
+// TestOwnershipGradient checks the training graph's gradient of the
+// ownership head's loss, with respect to the head's weights and to a
+// trunk layer's, against finite differences of the loss computed from the
+// evaluator's outputs: weight/(points·n) · sum mask·(output - target)^2.
+// The other losses are switched off (no legal policy entry, value weight
+// 0); the last position has no targets.
+func TestOwnershipGradient(t *testing.T) {
+	topo := smallBoard()
+	cfg := net.Config{Blocks: 1, Channels: 4, InputPlanes: 3, ValueHidden: 4, OwnershipHead: true}
+	const n, weight = 3, 1.5
+	w := perturbed(cfg, 6, 1)
+	c := DefaultTrainConfig()
+	c.BatchSize, c.ValueWeight, c.OwnershipWeight = n, 0, weight
+	tr, err := NewTrainer(topo, w, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	P, A := topo.Points, game.PolicySize(topo.Points)
+	r := rand.New(rand.NewPCG(8, 8))
+	b := Batch{N: n, Input: nettest.RandomInputs(r, n*P*cfg.InputPlanes), Policy: make([]float32, n*A), Mask: make([]float32, n*A),
+		Value: make([]float32, n*3), Ownership: make([]float32, n*P), OwnershipMask: make([]float32, n*P)}
+	for i := range b.Ownership {
+		b.Ownership[i] = float32(r.IntN(3) - 1)
+		if i < (n-1)*P {
+			b.OwnershipMask[i] = 1
+		}
+	}
+	loss := func(w *net.Weights) float64 {
+		e, err := net.NewEvaluator(topo, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := e.NewWorkspace(n, 1)
+		defer ws.Close()
+		if _, _, err := ws.Forward(b.Input, n); err != nil {
+			t.Fatal(err)
+		}
+		var s float64
+		for i, v := range ws.HeadOutputs(net.OwnershipHeadName) {
+			d := float64(v) - float64(b.Ownership[i])
+			s += float64(b.OwnershipMask[i]) * d * d
+		}
+		return weight * s / float64(P*n)
+	}
+	if err := tr.load(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.vm.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	graphLoss, err := scalarValue(tr.heads[0].loss.Value())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := loss(w); math.Abs(float64(graphLoss)-want) > 1e-5 {
+		t.Fatalf("graph's ownership loss %v, evaluator's %v", graphLoss, want)
+	}
+	grads := map[string][]float32{}
+	for _, p := range tr.params {
+		gv, err := p.node.Grad()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := f32s(gv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grads[p.name+".w"], grads[p.name+".b"] = append([]float32(nil), g[:p.rows*p.cols]...), append([]float32(nil), g[p.rows*p.cols:]...)
+	}
+	tr.vm.Reset()
+	const h = 1e-2
+	worst, largest := 0.0, 0.0
+	for _, name := range []string{"ownership.w", "ownership.b", "block0.conv2.w", "stem.b"} {
+		for i := range w.Tensor(name).Data {
+			if name == "block0.conv2.w" && i%7 != 0 {
+				continue // a sample of the trunk's weights
+			}
+			up, down := w.Clone(), w.Clone()
+			up.Tensor(name).Data[i] += h
+			down.Tensor(name).Data[i] -= h
+			fd := (loss(up) - loss(down)) / (2 * h)
+			g := float64(grads[name][i])
+			worst, largest = math.Max(worst, math.Abs(fd-g)), math.Max(largest, math.Abs(g))
+			if math.Abs(fd-g) > 1e-3 {
+				t.Errorf("%s[%d]: gradient %v, finite difference %v", name, i, g, fd)
+			}
+		}
+	}
+	t.Logf("largest gradient %.3g, worst difference from finite differences %.2g", largest, worst)
+	if largest < 0.01 {
+		t.Fatalf("the gradients are all near 0 (largest %v): the test checks nothing", largest)
 	}
 }
