@@ -265,6 +265,37 @@ func (e *Encoder) LegalIndices(p *game.Position, ds []game.Decision, dst []int32
 	return dst
 }
 
+// Ownership writes to dst the ownership target of a training sample of
+// position p from a game that ended in position final: for every point,
+// in the order of Encode's points (p's side-to-move frame), 1 if final
+// holds a piece of p's side to move there, -1 a piece of the other side,
+// 0 if the point is empty. dst must hold Points values.
+func (e *Encoder) Ownership(p, final *game.Position, dst []int8) {
+	dst = dst[:e.points]
+	me, f := p.SideToMove(), final
+	if frame(p) == game.HalfTurnSwap {
+		img := game.HalfTurnSwap.Position(final)
+		me, f = me.Other(), &img
+	}
+	own, theirs := f.Occupied(me), f.Occupied(me.Other())
+	for q := range dst {
+		switch {
+		case own.Has(q):
+			dst[q] = 1
+		case theirs.Has(q):
+			dst[q] = -1
+		default:
+			dst[q] = 0
+		}
+	}
+}
+
+// MirrorPoint returns the point of the left-right mirror image of point q
+// of the network's input, for mirror augmentation: the mirror of a
+// position encodes as its planes with point q moved to MirrorPoint(q), and
+// so does its ownership target.
+func (e *Encoder) MirrorPoint(q int) int { return e.board.Mirror(q) }
+
 // MirrorIndex returns the policy index of the left-right mirror image of the
 // decision at index i, for mirror augmentation: the mirror of a position
 // encodes as the mirror of its planes, and its policy as MirrorIndex of its

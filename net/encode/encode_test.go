@@ -9,6 +9,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/encode"
+	"github.com/dablot-zero/dablot/net/model/modeltest"
 )
 
 // forPositions calls f on the positions of seeded random games of variant
@@ -80,7 +81,7 @@ func testMirror(t *testing.T, v string, o encode.Options) {
 		e.Encode(&img, m)
 		P := e.Planes()
 		for q := range e.Points() {
-			if !slices.Equal(a[q*P:(q+1)*P], m[b.Mirror(q)*P:(b.Mirror(q)+1)*P]) {
+			if mq := e.MirrorPoint(q); !slices.Equal(a[q*P:(q+1)*P], m[mq*P:(mq+1)*P]) {
 				t.Fatalf("%s: planes of %s differ from its mirror's", p.FEN(), b.Name(q))
 			}
 		}
@@ -90,6 +91,51 @@ func testMirror(t *testing.T, v string, o encode.Options) {
 			}
 		}
 	})
+}
+
+// TestOwnership: the ownership target is in the frame of the network's
+// input. A sample whose game ends where it is has as its target the
+// occupancy of its own encoding (own pieces 1, enemy pieces -1), whichever
+// side is to move; a North sample and its South image (the half-turn with
+// the colours swapped, of the sample and of the end of the game) have the
+// same target, as they have the same input; the mirror image of a sample
+// has the mirror of its target, point by point as its planes (MirrorPoint,
+// checked against the planes by TestMirror).
+func TestOwnership(t *testing.T) {
+	for _, v := range []string{"keyland", "dablot", "winther"} {
+		sides := map[game.Side]int{}
+		var final game.Position // the end of the previous game (in the first game its start): another position than p
+		forPositions(t, v, encode.Options{}, func(e *encode.Encoder, p *game.Position, ds []game.Decision) {
+			sides[p.SideToMove()]++
+			x := make([]float32, e.InputSize())
+			e.Encode(p, x)
+			own := make([]int8, e.Points())
+			e.Ownership(p, p, own)
+			if want := modeltest.Occupancy(e, x); !slices.Equal(own, want) {
+				t.Fatalf("%s: %s (%v to move) ending there has the ownership target %v, its input's occupancy %v", v, p.FEN(), p.SideToMove(), own, want)
+			}
+			if final.Rules() == nil || len(ds) == 0 {
+				final = *p
+			}
+			got := make([]int8, e.Points())
+			e.Ownership(p, &final, got)
+			img, imgFinal := game.HalfTurnSwap.Position(p), game.HalfTurnSwap.Position(&final)
+			e.Ownership(&img, &imgFinal, own)
+			if !slices.Equal(got, own) {
+				t.Fatalf("%s: %s ending in %s has the target %v, its half-turn image %v", v, p.FEN(), final.FEN(), got, own)
+			}
+			mir, mirFinal := game.Mirror.Position(p), game.Mirror.Position(&final)
+			e.Ownership(&mir, &mirFinal, own)
+			for q := range got {
+				if own[e.MirrorPoint(q)] != got[q] {
+					t.Fatalf("%s: %s ending in %s: the mirror image's target %v is not the mirror of %v", v, p.FEN(), final.FEN(), own, got)
+				}
+			}
+		})
+		if sides[game.South] == 0 || sides[game.North] == 0 {
+			t.Fatalf("%s: positions of each side to move: %v", v, sides)
+		}
+	}
 }
 
 func TestPlanesContent(t *testing.T) {

@@ -1,11 +1,13 @@
 // Package samples stores self-play training samples in shard files.
 //
-// A shard is one zstd stream holding: the magic "DBLTSHD4", a JSON header
+// A shard is one zstd stream holding: the magic "DBLTSHD5", a JSON header
 // (variant, rules fingerprint, number of samples, provenance), the samples
 // in a fixed binary layout, and a SHA-256 of everything before it. Shards
-// of the previous formats still read: "DBLTSHD3", whose samples have no
-// short-term value targets (Sample.ShortTerm nil), and "DBLTSHD2", whose
-// samples have no future material lead either (Sample.HasLead false). Shards
+// of the previous formats still read: "DBLTSHD4", whose samples have no
+// ownership targets (Sample.Ownership nil), "DBLTSHD3", whose samples have
+// no short-term value targets either (Sample.ShortTerm nil), and
+// "DBLTSHD2", whose samples have no future material lead either
+// (Sample.HasLead false). Shards
 // are written to a temporary name, synced and renamed, so a reader sees a
 // whole shard or none; a damaged shard is refused with an error.
 package samples
@@ -27,10 +29,12 @@ import (
 )
 
 // The magics of the shard formats: magic is the one Write writes; shards
-// of magicV3 (before samples carried short-term value targets) and of
-// magicV2 (before they carried their material lead) still read.
+// of magicV4 (before samples carried ownership targets), of magicV3
+// (before they carried short-term value targets) and of magicV2 (before
+// they carried their material lead) still read.
 const (
-	magic   = "DBLTSHD4"
+	magic   = "DBLTSHD5"
+	magicV4 = "DBLTSHD4"
 	magicV3 = "DBLTSHD3"
 	magicV2 = "DBLTSHD2"
 )
@@ -74,6 +78,14 @@ type Sample struct {
 	// without horizons, or a shard of a previous format), which then
 	// trains no short-term value head.
 	ShortTerm []float32
+	// Ownership is the ownership target: for every point of the board, in
+	// the order of the network's input of Position (its side to move's
+	// frame, net/encode's Encoder.Ownership), who holds it at the end of
+	// the game: 1 a piece of the side to move, -1 an enemy piece, 0 no
+	// piece. Nil for a sample without it (a run without the ownership
+	// head, or a shard of a previous format), which then trains no
+	// ownership head.
+	Ownership []int8
 }
 
 // MaxLead bounds a sample's material lead: every point of the largest
@@ -151,6 +163,9 @@ func encode(r *game.Rules, h Header, ss []Sample) ([]byte, error) {
 		if len(s.ShortTerm) > net.MaxShortTermHeads || !inUnitRange(s.ShortTerm...) {
 			return nil, fmt.Errorf("sample %d: short-term value targets %v: want at most %d, each from -1 to 1", i, s.ShortTerm, net.MaxShortTermHeads)
 		}
+		if err := checkOwnership(s.Ownership, r.Board.Points()); err != nil {
+			return nil, fmt.Errorf("sample %d: %w", i, err)
+		}
 		flags := byte(0)
 		if s.Full {
 			flags |= flagFull
@@ -167,6 +182,10 @@ func encode(r *game.Rules, h Header, ss []Sample) ([]byte, error) {
 		rec = append(rec, byte(len(s.ShortTerm)))
 		for _, v := range s.ShortTerm {
 			rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(v))
+		}
+		rec = append(rec, byte(len(s.Ownership)))
+		for _, v := range s.Ownership {
+			rec = append(rec, byte(v))
 		}
 		rec = binary.LittleEndian.AppendUint16(rec, uint16(len(s.Policy)))
 		for _, e := range s.Policy {
@@ -267,14 +286,16 @@ func corruptError(path, format string, args ...any) error {
 	return fmt.Errorf("shard %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
 }
 
-// formatOf returns the format (2, 3 or 4) of a shard that begins with
-// raw, or 0 if raw does not begin with a shard's magic.
+// formatOf returns the format (2 to 5) of a shard that begins with raw,
+// or 0 if raw does not begin with a shard's magic.
 func formatOf(raw []byte) int {
 	if len(raw) < len(magic) {
 		return 0
 	}
 	switch string(raw[:len(magic)]) {
 	case magic:
+		return 5
+	case magicV4:
 		return 4
 	case magicV3:
 		return 3
@@ -294,6 +315,21 @@ func inUnitRange(xs ...float32) bool {
 	return true
 }
 
+// checkOwnership returns an error unless own is an ownership target of a
+// board of points points (Sample.Ownership): none, or one value from -1
+// to 1 for every point.
+func checkOwnership(own []int8, points int) error {
+	if len(own) != 0 && len(own) != points {
+		return fmt.Errorf("ownership target of %d points, the board has %d", len(own), points)
+	}
+	for q, v := range own {
+		if v < -1 || v > 1 {
+			return fmt.Errorf("ownership target %d on point %d, not -1, 0 or 1", v, q)
+		}
+	}
+	return nil
+}
+
 // decode parses the decompressed content raw of the shard at path.
 func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 	format := formatOf(raw)
@@ -308,6 +344,9 @@ func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 	}
 	if format >= 4 {
 		fixed++ // number of short-term value targets
+	}
+	if format >= 5 {
+		fixed++ // number of ownership targets
 	}
 	body, sum := raw[:len(raw)-sha256.Size], raw[len(raw)-sha256.Size:]
 	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
@@ -358,6 +397,23 @@ func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 					s.ShortTerm[j] = math.Float32frombits(binary.LittleEndian.Uint32(rest[4*j:]))
 				}
 				rest = rest[4*k:]
+			}
+		}
+		if format >= 5 {
+			k := int(rest[0])
+			rest = rest[1:]
+			if len(rest) < k+2 {
+				return corrupt(path, "sample %d: %d ownership targets past the end", i, k)
+			}
+			if k > 0 {
+				s.Ownership = make([]int8, k)
+				for j := range s.Ownership {
+					s.Ownership[j] = int8(rest[j])
+				}
+				rest = rest[k:]
+			}
+			if err := checkOwnership(s.Ownership, r.Board.Points()); err != nil {
+				return corrupt(path, "sample %d: %v", i, err)
 			}
 		}
 		n := int(binary.LittleEndian.Uint16(rest))

@@ -21,7 +21,7 @@ import (
 // randomSamples makes n samples of random positions of r with what shards
 // of format hold: from format 3 on, three in four of them have a material
 // lead; from format 4 on, three in four have 0 to 3 short-term value
-// targets.
+// targets; from format 5 on, three in four have an ownership target.
 func randomSamples(r *game.Rules, n int, seed uint64, format int) []samples.Sample {
 	rng := rand.New(rand.NewPCG(seed, 9))
 	p := r.Start()
@@ -43,6 +43,12 @@ func randomSamples(r *game.Rules, n int, seed uint64, format int) []samples.Samp
 				s.ShortTerm = append(s.ShortTerm, float32(rng.Float64()*2-1))
 			}
 		}
+		if format >= 5 && rng.IntN(4) > 0 {
+			s.Ownership = make([]int8, r.Board.Points())
+			for q := range s.Ownership {
+				s.Ownership[q] = int8(rng.IntN(3) - 1)
+			}
+		}
 		for _, d := range ds {
 			s.Policy = append(s.Policy, samples.PolicyEntry{Index: uint16(d.PolicyIndex(r.Board)), Prob: 1 / float32(len(ds))})
 		}
@@ -55,14 +61,15 @@ func randomSamples(r *game.Rules, n int, seed uint64, format int) []samples.Samp
 func TestRoundTrip(t *testing.T) {
 	for _, v := range []string{"keyland", "frostviken"} {
 		r := configs.MustVariant(v)
-		ss := randomSamples(r, 500, 1, 4)
+		ss := randomSamples(r, 500, 1, 5)
 		path := filepath.Join(t.TempDir(), "a.shard")
 		if err := samples.Write(path, r, samples.Header{Generation: 3, Games: 2}, ss); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.HasLead && s.Lead != 0 }) ||
-			!slices.ContainsFunc(ss, func(s samples.Sample) bool { return len(s.ShortTerm) == 3 }) {
-			t.Fatal("no sample with a material lead or short-term value targets to round-trip")
+			!slices.ContainsFunc(ss, func(s samples.Sample) bool { return len(s.ShortTerm) == 3 }) ||
+			!slices.ContainsFunc(ss, func(s samples.Sample) bool { return slices.Contains(s.Ownership, -1) }) {
+			t.Fatal("no sample with a material lead, short-term value targets or an ownership target to round-trip")
 		}
 		h, back, err := samples.Read(path, r)
 		if err != nil {
@@ -87,7 +94,7 @@ func TestDamagedShards(t *testing.T) {
 	r := configs.MustVariant("keyland")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.shard")
-	if err := samples.Write(path, r, samples.Header{}, randomSamples(r, 50, 2, 4)); err != nil {
+	if err := samples.Write(path, r, samples.Header{}, randomSamples(r, 50, 2, 5)); err != nil {
 		t.Fatal(err)
 	}
 	good, _ := os.ReadFile(path)
@@ -120,7 +127,7 @@ func TestReadHeader(t *testing.T) {
 	r := configs.MustVariant("keyland")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.shard")
-	if err := samples.Write(path, r, samples.Header{Generation: 3, Worker: "w1", Games: 2, Run: "RUN1"}, randomSamples(r, 200, 3, 4)); err != nil {
+	if err := samples.Write(path, r, samples.Header{Generation: 3, Worker: "w1", Games: 2, Run: "RUN1"}, randomSamples(r, 200, 3, 5)); err != nil {
 		t.Fatal(err)
 	}
 	want, _, err := samples.Read(path, r)
@@ -147,16 +154,18 @@ func TestReadHeader(t *testing.T) {
 // TestReadOldFormats reads shards written by the code of earlier
 // formats, with Write from randomSamples(keyland, 20, seed, format):
 // testdata/format2.shard (magic DBLTSHD2, at b27d78b, before samples
-// carried their material lead) and testdata/format3.shard (DBLTSHD3, at
-// 09df31c, before they carried short-term value targets). Their samples
-// read as they were written, without what their format lacks.
+// carried their material lead), testdata/format3.shard (DBLTSHD3, at
+// 09df31c, before they carried short-term value targets) and
+// testdata/format4.shard (DBLTSHD4, at 69ef372, before they carried
+// ownership targets). Their samples read as they were written, without
+// what their format lacks.
 func TestReadOldFormats(t *testing.T) {
 	r := configs.MustVariant("keyland")
 	for _, tc := range []struct {
 		format     int
 		seed       uint64
 		generation int
-	}{{2, 5, 4}, {3, 6, 5}} {
+	}{{2, 5, 4}, {3, 6, 5}, {4, 7, 6}} {
 		path := fmt.Sprintf("testdata/format%d.shard", tc.format)
 		h, ss, err := samples.Read(path, r)
 		if err != nil {
@@ -171,8 +180,9 @@ func TestReadOldFormats(t *testing.T) {
 		}
 		hasLead := slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.HasLead })
 		hasShortTerm := slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.ShortTerm != nil })
-		if hasLead != (tc.format >= 3) || hasShortTerm {
-			t.Errorf("%s: samples with a lead %v, with short-term targets %v", path, hasLead, hasShortTerm)
+		hasOwnership := slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.Ownership != nil })
+		if hasLead != (tc.format >= 3) || hasShortTerm != (tc.format >= 4) || hasOwnership {
+			t.Errorf("%s: samples with a lead %v, with short-term targets %v, with ownership targets %v", path, hasLead, hasShortTerm, hasOwnership)
 		}
 	}
 }
@@ -187,6 +197,39 @@ func TestShortTermRange(t *testing.T) {
 		err := samples.Write(filepath.Join(t.TempDir(), "a.shard"), r, samples.Header{}, ss)
 		if err == nil || !strings.Contains(err.Error(), "sample 2: short-term value targets") {
 			t.Errorf("targets %v: %v", st, err)
+		}
+	}
+}
+
+// TestOwnershipRange: Write refuses an ownership target with a value other
+// than -1, 0 and 1, or of another number of points than the board's (the
+// largest board's included), naming the sample and the problem.
+func TestOwnershipRange(t *testing.T) {
+	r := configs.MustVariant("keyland")
+	points := r.Board.Points()
+	bad := func(q int, v int8) []int8 {
+		own := make([]int8, points)
+		own[q] = v
+		return own
+	}
+	for _, tc := range []struct {
+		own  []int8
+		want string
+	}{
+		{bad(3, 2), "sample 2: ownership target 2 on point 3, not -1, 0 or 1"},
+		{bad(0, -3), "sample 2: ownership target -3 on point 0"},
+		{make([]int8, points-1), fmt.Sprintf("sample 2: ownership target of %d points, the board has %d", points-1, points)},
+		{make([]int8, game.MaxPoints+1), fmt.Sprintf("sample 2: ownership target of %d points", game.MaxPoints+1)},
+	} {
+		ss := randomSamples(r, 3, 1, 5)
+		ss[2].Ownership = tc.own
+		path := filepath.Join(t.TempDir(), "a.shard")
+		err := samples.Write(path, r, samples.Header{}, ss)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.own, err, tc.want)
+		}
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("a refused shard was written (%v)", err)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
+	"github.com/dablot-zero/dablot/net/encode"
 	"github.com/dablot-zero/dablot/net/model"
 )
 
@@ -104,4 +105,19 @@ func Evaluate(t testing.TB, ev mcts.Evaluator, ps []game.Position) []mcts.Reques
 		t.Fatal(err)
 	}
 	return reqs
+}
+
+// Occupancy returns the occupancy of every point of x, the input of a
+// position by the encoder e, point by point in the input's order: its own
+// piece planes (the first three: soldier, prince, king) minus its enemy
+// piece planes (the next three), 1, -1 or 0, as the ownership target counts
+// the pieces of a game's end (encode.Encoder.Ownership).
+func Occupancy(e *encode.Encoder, x []float32) []int8 {
+	out := make([]int8, e.Points())
+	for q := range out {
+		for k := range 3 {
+			out[q] += int8(x[q*e.Planes()+k] - x[q*e.Planes()+3+k])
+		}
+	}
+	return out
 }
