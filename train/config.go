@@ -62,6 +62,12 @@ type NetworkConfig struct {
 	// train.short_term_weight beside a value head that keeps the game's
 	// result. Training aids: the search does not use them. 0: none.
 	ShortTermHeads int `yaml:"short_term_heads,omitempty"`
+	// OwnershipHead adds an ownership head to the network
+	// (net.Config.OwnershipHead): at every point, who holds it at the end
+	// of the game, from the side to move's point of view, trained with the
+	// weight train.ownership_weight beside a value head that keeps the
+	// game's result. A training aid: the search does not use it.
+	OwnershipHead bool `yaml:"ownership_head,omitempty"`
 	// TacticalPlanes gives the network the tactical input planes
 	// (net.Config.TacticalPlanes, encoding version 2): the own pieces the
 	// opponent could capture, the enemy pieces the side to move can
@@ -253,6 +259,10 @@ type TrainerConfig struct {
 	// network.short_term_heads, which it defaults to 1 for (see
 	// ShortTermLossWeight).
 	ShortTermWeight *float64 `yaml:"short_term_weight,omitempty"`
+	// OwnershipWeight is the weight of the ownership head's loss (squared
+	// errors, averaged over the points); only with network.ownership_head,
+	// which it defaults to 1 for (see OwnershipLossWeight).
+	OwnershipWeight *float64 `yaml:"ownership_weight,omitempty"`
 }
 
 // ScoreLossWeight returns the weight of the score head's loss of a network
@@ -267,6 +277,13 @@ func (t *TrainerConfig) ScoreLossWeight(hasHead bool) float64 {
 // it is not given; 0 without the heads.
 func (t *TrainerConfig) ShortTermLossWeight(hasHeads bool) float64 {
 	return headLossWeight(t.ShortTermWeight, hasHeads)
+}
+
+// OwnershipLossWeight returns the weight of the ownership head's loss of a
+// network with the head (hasHead): train.ownership_weight, 1 if it is not
+// given; 0 without the head.
+func (t *TrainerConfig) OwnershipLossWeight(hasHead bool) float64 {
+	return headLossWeight(t.OwnershipWeight, hasHead)
 }
 
 // headLossWeight is the loss weight w of an auxiliary head, 1 if it is not
@@ -551,6 +568,8 @@ func (c *Config) Validate() error {
 		{increasingIn(s.ShortTermHorizons, 1, maxShortTermHorizon), "selfplay.short_term_horizons", fmt.Sprintf("increasing horizons, each 1 to %d decisions", maxShortTermHorizon), s.ShortTermHorizons},
 		{t.ShortTermWeight == nil || *t.ShortTermWeight >= 0 && *t.ShortTermWeight <= 100, "train.short_term_weight", "0 to 100", deref(t.ShortTermWeight)},
 		{t.ShortTermWeight == nil || c.Network.ShortTermHeads > 0, "train.short_term_weight", "no value without network.short_term_heads (it weighs the short-term value heads' loss)", deref(t.ShortTermWeight)},
+		{t.OwnershipWeight == nil || *t.OwnershipWeight >= 0 && *t.OwnershipWeight <= 100, "train.ownership_weight", "0 to 100", deref(t.OwnershipWeight)},
+		{t.OwnershipWeight == nil || c.Network.OwnershipHead, "train.ownership_weight", "no value without network.ownership_head (it weighs the ownership head's loss)", deref(t.OwnershipWeight)},
 		{e.Mode == "always" || e.Mode == "games" || e.Mode == "sprt", "evaluation.mode", "always, games or sprt", e.Mode},
 		{e.Mode == "always" || e.Games >= 1, "evaluation.games", "at least 1", e.Games},
 		{e.Threshold >= 0 && e.Threshold <= 1, "evaluation.threshold", "0 to 1", e.Threshold},
@@ -645,7 +664,8 @@ func (s *SelfPlayConfig) batchWait() time.Duration {
 // NetConfig returns the architecture of a new network.
 func (c *Config) NetConfig() net.Config {
 	return net.Config{Blocks: c.Network.Blocks, Channels: c.Network.Channels, ValueHidden: c.Network.ValueHidden,
-		ScoreHead: c.Network.ScoreHead, ShortTermHeads: c.Network.ShortTermHeads, TacticalPlanes: c.Network.TacticalPlanes}
+		ScoreHead: c.Network.ScoreHead, ShortTermHeads: c.Network.ShortTermHeads, OwnershipHead: c.Network.OwnershipHead,
+		TacticalPlanes: c.Network.TacticalPlanes}
 }
 
 // TrainConfig returns the optimiser settings.
@@ -657,6 +677,7 @@ func (c *Config) TrainConfig() trainer.TrainConfig {
 	tc.ValueWeight = c.Train.ValueWeight
 	tc.ScoreWeight = c.Train.ScoreLossWeight(c.Network.ScoreHead)
 	tc.ShortTermWeight = c.Train.ShortTermLossWeight(c.Network.ShortTermHeads > 0)
+	tc.OwnershipWeight = c.Train.OwnershipLossWeight(c.Network.OwnershipHead)
 	tc.Schedule = "constant"
 	return tc
 }

@@ -150,6 +150,10 @@ func TestConfigBaseErrors(t *testing.T) {
 			[]string{"selfplay.short_term_horizons = [8 8]: want increasing horizons"}},
 		{"short-term weight without the heads", "base: hour\nname: x\ntrain: {short_term_weight: 1}\n", nil,
 			[]string{"train.short_term_weight = 1: want no value without network.short_term_heads"}},
+		{"ownership weight without the head", "base: hour\nname: x\ntrain: {ownership_weight: 1}\n", nil,
+			[]string{"train.ownership_weight = 1: want no value without network.ownership_head"}},
+		{"ownership weight out of range", "base: hour\nname: x\nnetwork: {ownership_head: true}\ntrain: {ownership_weight: -0.5}\n", nil,
+			[]string{"train.ownership_weight = -0.5: want 0 to 100"}},
 		{"short-term weight out of range", "base: hour\nname: x\nnetwork: {short_term_heads: 1}\nselfplay: {short_term_horizons: [8]}\ntrain: {short_term_weight: 101}\n", nil,
 			[]string{"train.short_term_weight = 101: want 0 to 100"}},
 	} {
@@ -220,7 +224,9 @@ func TestOvernightAndShortAreHour(t *testing.T) {
 // settings, the ablation it is for; the short-term value ablation's config
 // (docs/experiments/configs/hour-stv-abl.yaml) is hour but for the heads,
 // their horizons and the rating block of its control (that of
-// hour-score-abl). Their networks' loss weighs the heads 1 (given or by
+// hour-score-abl); the ownership ablation's (hour-own-abl.yaml) is hour
+// but for the head and the rating block of its control (that of
+// hour-surprise-abl). Their networks' loss weighs the heads 1 (given or by
 // default), hour's none.
 func TestAuxHeadConfigs(t *testing.T) {
 	one := 1.0
@@ -241,6 +247,10 @@ func TestAuxHeadConfigs(t *testing.T) {
 			c.SelfPlay.ShortTermHorizons = []int{8, 32}
 			c.Rating = preset(t, "../docs/experiments/configs/hour-score-abl.yaml").Rating
 		}, func(tc trainer.TrainConfig) float64 { return tc.ShortTermWeight }, func(c *Config) **float64 { return &c.Train.ShortTermWeight }},
+		{"../docs/experiments/configs/hour-own-abl.yaml", "hour-own-abl", func(c *Config) {
+			c.Network.OwnershipHead = true
+			c.Rating = preset(t, "../docs/experiments/configs/hour-surprise-abl.yaml").Rating
+		}, func(tc trainer.TrainConfig) float64 { return tc.OwnershipWeight }, func(c *Config) **float64 { return &c.Train.OwnershipWeight }},
 	} {
 		want := preset(t, "hour")
 		want.Name = tc.name

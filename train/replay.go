@@ -198,7 +198,12 @@ type BatchMaker struct {
 // a lead (from a shard of format 2) has none. For a network with
 // short-term value heads, a sample's short-term targets are its own
 // (samples.Sample.ShortTerm), one for each head, and a sample without them
-// (from a shard of a previous format) has none.
+// (from a shard of a previous format) has none. For a network with an
+// ownership head, a sample's ownership target is its own
+// (samples.Sample.Ownership), its points moved as the input's when the
+// position is mirrored (encode.Encoder.MirrorPoint), and a sample without
+// one (from a shard of a previous format, or of a run without the head)
+// has none.
 func NewBatchMaker(m *model.Model, n int, mirror bool, qWeight, leadScale float64) *BatchMaker {
 	ps, in := m.Encoder.PolicySize(), m.Encoder.InputSize()
 	bm := &BatchMaker{m: m, mirror: mirror, qWeight: float32(qWeight), leadScale: leadScale, batch: trainer.Batch{N: n,
@@ -208,6 +213,10 @@ func NewBatchMaker(m *model.Model, n int, mirror bool, qWeight, leadScale float6
 	}
 	if k := m.Weights.Config.ShortTermHeads; k > 0 {
 		bm.batch.ShortTerm, bm.batch.ShortTermMask = make([]float32, n*k), make([]float32, n*k)
+	}
+	if m.Weights.Config.OwnershipHead {
+		P := m.Encoder.Points()
+		bm.batch.Ownership, bm.batch.OwnershipMask = make([]float32, n*P), make([]float32, n*P)
 	}
 	return bm
 }
@@ -260,21 +269,44 @@ func (bm *BatchMaker) Make(rp *Replay, window int, rng *rand.Rand) (trainer.Batc
 				b.Score[i], b.ScoreMask[i] = float32(math.Tanh(float64(s.Lead)/bm.leadScale)), 1
 			}
 		}
-		if k := len(b.ShortTerm) / b.N; k > 0 {
-			st, mask := b.ShortTerm[i*k:(i+1)*k], b.ShortTermMask[i*k:(i+1)*k]
-			switch len(s.ShortTerm) {
-			case k:
-				copy(st, s.ShortTerm)
-				fill(mask, 1)
-			case 0:
-				clear(st)
-				clear(mask)
-			default:
-				return trainer.Batch{}, fmt.Errorf("sample %s: %d short-term value targets for a network of %d short-term heads", p.FEN(), len(s.ShortTerm), k)
+		if k := len(b.ShortTerm) / b.N; k > 0 && !putTargets(b.ShortTerm[i*k:(i+1)*k], b.ShortTermMask[i*k:(i+1)*k], s.ShortTerm, nil) {
+			return trainer.Batch{}, fmt.Errorf("sample %s: %d short-term value targets for a network of %d short-term heads", p.FEN(), len(s.ShortTerm), k)
+		}
+		if P := len(b.Ownership) / b.N; P > 0 {
+			var place func(int) int
+			if mirrored {
+				place = enc.MirrorPoint
+			}
+			if !putTargets(b.Ownership[i*P:(i+1)*P], b.OwnershipMask[i*P:(i+1)*P], s.Ownership, place) {
+				return trainer.Batch{}, fmt.Errorf("sample %s: an ownership target of %d points for a board of %d", p.FEN(), len(s.Ownership), P)
 			}
 		}
 	}
 	return b, nil
+}
+
+// putTargets sets a position's targets of an auxiliary head, dst, to a
+// sample's, src, each at its place (place(j) for the j-th, or j with
+// place nil), with weight 1 in mask; to 0 with weight 0 if the sample has
+// none. It reports false, changing nothing, if src has another number of
+// targets than dst.
+func putTargets[T int8 | float32](dst, mask []float32, src []T, place func(int) int) bool {
+	switch len(src) {
+	case len(dst):
+		for j, v := range src {
+			if place != nil {
+				j = place(j)
+			}
+			dst[j] = float32(v)
+		}
+		fill(mask, 1)
+	case 0:
+		clear(dst)
+		clear(mask)
+	default:
+		return false
+	}
+	return true
 }
 
 // fill sets every element of xs to v.

@@ -537,7 +537,7 @@ func (r *Run) generation(ctx context.Context) error {
 	rng := rand.New(rand.NewPCG(seed, 3))
 	bm := NewBatchMaker(r.best, cfg.Train.BatchSize, cfg.Train.Mirror, cfg.Train.QWeight, cfg.SelfPlay.AdjudicationScale)
 	bar = r.bar(steps, fmt.Sprintf("gen %d training", g))
-	var lossP, lossV, lossS, lossST float64
+	var lossP, lossV, lossS, lossST, lossO float64
 	for range steps {
 		if err := ctx.Err(); err != nil {
 			bar.Finish()
@@ -555,13 +555,14 @@ func (r *Run) generation(ctx context.Context) error {
 		lossV += l.Value
 		lossS += l.Score
 		lossST += l.ShortTerm
+		lossO += l.Ownership
 		m.LearningRate = l.LearningRate
 		bar.Add(1)
 	}
 	bar.Finish()
 	if steps > 0 {
 		m.PolicyLoss, m.ValueLoss, m.ScoreLoss = lossP/float64(steps), lossV/float64(steps), lossS/float64(steps)
-		m.ShortTermLoss = lossST / float64(steps)
+		m.ShortTermLoss, m.OwnershipLoss = lossST/float64(steps), lossO/float64(steps)
 	}
 	r.state.TrainSteps += steps
 	r.state.Games += len(games)
@@ -648,6 +649,9 @@ func (r *Run) generation(ctx context.Context) error {
 	if cfg.Network.ShortTermHeads > 0 {
 		scoreLoss += fmt.Sprintf(" st %.3f", m.ShortTermLoss)
 	}
+	if cfg.Network.OwnershipHead {
+		scoreLoss += fmt.Sprintf(" own %.3f", m.OwnershipLoss)
+	}
 	r.printf("gen %3d  games %5d  samples %7d  len %5.1f  draws %3.0f%%%s  loss p %.3f v %.3f%s%s  cpu %3.0f%%  %s  %s\n",
 		g, r.state.Games, r.state.Samples, m.MeanLength, 100*m.DrawRate, endgames, m.PolicyLoss, m.ValueLoss, scoreLoss, cand1,
 		100*m.Utilisation, formatHours(m.Hours), r.Progress())
@@ -667,6 +671,7 @@ func checkInitArchitecture(has net.Config, cfg *Config) error {
 	}{
 		{"network.score_head", has.ScoreHead, want.ScoreHead, map[bool]string{true: "a score head", false: "no score head"}[has.ScoreHead]},
 		{"network.short_term_heads", has.ShortTermHeads, want.ShortTermHeads, fmt.Sprintf("%d short-term value heads", has.ShortTermHeads)},
+		{"network.ownership_head", has.OwnershipHead, want.OwnershipHead, map[bool]string{true: "an ownership head", false: "no ownership head"}[has.OwnershipHead]},
 		{"network.tactical_planes", has.TacticalPlanes, want.TacticalPlanes, map[bool]string{true: "the tactical input planes", false: "no tactical input planes"}[has.TacticalPlanes]},
 	} {
 		if h.has != h.want {

@@ -13,6 +13,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
+	"github.com/dablot-zero/dablot/net/encode"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train/samples"
 )
@@ -320,6 +321,9 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	// The targets are per decision: set them before the samples are
 	// weighted and copied.
 	cfg.setTargets(g.Samples, sampleAt, balance, values, g.Status)
+	if m.Weights.Config.OwnershipHead {
+		setOwnership(m.Encoder, g.Samples, &p)
+	}
 	g.FullSearches = len(g.Samples)
 	for _, x := range surprise {
 		g.Surprise += x
@@ -375,6 +379,19 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 			}
 		}
 		s.Target = float32(t)
+	}
+}
+
+// setOwnership gives the samples ss of a game that ended in position
+// final (won, drawn by a limit or adjudicated alike: the board as it
+// stands) their ownership targets (samples.Sample.Ownership): who holds
+// each point of final, from each sample's side to move's point of view, in
+// the frame of its network input (encode.Encoder.Ownership of enc).
+func setOwnership(enc *encode.Encoder, ss []samples.Sample, final *game.Position) {
+	for i := range ss {
+		s := &ss[i]
+		s.Ownership = make([]int8, enc.Points())
+		enc.Ownership(&s.Position, final, s.Ownership)
 	}
 }
 

@@ -85,6 +85,11 @@ func printModelInfo(out io.Writer, file string, m *model.Model) error {
 	} else {
 		row("short-term", "no")
 	}
+	if cfg.OwnershipHead {
+		row("ownership", "yes: who holds each point at the end of the game (a training aid; the search ignores it)")
+	} else {
+		row("ownership", "no")
+	}
 	if cfg.TacticalPlanes {
 		row("tactical", "yes: %d input planes of capture facts (threatened and takeable pieces, where captures end)", encode.TacticalPlanes)
 	} else {

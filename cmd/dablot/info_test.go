@@ -30,6 +30,7 @@ func TestInfo(t *testing.T) {
 		"architecture  1 residual block × 8 channels, value head 8",
 		"score head    no\n",
 		"short-term    no\n",
+		"ownership     no\n",
 		"tactical      no\n",
 		"parameters    ",
 		"generation    3",
@@ -55,8 +56,8 @@ func TestInfo(t *testing.T) {
 }
 
 // TestInfoHeads: info shows a model's auxiliary heads: the score head with
-// the score utility it was trained with, the short-term value heads; and
-// its tactical input planes.
+// the score utility it was trained with, the short-term value heads, the
+// ownership head; and its tactical input planes.
 func TestInfoHeads(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -69,6 +70,9 @@ func TestInfoHeads(t *testing.T) {
 		{"short-term", func(c *net.Config) { c.ShortTermHeads = 2 }, []string{
 			"score head    no\n",
 			"short-term    2 value heads: future search values (training aids; the search ignores them)\n"}},
+		{"ownership", func(c *net.Config) { c.OwnershipHead = true }, []string{
+			"short-term    no\n",
+			"ownership     yes: who holds each point at the end of the game (a training aid; the search ignores it)\n"}},
 		{"tactical", func(c *net.Config) { c.TacticalPlanes = true }, []string{
 			"encoding      version 2\n",
 			"architecture  1 residual block × 8 channels, value head 8, 46 input planes\n",

@@ -218,17 +218,22 @@ type series struct {
 	value func(runlog.Generation) float64
 }
 
-// lossSeries returns the losses to plot: policy and value, and the score
-// and short-term value heads' where the run's networks have them.
+// auxLosses are the losses of the auxiliary heads, above 0 only in the
+// generations of runs whose networks have the head.
+var auxLosses = []series{
+	{"score loss", func(g runlog.Generation) float64 { return g.ScoreLoss }},
+	{"short-term value loss", func(g runlog.Generation) float64 { return g.ShortTermLoss }},
+	{"ownership loss", func(g runlog.Generation) float64 { return g.OwnershipLoss }},
+}
+
+// lossSeries returns the losses to plot: policy and value, and the
+// auxiliary heads' (auxLosses) where the run's networks have them.
 func lossSeries(gens []runlog.Generation) []series {
 	ss := []series{
 		{"policy loss", func(g runlog.Generation) float64 { return g.PolicyLoss }},
 		{"value loss", func(g runlog.Generation) float64 { return g.ValueLoss }},
 	}
-	for _, aux := range []series{
-		{"score loss", func(g runlog.Generation) float64 { return g.ScoreLoss }},
-		{"short-term value loss", func(g runlog.Generation) float64 { return g.ShortTermLoss }},
-	} {
+	for _, aux := range auxLosses {
 		if slices.ContainsFunc(gens, func(g runlog.Generation) bool { return aux.value(g) > 0 }) {
 			ss = append(ss, aux)
 		}

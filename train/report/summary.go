@@ -98,11 +98,10 @@ func lastGeneration(b *strings.Builder, g runlog.Generation) {
 		row("game ends", "%s", match.FormatEnds(g.Ends))
 	}
 	row("policy / value loss", "%.4f / %.4f", g.PolicyLoss, g.ValueLoss)
-	if g.ScoreLoss > 0 {
-		row("score loss", "%.4f", g.ScoreLoss)
-	}
-	if g.ShortTermLoss > 0 {
-		row("short-term value loss", "%.4f", g.ShortTermLoss)
+	for _, aux := range auxLosses {
+		if v := aux.value(g); v > 0 {
+			row(aux.name, "%.4f", v)
+		}
 	}
 	row("train steps (cumulative)", "%d", g.TrainSteps)
 	row("learning rate", "%g", g.LearningRate)

@@ -70,6 +70,9 @@ type Generation struct {
 	// ShortTermLoss is the short-term value heads' squared error, summed
 	// over the heads (networks with them only).
 	ShortTermLoss float64 `json:"short_term_loss,omitempty"`
+	// OwnershipLoss is the ownership head's squared error, averaged over
+	// the points (networks with the head only).
+	OwnershipLoss float64 `json:"ownership_loss,omitempty"`
 	TrainSteps    int     `json:"train_steps"` // cumulative optimiser steps
 	LearningRate  float64 `json:"learning_rate"`
 
