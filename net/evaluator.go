@@ -57,7 +57,7 @@ type Evaluator struct {
 // evalHead is an auxiliary head prepared for inference.
 type evalHead struct {
 	Head
-	w1, b1 []float32 // [C, H], [H]; per point: [C, Outputs], [Outputs]
+	w1, b1 []float32 // [C, H], [H]; per point: [Outputs, C] (transposed), [Outputs]
 	w2, b2 []float32 // [H, Outputs], [Outputs]; per point: none
 }
 
@@ -85,7 +85,7 @@ func NewEvaluator(topo *Topology, w *Weights) (*Evaluator, error) {
 	for _, h := range w.Config.Heads() {
 		eh := evalHead{Head: h}
 		if h.PerPoint {
-			eh.w1, eh.b1 = cp(h.Name+".w"), cp(h.Name+".b")
+			eh.w1, eh.b1 = transpose(cp(h.Name+".w"), h.Outputs), cp(h.Name+".b")
 		} else {
 			eh.w1, eh.b1, eh.w2, eh.b2 = cp(h.Name+"1.w"), cp(h.Name+"1.b"), cp(h.Name+"2.w"), cp(h.Name+"2.b")
 		}
@@ -393,13 +393,45 @@ func (h *evalHead) apply(out, pool, hid []float32) {
 }
 
 // applyPoints sets out to the per-point head's outputs on the trunk's
-// features x ([points, C]): tanh(x·w1 + b1), point by point.
+// features x ([points, C]): tanh(x·w + b), point by point, with w1 = wᵀ.
 func (h *evalHead) applyPoints(out, x []float32) {
 	k, c := h.Outputs, len(h.w1)/h.Outputs
 	for p := range len(out) / k {
-		dense(out[p*k:(p+1)*k], x[p*c:(p+1)*c], h.w1, h.b1)
+		xp := x[p*c : (p+1)*c]
+		for o := range k {
+			out[p*k+o] = h.b1[o] + dot(xp, h.w1[o*c:(o+1)*c])
+		}
 	}
 	tanh(out)
+}
+
+// dot returns the dot product of a and b (of a's length).
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// transpose returns the transpose of w, a matrix of cols columns.
+func transpose(w []float32, cols int) []float32 {
+	rows := len(w) / cols
+	t := make([]float32, len(w))
+	for r := range rows {
+		for c := range cols {
+			t[c*rows+r] = w[r*cols+c]
+		}
+	}
+	return t
 }
 
 // tanh replaces every x by tanh(x).

@@ -17,7 +17,7 @@ import (
 // cmdBenchSearch measures the self-play search.
 var cmdBenchSearch = &command{
 	name:  "search",
-	usage: "[--variant V | --model FILE] [--blocks B --channels C] [--tactical] [--search gumbel|puct] [--sims N] [--workers W] [--leaf-batch L] [--batch N] [--wait MS] [--seconds S]",
+	usage: "[--variant V | --model FILE] [--blocks B --channels C] [--tactical] [--ownership] [--search gumbel|puct] [--sims N] [--workers W] [--leaf-batch L] [--batch N] [--wait MS] [--seconds S]",
 	short: "simulations per second of the self-play search with a network",
 	long: `Runs the self-play search (--workers searches at once, sharing one network
 evaluator per core) with a model file or a fresh network for --seconds, and prints
@@ -37,6 +37,7 @@ func runBenchSearch(args []string, out io.Writer) error {
 	blocks := fs.Int("blocks", def.Blocks, "residual blocks of a fresh network")
 	channels := fs.Int("channels", def.Channels, "channels of a fresh network")
 	tactical := fs.Bool("tactical", false, "give a fresh network the tactical input planes")
+	ownership := fs.Bool("ownership", false, "give a fresh network an ownership head")
 	search := fs.String("search", "gumbel", "gumbel or puct")
 	sims := rangeFlag(fs, "sims", 64, 1, mcts.MaxSims, "simulations per search")
 	workers := rangeFlag(fs, "workers", 32, 1, 4096, "searches at once (shared over one evaluator per core)")
@@ -61,7 +62,7 @@ func runBenchSearch(args []string, out io.Writer) error {
 			return verr
 		}
 		cfg := def
-		cfg.Blocks, cfg.Channels, cfg.TacticalPlanes = *blocks, *channels, *tactical
+		cfg.Blocks, cfg.Channels, cfg.TacticalPlanes, cfg.OwnershipHead = *blocks, *channels, *tactical, *ownership
 		m, err = model.NewNetwork(rules, cfg, *seed)
 	}
 	if err != nil {
@@ -70,8 +71,12 @@ func runBenchSearch(args []string, out io.Writer) error {
 	sp := train.SelfPlayConfig{Games: 1, Workers: *workers, Search: *search, FullSims: *sims, FastSims: *sims, FullFraction: 1,
 		GumbelM: 16, LeafBatch: *leaf, NetBatch: *netBatch, BatchWaitMS: *wait}
 	arch := m.Weights.Config
-	fmt.Fprintf(out, "bench search: %s, network %d×%d (%.1f MFLOP/position), %s, %d sims, %d searches at once, leaf batch %d, batch ≤ %d, wait %g ms, %.0f s\n",
-		m.Rules.Name, arch.Blocks, arch.Channels, arch.FLOPsPerPosition(m.Rules.Board.Points())/1e6, *search, *sims, *workers, *leaf, *netBatch, *wait, *seconds)
+	heads := ""
+	for _, h := range arch.Heads() {
+		heads += ", " + h.Name + " head"
+	}
+	fmt.Fprintf(out, "bench search: %s, network %d×%d%s (%.1f MFLOP/position), %s, %d sims, %d searches at once, leaf batch %d, batch ≤ %d, wait %g ms, %.0f s\n",
+		m.Rules.Name, arch.Blocks, arch.Channels, heads, arch.FLOPsPerPosition(m.Rules.Board.Points())/1e6, *search, *sims, *workers, *leaf, *netBatch, *wait, *seconds)
 	b, err := train.MeasureSearch(context.Background(), m, sp, time.Duration(*seconds*float64(time.Second)), *seed)
 	if err != nil {
 		return err

@@ -65,6 +65,8 @@ func TestCommands(t *testing.T) {
 		{[]string{"analyse", "perft", "--variant", "winther", "--depth", "2", "--decisions", "--divide"}, []string{"total\t167"}},
 		{[]string{"analyse", "bench", "playouts", "--variant", "frostviken", "--seconds", "0.2", "--threads", "2"}, []string{"playouts/s", "decisions/s"}},
 		{[]string{"analyse", "bench", "net", "--blocks", "1", "--channels", "16", "--seconds", "0.05"}, []string{"inference", "training", "sgemm 512³", "peak memory (resident)"}},
+		{[]string{"analyse", "bench", "search", "--variant", "frostviken", "--blocks", "1", "--channels", "8", "--ownership", "--seconds", "0.1"},
+			[]string{"network 1×8, ownership head (", "simulations/s", "network positions/s"}},
 	} {
 		code, stdout, stderr := run(tc.args...)
 		if code != 0 {
