@@ -118,14 +118,15 @@ func NewGuard(depth, margin int, share float64) (*Guard, error) {
 // (the deadline is checked every 1024 nodes, so one turn nearly always
 // does).
 func (g *Guard) Excluded(ctx context.Context, p *game.Position, deadline time.Time) ([]game.Decision, error) {
-	return g.excluded(ctx, p, deadline, Limits{})
+	ex, _, err := g.excluded(ctx, p, deadline, Limits{})
+	return ex, err
 }
 
 // excluded is Excluded that also stops deepening once lim.Stop (nil:
-// never) is closed.
-func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Time, lim Limits) ([]game.Decision, error) {
+// never) is closed, and returns the turns of the deepest search completed.
+func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Time, lim Limits) ([]game.Decision, int, error) {
 	if g.ab == nil {
-		return nil, errors.New("mcts: Guard not made by NewGuard")
+		return nil, 0, errors.New("mcts: Guard not made by NewGuard")
 	}
 	search := ctx
 	if lim.Stop != nil {
@@ -142,6 +143,7 @@ func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Ti
 	}
 	var out []game.Decision
 	var used int64
+	reached := 0
 	for d := 1; d <= g.Depth && !lim.stopped(); d++ {
 		budget := int64(0)
 		if g.Nodes > 0 {
@@ -156,14 +158,14 @@ func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Ti
 			break // out of time, or stopped
 		}
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		out = ex
+		out, reached = ex, d
 		if !deadline.IsZero() && time.Now().After(deadline) {
 			break
 		}
 	}
-	return out, nil
+	return out, reached, nil
 }
 
 // Restriction is what Guard.Restrict did to a search's root.
@@ -176,8 +178,10 @@ type Restriction struct {
 	Guarded bool
 	// Limits are the search's limits less the guard's time.
 	Limits Limits
-	// Took is the guard's time.
-	Took time.Duration
+	// Took is the guard's time, and Depth the turns of its deepest search
+	// completed (0: none, or no guard was needed).
+	Took  time.Duration
+	Depth int
 }
 
 // Restrict runs the guard on q, the root of a search that will run within
@@ -193,11 +197,11 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 	if len(legal) <= 1 {
 		return r, nil
 	}
-	ex, err := g.excluded(ctx, q, g.deadline(start, lim), lim)
+	ex, depth, err := g.excluded(ctx, q, g.deadline(start, lim), lim)
 	if err != nil {
 		return r, err
 	}
-	r.Excluded = ex
+	r.Excluded, r.Depth = ex, depth
 	r.Took = time.Since(start)
 	if lim.Time > 0 {
 		r.Limits.Time = max(lim.Time-r.Took, time.Millisecond)

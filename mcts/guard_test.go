@@ -317,6 +317,9 @@ func TestGuardNodes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if r.Depth != depth {
+					t.Errorf("budget %d: deepest search %d turns, want %d", tc.budget, r.Depth, depth)
+				}
 				if !slices.Equal(r.Excluded, tc.want) {
 					t.Errorf("budget %d: vetoes %v, want those of %d turns, %v", tc.budget, r.Excluded, depth, tc.want)
 				}
