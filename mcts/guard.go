@@ -36,9 +36,9 @@ type Guard struct {
 	// once they are spent, and vetoes by the deepest search completed
 	// within them. Unlike a time share it gives the same vetoes on any
 	// machine, and it lets a search bounded by simulations deepen as far
-	// as a position allows: a few turns in a crowded middle game, many in
-	// an endgame of a few pieces, where a capture the network does not
-	// see may lie ten turns ahead.
+	// as a position allows: few turns in a crowded middle game, more in an
+	// endgame of a few pieces, where the network misses captures
+	// (docs/strength.md §9 measures the depths).
 	Nodes int64
 	ab    *AlphaBetaPlayer
 }
