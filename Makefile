@@ -77,7 +77,8 @@ strength: build
 # ended, and keeps its game records in BARS.
 #   bars-hour: after an hour from scratch, 200 simulations a move against
 #     alphabeta:depth=2 on dablot, winther and frostviken, 100 games each
-#     (bar: 90 %); about 10 minutes a variant.
+#     from the variant's opening book, each opening once per colour (bar:
+#     90 %); about 10 minutes a variant.
 #   bar-8h: after 8 hours, the ladder at 1 s a move against
 #     alphabeta:ms=1000 (40 games) and at 100 ms against alphabeta:ms=100
 #     (100 games) on dablot and winther (bar: 50 %), rows in docs/ladder.tsv;
@@ -95,7 +96,7 @@ LADDER_PLAYER = $(if $(OPTS),--player gumbel:$(OPTS))
 bars-hour: build
 	mkdir -p $(BARS)
 	for v in dablot winther frostviken; do \
-	  $(BIN) arena --variant $$v --a "gumbel:model=$(MODELS)/$$v.dbm,sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b alphabeta:depth=2 --games 100 --open 2 --threads 2 --seed 11 --out $(BARS)/hour-$$v-ab2.jsonl || exit 1; \
+	  $(BIN) arena --variant $$v --a "gumbel:model=$(MODELS)/$$v.dbm,sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b alphabeta:depth=2 --games 100 --book configs/books/$$v.txt --threads 2 --seed 11 --out $(BARS)/hour-$$v-ab2.jsonl || exit 1; \
 	done
 
 bar-8h: build
@@ -105,7 +106,7 @@ bar-8h: build
 	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 100 --games 100 $(LADDER_PLAYER) --out $(BARS)/8h-$$v-ab100.jsonl || exit 1; \
 	done
 	$(BIN) ladder $(MODELS)/keyland.dbm --ms 1000 --games 40 $(LADDER_PLAYER) --out $(BARS)/8h-keyland-ab1000.jsonl
-	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b uct:playouts=1000 --games 40 --open 2 --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl
+	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b uct:playouts=1000 --games 40 --book configs/books/keyland.txt --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl
 
 clean:
 	rm -rf bin

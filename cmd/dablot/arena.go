@@ -23,12 +23,20 @@ import (
 // cmdArena plays matches.
 var cmdArena = &command{
 	name:  "arena",
-	usage: "--variant V --a SPEC --b SPEC [--games N] [--sprt elo0,elo1] [--seed S] [--out FILE.pgn] [--threads T] [--open K] [--fen F | --endgames N]",
+	usage: "--variant V --a SPEC --b SPEC [--games N] [--sprt elo0,elo1] [--seed S] [--out FILE.pgn] [--threads T] [--open K] [--fen F | --endgames N | --book FILE]",
 	short: "play a match between two players, with its score and Elo difference",
 	long: `Plays --games games between the players A and B, the sides alternating (A is South
 in games 1, 3, ...), --threads at once, and prints each game's end and the match's
 W/D/L, score with its 95 % interval and Elo difference. --sprt stops early once a
 GSPRT decides between elo0 and elo1.
+
+The games start from the variant's start position, from --fen, from random
+endgames (--endgames), or from the openings of a book (--book FILE, one FEN a line,
+such as the variants' books in configs/books): games 2k and 2k+1 start from the
+book's opening k+1 with the colours swapped, so 100 games from a book of 50 are 100
+different games. --open K plays K random turns first; two deterministic players
+repeat a game whenever they meet the same opening, and a start position has few
+distinct openings of 2 turns, so a match from a book measures more games.
 
 Player SPECs: random | greedy | uct:playouts=1000 | alphabeta:depth=4 | alphabeta:ms=1000 |
   mcts:eval=rollout|material,sims=200 | mcts:model=FILE,sims=200 | gumbel:eval=material,sims=16 | gumbel:model=FILE,sims=16
@@ -61,6 +69,7 @@ func runArena(args []string, out io.Writer) error {
 	threads := threadsFlag(fs, runtime.NumCPU(), "games played at once")
 	opening := rangeFlag(fs, "open", 0, 0, 1000, "random turns before the players take over (shared by each pair of games)")
 	endgames := rangeFlag(fs, "endgames", -1, -1, game.MaxPoints, "start each pair of games from a random endgame with at most N soldiers a side, -1 for none")
+	bookFile := fs.String("book", "", "start the games from the openings of this book (one FEN a line), each twice with the colours swapped")
 	// The variant first: every other setting is about its games.
 	var r *game.Rules
 	var start game.Position
@@ -76,6 +85,16 @@ func runArena(args []string, out io.Writer) error {
 		return usagef("--a and --b are required (such as --a alphabeta:depth=4 --b greedy)")
 	case *endgames >= 0 && *fen != "":
 		return usagef("--endgames and --fen exclude each other")
+	case *bookFile != "" && (*endgames >= 0 || *fen != ""):
+		return usagef("--book excludes --fen and --endgames")
+	}
+	var openings []game.Position
+	if *bookFile != "" {
+		// A book file is read, not made, so no context is needed yet.
+		var err error
+		if openings, _, err = bookOpenings(context.Background(), out, r, *bookFile, *games, *seed); err != nil {
+			return err
+		}
 	}
 	var test *match.SPRT
 	if *sprt != "" {
@@ -110,6 +129,9 @@ func runArena(args []string, out io.Writer) error {
 	cfg := match.ArenaConfig{
 		Rules: r, Start: &start, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed,
 		OpeningTurns: *opening, SPRT: test,
+	}
+	if openings != nil {
+		cfg.Start, cfg.Openings = nil, openings
 	}
 	if *endgames >= 0 {
 		cfg.Start, cfg.Endgame = nil, new(match.DefaultEndgame(*endgames))

@@ -82,6 +82,34 @@ func TestArena(t *testing.T) {
 		t.Fatalf("endgame records: %d, %v, setups %q", len(recs), err, []string{recs[0].Setup, recs[1].Setup, recs[2].Setup})
 	}
 
+	// A book: games 2k and 2k+1 start from opening k+1, colours swapped;
+	// a book longer than the match is played from its start.
+	book := filepath.Join(dir, "book.txt")
+	fens := bookFENs(t, "winther", 3)
+	if err := os.WriteFile(book, []byte("# three openings\n"+strings.Join(fens, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bk := filepath.Join(dir, "book.pgn")
+	out, err = runCmd(t, "arena", "--variant", "winther", "--a", "alphabeta:depth=1", "--b", "greedy",
+		"--games", "4", "--book", book, "--out", bk)
+	if err != nil || !strings.Contains(out, "openings: the first 2 of the 3 in "+book) {
+		t.Fatalf("book: %v\n%s", err, out)
+	}
+	f, err = os.Open(bk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err = game.ReadPGN(f)
+	f.Close()
+	if err != nil || len(recs) != 4 {
+		t.Fatalf("book records: %d, %v", len(recs), err)
+	}
+	for i, rec := range recs {
+		if rec.Setup != fens[i/2] || rec.Tags["Book"] != fmt.Sprint(i/2+1) {
+			t.Errorf("book game %d starts from %q (book %q), want opening %d, %q", i+1, rec.Setup, rec.Tags["Book"], i/2+1, fens[i/2])
+		}
+	}
+
 	// Draws are summarised: South's three pieces against North's two, too
 	// far apart to meet before a six-ply no-capture limit.
 	out, err = runCmd(t, "arena", "--variant", "keyland,no_capture_limit=6", "--fen", "ks4/5/6/5/6/5/6/5/6/5/6/5/KSS3 s",
@@ -95,6 +123,10 @@ func TestArena(t *testing.T) {
 	out, err = runCmd(t, "arena", "--variant", "frostviken", "--a", "gumbel:model="+model+",sims=8", "--b", "greedy", "--games", "2")
 	if err != nil {
 		t.Fatalf("model player: %v\n%s", err, out)
+	}
+	badBook := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(badBook, []byte(fens[0]+"\nnot a position\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		args []string
@@ -110,10 +142,33 @@ func TestArena(t *testing.T) {
 		{[]string{"arena", "--variant", "keyland", "--a", "mcts:model=/nonexistent.dbm", "--b", "random"}, "nonexistent"},
 		{[]string{"arena", "--variant", "keyland", "--a", "random", "--b", "greedy", "--endgames", "4", "--fen", "6/5/6/5/6/5/6/5/6/5/s5/5/S5 s"}, "exclude"},
 		{[]string{"arena", "--variant", "keyland", "--a", "random", "--b", "greedy", "--endgames", "-3"}, "--endgames -3"},
+		{[]string{"arena", "--variant", "winther", "--a", "random", "--b", "greedy", "--book", "configs/books/winther.txt", "--endgames", "3"}, "--book excludes"},
+		{[]string{"arena", "--variant", "winther", "--a", "random", "--b", "greedy", "--book", "/nonexistent/book.txt"}, "--book"},
+		{[]string{"arena", "--variant", "winther", "--a", "random", "--b", "greedy", "--book", badBook}, badBook + ":2"},
 	} {
 		got, err := runCmd(t, tc.args...)
 		if err == nil || !strings.Contains(got+err.Error(), tc.want) {
 			t.Errorf("%v: got %v\n%s\nwant an error with %q", tc.args, err, got, tc.want)
 		}
 	}
+}
+
+// bookFENs returns the first n openings of a variant's shipped book.
+func bookFENs(t *testing.T, variant string, n int) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "configs", "books", variant+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fens []string
+	for line := range strings.Lines(string(data)) {
+		line, _, _ = strings.Cut(line, "#")
+		if line = strings.TrimSpace(line); line != "" && len(fens) < n {
+			fens = append(fens, line)
+		}
+	}
+	if len(fens) < n {
+		t.Fatalf("%s's book has %d openings, want %d", variant, len(fens), n)
+	}
+	return fens
 }

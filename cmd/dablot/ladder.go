@@ -91,7 +91,7 @@ func runLadder(args []string, out io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	openings, bookName, err := ladderOpenings(ctx, out, r, *bookFile, *games, *seed)
+	openings, bookName, err := bookOpenings(ctx, out, r, *bookFile, *games, *seed)
 	if err != nil {
 		return err
 	}
@@ -217,10 +217,10 @@ func ladderRules(modelPath, variant string) (*game.Rules, string, error) {
 	return m.Rules, m.Metadata[net.MetaChecksum], nil
 }
 
-// ladderOpenings returns the openings of a match of the given number of
+// bookOpenings returns the openings of a match of the given number of
 // games and names their source: the book file, else the variant's built-in
 // book, else games/2 openings made by study.MakeBook (with a note).
-func ladderOpenings(ctx context.Context, out io.Writer, r *game.Rules, file string, games int, seed uint64) ([]game.Position, string, error) {
+func bookOpenings(ctx context.Context, out io.Writer, r *game.Rules, file string, games int, seed uint64) ([]game.Position, string, error) {
 	var openings []game.Position
 	name := file
 	switch {
