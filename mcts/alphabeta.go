@@ -34,6 +34,13 @@ type AlphaBetaConfig struct {
 	// they are few), so that a won game is pressed instead of drawn by the
 	// no-capture rule.
 	Hunt int
+	// Extend searches a turn deeper wherever the side to move has a
+	// single legal decision at the start of its turn (a single-reply
+	// extension): a forced reply, such as a compulsory capture of an
+	// offered soldier, then costs no depth, so the sacrifices that force
+	// it are seen through. Extensions stop ExtendLimit decisions below the
+	// root and beyond.
+	Extend bool
 }
 
 // MaxTTBits bounds AlphaBetaConfig.TTBits: a table of 2^24 entries takes
@@ -99,6 +106,7 @@ type AlphaBetaPlayer struct {
 	maxNodes int64 // a veto search's node budget (0: none)
 	ctx      context.Context
 	rootBest game.Decision
+	extLimit int // Extend: no extension at this ply or below
 	// Nodes counts the nodes searched so far; Elapsed the time spent.
 	Nodes   int64
 	Elapsed time.Duration
@@ -155,6 +163,7 @@ func (ab *AlphaBetaPlayer) Search(ctx context.Context, p *game.Position) (ABResu
 		if d > 1 {
 			ab.rootBest = res.Best
 		}
+		ab.extLimit = extLimit(d)
 		score := ab.search(p, d, -infScore, infScore, 0)
 		if ab.stop {
 			break
@@ -212,6 +221,7 @@ func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, depth, 
 	ab.begin(ctx, p)
 	ab.deadline, ab.maxNodes = deadline, maxNodes
 	ab.rootBest = nullMove
+	ab.extLimit = extLimit(depth)
 	best := ab.search(p, depth, -infScore, infScore, 0)
 	bestMove := ab.rootBest
 	threshold := best - margin
@@ -233,6 +243,11 @@ func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, depth, 
 	}
 	return out, nil
 }
+
+// extLimit is the ply below which a search of depth turns extends single
+// replies (AlphaBetaConfig.Extend): three decisions a turn and six more, so
+// a line of forced replies cannot run away with the search.
+func extLimit(depth int) int { return 3*depth + 6 }
 
 // errGuardTime says that a search ran out of the time its deadline gave it,
 // or of its nodes.
@@ -318,6 +333,9 @@ func (ab *AlphaBetaPlayer) search(p *game.Position, depth, alpha, beta, ply int)
 	legal, score, done := ab.enter(p, ply)
 	if done {
 		return score
+	}
+	if ab.cfg.Extend && len(legal) == 1 && p.Chain() < 0 && ply > 0 && ply < ab.extLimit {
+		depth++
 	}
 	if depth <= 0 && p.Chain() < 0 {
 		if ab.cfg.Quiescence {

@@ -12,11 +12,15 @@ import (
 
 // minimax is plain minimax by the alpha-beta player's own rules: depth in
 // turns, the sign of a child's score by comparing sides, static evaluation
-// at depth 0 (no quiescence).
+// at depth 0 (no quiescence), and with Extend a turn more at a single
+// reply above the extension limit of the player's last search.
 func minimax(ab *AlphaBetaPlayer, p *game.Position, depth, ply int) int {
 	legal := p.Decisions(nil)
 	if len(legal) == 0 {
 		return terminalScore(p, ply)
+	}
+	if ab.cfg.Extend && len(legal) == 1 && p.Chain() < 0 && ply > 0 && ply < ab.extLimit {
+		depth++
 	}
 	if depth <= 0 && p.Chain() < 0 {
 		return ab.Evaluate(p)
@@ -72,11 +76,15 @@ func smallPositions(t *testing.T) []game.Position {
 
 func TestAlphaBetaEqualsMinimax(t *testing.T) {
 	positions := smallPositions(t)
-	for _, tt := range []int{0, 16} {
+	for _, tc := range []struct {
+		tt     int
+		extend bool
+	}{{0, false}, {16, false}, {0, true}, {16, true}} {
+		tt := tc.tt
 		for depth := 1; depth <= 3; depth++ {
 			for i, p := range positions {
 				c := DefaultAlphaBetaConfig()
-				c.Depth, c.TTBits, c.Quiescence = depth, tt, false
+				c.Depth, c.TTBits, c.Quiescence, c.Extend = depth, tt, false, tc.extend
 				ab, err := NewAlphaBetaPlayer(c)
 				if err != nil {
 					t.Fatal(err)
@@ -87,7 +95,7 @@ func TestAlphaBetaEqualsMinimax(t *testing.T) {
 				}
 				want := minimax(ab, &p, depth, 0)
 				if r.Score != want && !(r.Score >= winBound && want >= winBound) && !(r.Score <= -winBound && want <= -winBound) {
-					t.Errorf("tt %d depth %d position %d (%s): alpha-beta %d, minimax %d", tt, depth, i, p.FEN(), r.Score, want)
+					t.Errorf("tt %d extend %v depth %d position %d (%s): alpha-beta %d, minimax %d", tt, tc.extend, depth, i, p.FEN(), r.Score, want)
 				}
 				// The chosen decision must achieve the value.
 				q := p
@@ -101,7 +109,7 @@ func TestAlphaBetaEqualsMinimax(t *testing.T) {
 					v = -v
 				}
 				if v != want && !(v >= winBound && want >= winBound) {
-					t.Errorf("tt %d depth %d position %d: best %s scores %d, not %d", tt, depth, i, p.DecisionString(r.Best), v, want)
+					t.Errorf("tt %d extend %v depth %d position %d: best %s scores %d, not %d", tt, tc.extend, depth, i, p.DecisionString(r.Best), v, want)
 				}
 			}
 		}
@@ -165,10 +173,14 @@ func TestSpecs(t *testing.T) {
 		{"mcts:eval=material,sims=8,guard=1,gmargin=0", ""},
 		{"gumbel:eval=material,sims=8,guard=17", "guard=17: want a whole number from 0 to 16"},
 		{"gumbel:eval=material,ms=50,guard=16,gshare=0.3", ""},
-		{"gumbel:eval=material,ms=50,gshare=0.3", "gshare= and gnodes= set the guard"},
+		{"gumbel:eval=material,ms=50,gshare=0.3", "gshare=, gnodes= and gext= set the guard"},
 		{"gumbel:eval=material,ms=50,guard=4,gshare=0", "gshare=0"},
-		{"gumbel:eval=material,sims=8,gmargin=50", "gmargin=, gshare= and gnodes= set the guard"},
-		{"gumbel:eval=material,sims=8,gnodes=5000", "gnodes= set the guard"},
+		{"gumbel:eval=material,sims=8,gmargin=50", "gmargin=, gshare=, gnodes= and gext= set the guard"},
+		{"gumbel:eval=material,sims=8,gnodes=5000", "gnodes= and gext= set the guard"},
+		{"gumbel:eval=material,sims=8,gext=1", "gext= set the guard"},
+		{"gumbel:eval=material,sims=8,guard=16,gnodes=5000,gext=1", ""},
+		{"gumbel:eval=material,sims=8,guard=16,gext=2", "gext=2"},
+		{"alphabeta:depth=3,ext=1", ""},
 		{"gumbel:eval=material,sims=8,guard=16,gnodes=5000", ""},
 		{"gumbel:eval=material,sims=8,guard=16,gnodes=-1", "gnodes=-1"},
 		{"mcts:eval=material,sims=8,guard=2,gmargin=-1", "gmargin=-1"},

@@ -40,7 +40,12 @@ type Guard struct {
 	// endgame of a few pieces, where the network misses captures
 	// (docs/strength.md §9 measures the depths).
 	Nodes int64
-	ab    *AlphaBetaPlayer
+	// Extend makes the guard's searches extend single replies
+	// (AlphaBetaConfig.Extend): where capture is compulsory, an offered
+	// soldier forces its capture, and the sacrifices that set a king up
+	// to be taken are seen a turn or two sooner (docs/strength.md §10).
+	Extend bool
+	ab     *AlphaBetaPlayer
 }
 
 // MaxGuardDepth bounds Guard.Depth, MaxGuardNodes the spec key gnodes=.
@@ -62,6 +67,7 @@ const (
 	DefaultGuardShare  = 0.5
 	DefaultGuardDepth  = MaxGuardDepth
 	DefaultGuardNodes  = 50_000
+	DefaultGuardExtend = false
 )
 
 // DefaultGuardNodesFor returns the usual node budget (Guard.Nodes) of a
@@ -108,7 +114,7 @@ func NewGuard(depth, margin int, share float64) (*Guard, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Guard{Depth: depth, Margin: margin, Share: share, ab: ab}, nil
+	return &Guard{Depth: depth, Margin: margin, Share: share, Extend: DefaultGuardExtend, ab: ab}, nil
 }
 
 // Excluded returns the legal decisions of p that the guard vetoes: those
@@ -141,6 +147,7 @@ func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Ti
 			}
 		}()
 	}
+	g.ab.cfg.Extend = g.Extend
 	var out []game.Decision
 	var used int64
 	reached := 0

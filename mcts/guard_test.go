@@ -34,11 +34,11 @@ func exactScores(ab *AlphaBetaPlayer, p *game.Position, depth int) ([]game.Decis
 // whose exact minimax score is more than the margin below the best.
 func TestVetoesEqualMinimax(t *testing.T) {
 	checked := 0
-	for depth := 1; depth <= 3; depth++ {
+	for depth, extend := range crossDepthsExtend(3) {
 		for _, margin := range []int{0, 50, 150} {
 			for i, p := range smallPositions(t) {
 				c := DefaultAlphaBetaConfig()
-				c.Depth, c.TTBits, c.Quiescence = depth, 0, false
+				c.Depth, c.TTBits, c.Quiescence, c.Extend = depth, 0, false, extend
 				ab, err := NewAlphaBetaPlayer(c)
 				if err != nil {
 					t.Fatal(err)
@@ -56,7 +56,7 @@ func TestVetoesEqualMinimax(t *testing.T) {
 					}
 				}
 				if !slices.Equal(got, want) {
-					t.Errorf("depth %d margin %d position %d (%s): vetoes %v, want %v (scores %v)", depth, margin, i, p.FEN(), got, want, scores)
+					t.Errorf("depth %d extend %v margin %d position %d (%s): vetoes %v, want %v (scores %v)", depth, extend, margin, i, p.FEN(), got, want, scores)
 				}
 				if len(want) > 0 {
 					checked++
@@ -78,6 +78,20 @@ func TestVetoesEqualMinimax(t *testing.T) {
 	cancel()
 	if _, err := ab.Vetoes(ctx, &p, 3, 100, time.Time{}); err == nil {
 		t.Error("cancelled context: no error")
+	}
+}
+
+// crossDepthsExtend yields the depths 1 to n, each without and with
+// single-reply extensions.
+func crossDepthsExtend(n int) func(yield func(int, bool) bool) {
+	return func(yield func(int, bool) bool) {
+		for depth := 1; depth <= n; depth++ {
+			for _, extend := range []bool{false, true} {
+				if !yield(depth, extend) {
+					return
+				}
+			}
+		}
 	}
 }
 

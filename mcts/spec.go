@@ -24,11 +24,11 @@ var specKeys = map[string][]string{
 	"random":    {},
 	"greedy":    {},
 	"uct":       {"playouts", "ms", "c", "rollout"},
-	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt"},
+	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes"},
+		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes"},
+		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -165,7 +165,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	random, greedy     no keys
 //	uct                playouts [1000], ms [0: none], c [1.41], rollout [0: to the end]
 //	alphabeta          depth [4, or none if ms is given], ms, tt [20: log2 entries; 0 none],
-//	                   q [1: quiescence], mobility [2], hunt [3]
+//	                   q [1: quiescence], mobility [2], hunt [3], ext [0: 1 extends
+//	                   single replies, AlphaBetaConfig.Extend]
 //	mcts               model=FILE or eval=rollout|material; sims [200], ms, nodes,
 //	                   cpuct [1.25], fpu [0.25], batch [8], noise [0], temp [0],
 //	                   tempplies [0], rollouts [1], rollout [0], reuse [true],
@@ -181,7 +182,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   guard [0: none; else Guard's deepest search in turns: alpha-beta
 //	                   vetoes root decisions before each search], gmargin [100: Guard's
 //	                   margin], gshare [0.5: Guard's share of ms], gnodes [0: none;
-//	                   else Guard's Nodes, its alpha-beta nodes a decision]
+//	                   else Guard's Nodes, its alpha-beta nodes a decision], gext
+//	                   [DefaultGuardExtend: Guard's Extend]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
@@ -225,6 +227,7 @@ func NewSpecFactory(sp Spec, opts SpecOptions) (*Factory, error) {
 		cfg.Quiescence = r.bool("q", cfg.Quiescence)
 		cfg.Mobility = r.int("mobility", cfg.Mobility, -1000, 1000)
 		cfg.Hunt = r.int("hunt", cfg.Hunt, -1000, 1000)
+		cfg.Extend = r.bool("ext", cfg.Extend)
 		if r.err != nil {
 			return nil, r.err
 		}
@@ -289,6 +292,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	guardMargin := r.int("gmargin", DefaultGuardMargin, 0, 1_000_000)
 	guardShare := r.float("gshare", DefaultGuardShare, 1e-3, 1)
 	guardNodes := r.int("gnodes", 0, 0, MaxGuardNodes)
+	guardExtend := r.bool("gext", DefaultGuardExtend)
+	_, hasGExt := sp.Params["gext"]
 	_, hasGMargin := sp.Params["gmargin"]
 	_, hasGShare := sp.Params["gshare"]
 	_, hasGNodes := sp.Params["gnodes"]
@@ -306,8 +311,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	switch {
 	case hasModel && hasEval:
 		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
-	case (hasGMargin || hasGShare || hasGNodes) && guardDepth == 0:
-		return nil, fmt.Errorf("player %q: gmargin=, gshare= and gnodes= set the guard: they need guard=1 or more", sp.Text)
+	case (hasGMargin || hasGShare || hasGNodes || hasGExt) && guardDepth == 0:
+		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes= and gext= set the guard: they need guard=1 or more", sp.Text)
 	case hasSU && !hasModel:
 		return nil, fmt.Errorf("player %q: su= is the score utility of a network: it needs model=", sp.Text)
 	case hasModel:
@@ -379,6 +384,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 				return nil, err
 			}
 			pl.Guard.Nodes = int64(guardNodes)
+			pl.Guard.Extend = guardExtend
 		}
 		return pl, nil
 	})
