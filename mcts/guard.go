@@ -56,18 +56,21 @@ const (
 
 // The guard's usual settings, those of the shipped players ("dablot play",
 // "engine", "serve", "ladder", "analyse balance"): a margin of a soldier,
-// and up to MaxGuardDepth turns, within half of a time limit or, for a
-// search bounded by simulations, within DefaultGuardNodes alpha-beta
-// nodes. That budget costs a few milliseconds a decision, less than 200
-// simulations of the network; it buys few turns where many pieces give
-// many decisions, and many in an endgame of few pieces, where the network
-// misses the captures that win it (docs/strength.md §9).
+// single replies extended, and up to MaxGuardDepth turns, within half of a
+// time limit or, for a search bounded by simulations, within
+// DefaultGuardNodes alpha-beta nodes. That budget costs a few milliseconds
+// a decision, less than 200 simulations of the network; it buys few turns
+// where many pieces give many decisions, and many in an endgame of few
+// pieces, where the network misses the captures that win it
+// (docs/strength.md §9). The extensions cost no depth within the budget
+// and stop the king combinations of the variants where soldiers must
+// capture (§10).
 const (
 	DefaultGuardMargin = 100
 	DefaultGuardShare  = 0.5
 	DefaultGuardDepth  = MaxGuardDepth
 	DefaultGuardNodes  = 50_000
-	DefaultGuardExtend = false
+	DefaultGuardExtend = true
 )
 
 // DefaultGuardNodesFor returns the usual node budget (Guard.Nodes) of a

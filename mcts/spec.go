@@ -183,7 +183,7 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   vetoes root decisions before each search], gmargin [100: Guard's
 //	                   margin], gshare [0.5: Guard's share of ms], gnodes [0: none;
 //	                   else Guard's Nodes, its alpha-beta nodes a decision], gext
-//	                   [DefaultGuardExtend: Guard's Extend]
+//	                   [1, DefaultGuardExtend: Guard's Extend; 0 turns it off]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
