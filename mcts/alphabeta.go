@@ -199,24 +199,26 @@ func (ab *AlphaBetaPlayer) begin(ctx context.Context, p *game.Position) {
 // none) bound it, and a search they stop returns ctx's error or
 // errGuardTime.
 func (ab *AlphaBetaPlayer) Vetoes(ctx context.Context, p *game.Position, depth, margin int, deadline time.Time) ([]game.Decision, error) {
-	return ab.vetoes(ctx, p, depth, margin, deadline, 0)
+	ex, _, err := ab.vetoes(ctx, p, depth, margin, deadline, 0)
+	return ex, err
 }
 
-// vetoes is Vetoes that also stops, with errGuardTime, once the search has
-// visited maxNodes nodes (0: no bound; checked every 1024 nodes, as the
-// deadline is, so the same position and budget give the same result).
-func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, depth, margin int, deadline time.Time, maxNodes int64) ([]game.Decision, error) {
+// vetoes is Vetoes that also returns the best decision, and stops, with
+// errGuardTime, once the search has visited maxNodes nodes (0: no bound;
+// checked every 1024 nodes, as the deadline is, so the same position and
+// budget give the same result).
+func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, depth, margin int, deadline time.Time, maxNodes int64) ([]game.Decision, game.Decision, error) {
 	if depth < 1 || depth > maxDepth {
-		return nil, fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d", depth, maxDepth)
+		return nil, 0, fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d", depth, maxDepth)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	start := time.Now()
 	defer func() { ab.Elapsed += time.Since(start) }()
 	legal := p.Decisions(nil)
 	if len(legal) == 0 {
-		return nil, errOver
+		return nil, 0, errOver
 	}
 	ab.begin(ctx, p)
 	ab.deadline, ab.maxNodes = deadline, maxNodes
@@ -237,11 +239,11 @@ func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, depth, 
 	ab.Nodes += ab.nodes
 	if ab.stop {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		return nil, errGuardTime
+		return nil, 0, errGuardTime
 	}
-	return out, nil
+	return out, bestMove, nil
 }
 
 // extLimit is the ply below which a search of depth turns extends single

@@ -45,7 +45,16 @@ type Guard struct {
 	// soldier forces its capture, and the sacrifices that set a king up
 	// to be taken are seen a turn or two sooner (docs/strength.md §10).
 	Extend bool
-	ab     *AlphaBetaPlayer
+	// Handoff, if more than 0, hands the endgame to the guard: where the
+	// opponent has at most Handoff pieces and the side to move is ahead on
+	// material (by the alpha-beta evaluation's weights, by more than a
+	// soldier), the best decision of the guard's deepest search is played
+	// and the network's search does not run. The alpha-beta evaluation
+	// closes in on the last enemy pieces (AlphaBetaConfig.Hunt), which a
+	// network trained on self-play does not learn to do within the
+	// no-capture limit (docs/strength.md §10).
+	Handoff int
+	ab      *AlphaBetaPlayer
 }
 
 // MaxGuardDepth bounds Guard.Depth, MaxGuardNodes the spec key gnodes=.
@@ -127,15 +136,16 @@ func NewGuard(depth, margin int, share float64) (*Guard, error) {
 // (the deadline is checked every 1024 nodes, so one turn nearly always
 // does).
 func (g *Guard) Excluded(ctx context.Context, p *game.Position, deadline time.Time) ([]game.Decision, error) {
-	ex, _, err := g.excluded(ctx, p, deadline, Limits{})
+	ex, _, _, err := g.excluded(ctx, p, deadline, Limits{})
 	return ex, err
 }
 
 // excluded is Excluded that also stops deepening once lim.Stop (nil:
-// never) is closed, and returns the turns of the deepest search completed.
-func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Time, lim Limits) ([]game.Decision, int, error) {
+// never) is closed, and returns the best decision and the turns of the
+// deepest search completed.
+func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Time, lim Limits) ([]game.Decision, game.Decision, int, error) {
 	if g.ab == nil {
-		return nil, 0, errors.New("mcts: Guard not made by NewGuard")
+		return nil, 0, 0, errors.New("mcts: Guard not made by NewGuard")
 	}
 	search := ctx
 	if lim.Stop != nil {
@@ -152,6 +162,7 @@ func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Ti
 	}
 	g.ab.cfg.Extend = g.Extend
 	var out []game.Decision
+	var best game.Decision
 	var used int64
 	reached := 0
 	for d := 1; d <= g.Depth && !lim.stopped(); d++ {
@@ -162,20 +173,20 @@ func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Ti
 			}
 		}
 		before := g.ab.Nodes
-		ex, err := g.ab.vetoes(search, p, d, g.Margin, deadline, budget)
+		ex, b, err := g.ab.vetoes(search, p, d, g.Margin, deadline, budget)
 		used += g.ab.Nodes - before
 		if errors.Is(err, errGuardTime) || err != nil && ctx.Err() == nil && search.Err() != nil {
 			break // out of time, or stopped
 		}
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
-		out, reached = ex, d
+		out, best, reached = ex, b, d
 		if !deadline.IsZero() && time.Now().After(deadline) {
 			break
 		}
 	}
-	return out, reached, nil
+	return out, best, reached, nil
 }
 
 // Restriction is what Guard.Restrict did to a search's root.
@@ -183,9 +194,11 @@ type Restriction struct {
 	// Excluded are the vetoed decisions, to exclude from the search.
 	Excluded []game.Decision
 	// Only is the one decision the guard left, when Guarded is set: the
-	// search need not run.
-	Only    game.Decision
-	Guarded bool
+	// search need not run. HandedOff says that the guard chose it, by its
+	// deepest search, in an endgame given to it (Guard.Handoff).
+	Only      game.Decision
+	Guarded   bool
+	HandedOff bool
 	// Limits are the search's limits less the guard's time.
 	Limits Limits
 	// Took is the guard's time, and Depth the turns of its deepest search
@@ -207,7 +220,7 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 	if len(legal) <= 1 {
 		return r, nil
 	}
-	ex, depth, err := g.excluded(ctx, q, g.deadline(start, lim), lim)
+	ex, best, depth, err := g.excluded(ctx, q, g.deadline(start, lim), lim)
 	if err != nil {
 		return r, err
 	}
@@ -218,8 +231,29 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 	}
 	if d, ok := onlyAllowed(legal, ex); ok {
 		r.Only, r.Guarded = d, true
+	} else if depth > 0 && g.handsOff(q) {
+		r.Only, r.Guarded, r.HandedOff = best, true, true
 	}
 	return r, nil
+}
+
+// handsOff reports whether p is an endgame that Handoff gives to the
+// guard: the opponent has at most Handoff pieces and the side to move
+// leads by more than a soldier's weight.
+func (g *Guard) handsOff(p *game.Position) bool {
+	if g.Handoff <= 0 {
+		return false
+	}
+	us, them := p.SideToMove(), p.SideToMove().Other()
+	if p.Occupied(them).Count() > g.Handoff {
+		return false
+	}
+	w := g.ab.cfg.Weights
+	lead := 0
+	for rk := range game.Rank(game.NumRanks) {
+		lead += w[rk] * (p.Pieces(us, rk).Count() - p.Pieces(them, rk).Count())
+	}
+	return lead > w[game.Soldier]
 }
 
 // GuardRoot runs guard g, if not nil, on the search's root (Restrict) and

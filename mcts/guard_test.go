@@ -344,3 +344,49 @@ func TestGuardNodes(t *testing.T) {
 		})
 	}
 }
+
+// TestGuardHandoff: in an endgame where the opponent has at most Handoff
+// pieces and the side to move leads, the guard plays its own best
+// decision; elsewhere it only vetoes.
+func TestGuardHandoff(t *testing.T) {
+	// South: king, prince and two soldiers; North: king and prince.
+	const lead = "6/5/6/5/2k3/5/3p2/5/2S3/1P3/3K2/5/S5 "
+	for _, tc := range []struct {
+		name    string
+		fen     string
+		handoff int
+		want    bool
+	}{
+		{"ahead, two enemy pieces", lead + "s", 3, true},
+		{"ahead, handoff of two", lead + "s", 2, true},
+		{"more enemy pieces than the handoff", lead + "s", 1, false},
+		{"no handoff", lead + "s", 0, false},
+		{"behind", lead + "n", 3, false},
+		{"level", "6/5/6/5/2k3/1s3/3p2/5/2S3/1P3/3K2/5/6 s", 3, false},
+	} {
+		p := mustFEN(t, "winther", tc.fen)
+		const depth = 2
+		g, err := NewGuard(depth, 100, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Handoff, g.Extend, g.ab.cfg.Quiescence = tc.handoff, false, false
+		r, err := g.Restrict(context.Background(), &p, Limits{Sims: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.HandedOff != tc.want || r.HandedOff && !r.Guarded {
+			t.Errorf("%s: handed off %v (guarded %v), want %v", tc.name, r.HandedOff, r.Guarded, tc.want)
+			continue
+		}
+		if !r.HandedOff {
+			continue
+		}
+		// The decision played is one of the best of a search of the guard's depth.
+		legal, scores := exactScores(g.ab, &p, depth)
+		i := slices.Index(legal, r.Only)
+		if best := slices.Max(scores); i < 0 || scores[i] != best {
+			t.Errorf("%s: the guard played %s, scoring %v, not the best %d", tc.name, p.DecisionString(r.Only), scores, best)
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dablot-zero/dablot/game"
 )
 
 // Spec is a player description such as "alphabeta:depth=4" or
@@ -26,9 +28,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext"},
+		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "ghand"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext"},
+		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "ghand"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -183,7 +185,9 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   vetoes root decisions before each search], gmargin [100: Guard's
 //	                   margin], gshare [0.5: Guard's share of ms], gnodes [0: none;
 //	                   else Guard's Nodes, its alpha-beta nodes a decision], gext
-//	                   [1, DefaultGuardExtend: Guard's Extend; 0 turns it off]
+//	                   [1, DefaultGuardExtend: Guard's Extend; 0 turns it off], ghand
+//	                   [0: none; else Guard's Handoff, the enemy pieces at most of an
+//	                   endgame the guard plays]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
@@ -294,6 +298,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	guardNodes := r.int("gnodes", 0, 0, MaxGuardNodes)
 	guardExtend := r.bool("gext", DefaultGuardExtend)
 	_, hasGExt := sp.Params["gext"]
+	guardHandoff := r.int("ghand", 0, 0, game.MaxPoints)
+	_, hasGHand := sp.Params["ghand"]
 	_, hasGMargin := sp.Params["gmargin"]
 	_, hasGShare := sp.Params["gshare"]
 	_, hasGNodes := sp.Params["gnodes"]
@@ -311,8 +317,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	switch {
 	case hasModel && hasEval:
 		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
-	case (hasGMargin || hasGShare || hasGNodes || hasGExt) && guardDepth == 0:
-		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes= and gext= set the guard: they need guard=1 or more", sp.Text)
+	case (hasGMargin || hasGShare || hasGNodes || hasGExt || hasGHand) && guardDepth == 0:
+		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes=, gext= and ghand= set the guard: they need guard=1 or more", sp.Text)
 	case hasSU && !hasModel:
 		return nil, fmt.Errorf("player %q: su= is the score utility of a network: it needs model=", sp.Text)
 	case hasModel:
@@ -385,6 +391,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 			}
 			pl.Guard.Nodes = int64(guardNodes)
 			pl.Guard.Extend = guardExtend
+			pl.Guard.Handoff = guardHandoff
 		}
 		return pl, nil
 	})
