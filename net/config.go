@@ -309,3 +309,32 @@ func (w *Weights) Clone() *Weights {
 	}
 	return c
 }
+
+// WithHeads returns w grown to the architecture c, which may differ from
+// w's only by auxiliary heads that w lacks (score, short-term and ownership
+// heads): the added heads get the fresh weights of NewWeights(c, seed), and
+// every other tensor is a copy of w's. A warm start then trains heads its
+// model did not have, on the model's trunk.
+func (w *Weights) WithHeads(c Config, seed uint64) (*Weights, error) {
+	has := w.Config
+	trunk := c
+	trunk.ScoreHead, trunk.ShortTermHeads, trunk.OwnershipHead = has.ScoreHead, has.ShortTermHeads, has.OwnershipHead
+	switch {
+	case trunk != has:
+		return nil, fmt.Errorf("net: only heads can be added to a network: its blocks, channels, value head and input planes (%+v) differ from %+v", has, c)
+	case has.ScoreHead && !c.ScoreHead, has.OwnershipHead && !c.OwnershipHead,
+		has.ShortTermHeads > 0 && has.ShortTermHeads != c.ShortTermHeads:
+		return nil, fmt.Errorf("net: a network cannot lose a head: it has %+v, not %+v", has, c)
+	}
+	grown, err := NewWeights(c, seed)
+	if err != nil {
+		return nil, err
+	}
+	for i := range grown.Tensors {
+		t := &grown.Tensors[i]
+		if old := w.Tensor(t.Name); old != nil {
+			t.Data = append(t.Data[:0], old.Data...)
+		}
+	}
+	return grown, grown.Check()
+}

@@ -3,6 +3,8 @@ package net
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dablot-zero/dablot/net/internal/nettest"
@@ -134,4 +136,51 @@ func perturbed(cfg Config, seed uint64, scale float64) *Weights {
 	}
 	nettest.Perturb(w.Tensors, seed, scale)
 	return w
+}
+
+// TestWithHeads: a network grows the heads it lacks, with the fresh
+// weights of NewWeights and its own everywhere else, and refuses to change
+// its trunk or lose a head.
+func TestWithHeads(t *testing.T) {
+	base := Config{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8}
+	w := perturbed(base, 3, 0.5)
+	for _, grow := range []Config{
+		{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, OwnershipHead: true},
+		{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, ScoreHead: true, ShortTermHeads: 2},
+	} {
+		g, err := w.WithHeads(grow, 9)
+		if err != nil {
+			t.Fatalf("%+v: %v", grow, err)
+		}
+		if g.Config != grow {
+			t.Errorf("grown config %+v, want %+v", g.Config, grow)
+		}
+		fresh, _ := NewWeights(grow, 9)
+		for _, tn := range g.Tensors {
+			want := w.Tensor(tn.Name)
+			if want == nil {
+				want = fresh.Tensor(tn.Name)
+			}
+			if !slices.Equal(tn.Data, want.Data) {
+				t.Errorf("%+v: tensor %s is neither the network's nor fresh", grow, tn.Name)
+			}
+		}
+		if len(g.Tensors) <= len(w.Tensors) {
+			t.Errorf("%+v: %d tensors, no more than the %d it had", grow, len(g.Tensors), len(w.Tensors))
+		}
+	}
+	withOwn, _ := w.WithHeads(Config{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, OwnershipHead: true}, 9)
+	for _, tc := range []struct {
+		from *Weights
+		to   Config
+		want string
+	}{
+		{w, Config{Blocks: 2, Channels: 8, InputPlanes: 42, ValueHidden: 8, OwnershipHead: true}, "only heads can be added"},
+		{w, Config{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, TacticalPlanes: true}, "only heads can be added"},
+		{withOwn, base, "cannot lose a head"},
+	} {
+		if _, err := tc.from.WithHeads(tc.to, 9); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v to %+v: %v, want an error with %q", tc.from.Config, tc.to, err, tc.want)
+		}
+	}
 }

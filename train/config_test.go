@@ -150,7 +150,7 @@ func TestConfigBaseErrors(t *testing.T) {
 			[]string{"selfplay.short_term_horizons = [8 8]: want increasing horizons"}},
 		{"short-term weight without the heads", "base: hour\nname: x\ntrain: {short_term_weight: 1}\n", nil,
 			[]string{"train.short_term_weight = 1: want no value without network.short_term_heads"}},
-		{"ownership weight without the head", "base: hour\nname: x\ntrain: {ownership_weight: 1}\n", nil,
+		{"ownership weight without the head", "base: hour\nname: x\nnetwork: {ownership_head: false}\ntrain: {ownership_weight: 1}\n", nil,
 			[]string{"train.ownership_weight = 1: want no value without network.ownership_head"}},
 		{"ownership weight out of range", "base: hour\nname: x\nnetwork: {ownership_head: true}\ntrain: {ownership_weight: -0.5}\n", nil,
 			[]string{"train.ownership_weight = -0.5: want 0 to 100"}},
@@ -227,7 +227,8 @@ func TestOvernightAndShortAreHour(t *testing.T) {
 // hour-score-abl); the ownership ablation's (hour-own-abl.yaml) is hour
 // but for the head and the rating block of its control (that of
 // hour-surprise-abl). Their networks' loss weighs the heads 1 (given or by
-// default), hour's none.
+// default); hour has the ownership head (it won its ablation) and none of
+// the others.
 func TestAuxHeadConfigs(t *testing.T) {
 	one := 1.0
 	for _, tc := range []struct {
@@ -235,22 +236,23 @@ func TestAuxHeadConfigs(t *testing.T) {
 		edit       func(*Config)
 		weight     func(trainer.TrainConfig) float64
 		given      func(*Config) **float64 // the head's train.*_weight
+		inHour     bool                    // hour has the head too
 	}{
 		{"hour-score", "hour-score", func(c *Config) {
 			c.Network.ScoreHead = true
 			c.SelfPlay.MaterialWeight = 0
 			c.SelfPlay.ScoreUtility = 0.2
 			c.Train.ScoreWeight = &one
-		}, func(tc trainer.TrainConfig) float64 { return tc.ScoreWeight }, func(c *Config) **float64 { return &c.Train.ScoreWeight }},
+		}, func(tc trainer.TrainConfig) float64 { return tc.ScoreWeight }, func(c *Config) **float64 { return &c.Train.ScoreWeight }, false},
 		{"../docs/experiments/configs/hour-stv-abl.yaml", "hour-stv-abl", func(c *Config) {
 			c.Network.ShortTermHeads = 2
 			c.SelfPlay.ShortTermHorizons = []int{8, 32}
 			c.Rating = preset(t, "../docs/experiments/configs/hour-score-abl.yaml").Rating
-		}, func(tc trainer.TrainConfig) float64 { return tc.ShortTermWeight }, func(c *Config) **float64 { return &c.Train.ShortTermWeight }},
+		}, func(tc trainer.TrainConfig) float64 { return tc.ShortTermWeight }, func(c *Config) **float64 { return &c.Train.ShortTermWeight }, false},
 		{"../docs/experiments/configs/hour-own-abl.yaml", "hour-own-abl", func(c *Config) {
 			c.Network.OwnershipHead = true
 			c.Rating = preset(t, "../docs/experiments/configs/hour-surprise-abl.yaml").Rating
-		}, func(tc trainer.TrainConfig) float64 { return tc.OwnershipWeight }, func(c *Config) **float64 { return &c.Train.OwnershipWeight }},
+		}, func(tc trainer.TrainConfig) float64 { return tc.OwnershipWeight }, func(c *Config) **float64 { return &c.Train.OwnershipWeight }, true},
 	} {
 		want := preset(t, "hour")
 		want.Name = tc.name
@@ -260,11 +262,15 @@ func TestAuxHeadConfigs(t *testing.T) {
 		if w := tc.weight(got.TrainConfig()); w != 1 {
 			t.Errorf("%s trains its heads with weight %v, want 1", tc.name, w)
 		}
-		if w := tc.weight(preset(t, "hour").TrainConfig()); w != 0 {
-			t.Errorf("hour trains %s's heads with weight %v, want 0", tc.name, w)
+		hourWeight := 0.0
+		if tc.inHour {
+			hourWeight = 1
 		}
-		if got.NetConfig().Heads() == nil || preset(t, "hour").NetConfig().Heads() != nil {
-			t.Errorf("%s: the heads are not where the configs say", tc.name)
+		if w := tc.weight(preset(t, "hour").TrainConfig()); w != hourWeight {
+			t.Errorf("hour trains %s's heads with weight %v, want %v", tc.name, w, hourWeight)
+		}
+		if got.NetConfig().Heads() == nil {
+			t.Errorf("%s: the config has no heads", tc.name)
 		}
 		// Without the weight, the heads' loss weighs 1; with it, as given.
 		*tc.given(got) = nil

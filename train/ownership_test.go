@@ -250,7 +250,7 @@ func TestRunOwnership(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "own")
 	// A squared error of tanh outputs and targets in [-1, 1] is at most 4.
 	best := auxHeadRun(t, cfg, dir, func(g runlog.Generation) float64 { return g.OwnershipLoss }, 4,
-		"the model has no ownership head, the training config test network.ownership_head: true")
+		"the model has an ownership head, the training config test network.ownership_head: false")
 	if !best.Weights.Config.OwnershipHead {
 		t.Error("the best model has no ownership head")
 	}

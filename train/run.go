@@ -146,7 +146,19 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		if err := checkInitArchitecture(m.Weights.Config, cfg); err != nil {
 			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
-		if first, err = model.NewModel(rules, m.Weights, st.summary(cfg, filepath.Base(dir), 0, st.Hours)); err != nil {
+		weights := m.Weights
+		if added := addedHeads(m.Weights.Config, cfg.NetConfig()); added != "" {
+			grow := m.Weights.Config
+			want := cfg.NetConfig()
+			grow.ScoreHead, grow.ShortTermHeads, grow.OwnershipHead = want.ScoreHead, want.ShortTermHeads, want.OwnershipHead
+			if weights, err = m.Weights.WithHeads(grow, mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
+				return nil, fmt.Errorf("--init %s: %w", init, err)
+			}
+			if opts.Out != nil {
+				fmt.Fprintf(opts.Out, "warm start with new heads: %s has no %s; the run adds them with fresh weights (the %s preset has them)\n", init, added, cfg.Name)
+			}
+		}
+		if first, err = model.NewModel(rules, weights, st.summary(cfg, filepath.Base(dir), 0, st.Hours)); err != nil {
 			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
 	} else {
@@ -659,27 +671,45 @@ func (r *Run) generation(ctx context.Context) error {
 }
 
 // checkInitArchitecture returns an error unless a warm start's network, of
-// architecture has, has the auxiliary heads and the input planes the
-// training config cfg asks for: a run trains the --init model's
-// architecture.
+// architecture has, can train as the config cfg asks: the same input
+// planes, and no auxiliary head that cfg does not ask for. A head that cfg
+// asks for and the model lacks is added (addedHeads); a run otherwise
+// trains the --init model's architecture (blocks and channels).
 func checkInitArchitecture(has net.Config, cfg *Config) error {
 	want := cfg.NetConfig()
 	for _, h := range []struct {
 		key       string
 		has, want any
 		hasHeads  string
+		none      bool // the model lacks it: a head is then added
 	}{
-		{"network.score_head", has.ScoreHead, want.ScoreHead, map[bool]string{true: "a score head", false: "no score head"}[has.ScoreHead]},
-		{"network.short_term_heads", has.ShortTermHeads, want.ShortTermHeads, fmt.Sprintf("%d short-term value heads", has.ShortTermHeads)},
-		{"network.ownership_head", has.OwnershipHead, want.OwnershipHead, map[bool]string{true: "an ownership head", false: "no ownership head"}[has.OwnershipHead]},
-		{"network.tactical_planes", has.TacticalPlanes, want.TacticalPlanes, map[bool]string{true: "the tactical input planes", false: "no tactical input planes"}[has.TacticalPlanes]},
+		{"network.score_head", has.ScoreHead, want.ScoreHead, map[bool]string{true: "a score head", false: "no score head"}[has.ScoreHead], !has.ScoreHead},
+		{"network.short_term_heads", has.ShortTermHeads, want.ShortTermHeads, fmt.Sprintf("%d short-term value heads", has.ShortTermHeads), has.ShortTermHeads == 0},
+		{"network.ownership_head", has.OwnershipHead, want.OwnershipHead, map[bool]string{true: "an ownership head", false: "no ownership head"}[has.OwnershipHead], !has.OwnershipHead},
+		{"network.tactical_planes", has.TacticalPlanes, want.TacticalPlanes, map[bool]string{true: "the tactical input planes", false: "no tactical input planes"}[has.TacticalPlanes], false},
 	} {
-		if h.has != h.want {
+		if h.has != h.want && !h.none {
 			return fmt.Errorf("the model has %s, the training config %s %s: %v (a run trains the --init model's architecture; choose a preset that agrees)",
 				h.hasHeads, cfg.Name, h.key, h.want)
 		}
 	}
 	return nil
+}
+
+// addedHeads names the auxiliary heads that want has and has lacks, such
+// as "ownership head", or "" for none.
+func addedHeads(has, want net.Config) string {
+	var added []string
+	if want.ScoreHead && !has.ScoreHead {
+		added = append(added, "score head")
+	}
+	if want.ShortTermHeads > 0 && has.ShortTermHeads == 0 {
+		added = append(added, "short-term value heads")
+	}
+	if want.OwnershipHead && !has.OwnershipHead {
+		added = append(added, "ownership head")
+	}
+	return strings.Join(added, " and ")
 }
 
 // summary is the provenance of the network trained in generation g.

@@ -1133,8 +1133,10 @@ func TestShortTermTargetsSum(t *testing.T) {
 // generations in dir: loss gives each generation's loss of the heads,
 // which must be above 0 and below maxLoss. The run then resumes (its
 // checkpoint records the heads' loss weights) and trains a fourth
-// generation, and a warm start of cfg from a model without the heads is
-// refused with an error that says initErr. It returns the run's best model.
+// generation. A warm start of cfg from a model without the heads adds
+// them, keeping the model's other weights; a warm start of a config
+// without them from the run's model is refused with an error that says
+// initErr. It returns the run's best model.
 func auxHeadRun(t *testing.T, cfg *Config, dir string, loss func(runlog.Generation) float64, maxLoss float64, initErr string) *model.Model {
 	t.Helper()
 	if err := cfg.Validate(); err != nil {
@@ -1166,14 +1168,37 @@ func auxHeadRun(t *testing.T, cfg *Config, dir string, loss func(runlog.Generati
 	if gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile)); err != nil || len(gens) != 4 || !(loss(gens[3]) > 0) {
 		t.Errorf("the resumed run: %d generations (%v)", len(gens), err)
 	}
-	// A warm start must have the architecture the config asks for.
+	// A warm start from a model without the heads adds them.
+	plainModel := modeltest.NewModel(t, "frostviken", 1)
 	plain := filepath.Join(t.TempDir(), "plain.dbm")
-	if err := modeltest.NewModel(t, "frostviken", 1).Save(plain, nil); err != nil {
+	if err := plainModel.Save(plain, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err = CreateRun(filepath.Join(t.TempDir(), "init"), cfg, best.Rules, plain, RunOptions{})
+	var out strings.Builder
+	initDir := filepath.Join(t.TempDir(), "init")
+	r, err := CreateRun(initDir, cfg, best.Rules, plain, RunOptions{Out: &out})
+	if err != nil {
+		t.Fatalf("--init without the heads: %v", err)
+	}
+	r.Close()
+	first, err := model.LoadModel(filepath.Join(initDir, ModelDir, modelName(0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := first.Weights.Config, best.Weights.Config
+	if got.ScoreHead != want.ScoreHead || got.ShortTermHeads != want.ShortTermHeads || got.OwnershipHead != want.OwnershipHead ||
+		!strings.Contains(out.String(), "warm start with new heads") {
+		t.Errorf("--init without the heads: network %+v, want the heads of %+v; output %q", got, want, out.String())
+	}
+	for _, tn := range plainModel.Weights.Tensors {
+		if got := first.Weights.Tensor(tn.Name); got == nil || !slices.Equal(got.Data, tn.Data) {
+			t.Errorf("--init without the heads: tensor %s is not the model's", tn.Name)
+		}
+	}
+	// A warm start cannot drop a head.
+	_, err = CreateRun(filepath.Join(t.TempDir(), "drop"), testConfig(t, 1), best.Rules, filepath.Join(dir, BestFile), RunOptions{})
 	if err == nil || !strings.Contains(err.Error(), initErr) {
-		t.Errorf("--init without the heads: %v", err)
+		t.Errorf("--init with the heads into a config without them: %v, want %q", err, initErr)
 	}
 	return best
 }
@@ -1222,7 +1247,7 @@ func TestRunScoreHead(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "score")
 	// A squared error of tanh outputs and targets in [-1, 1] is at most 4.
 	best := auxHeadRun(t, cfg, dir, func(g runlog.Generation) float64 { return g.ScoreLoss }, 4,
-		"the model has no score head, the training config test network.score_head: true")
+		"the model has a score head, the training config test network.score_head: false")
 	if !best.Weights.Config.ScoreHead || best.ScoreUtility != hs.SelfPlay.ScoreUtility {
 		t.Errorf("best model: score head %v, utility %v", best.Weights.Config.ScoreHead, best.ScoreUtility)
 	}
@@ -1248,7 +1273,7 @@ func TestRunShortTerm(t *testing.T) {
 	k := cfg.Network.ShortTermHeads
 	dir := filepath.Join(t.TempDir(), "stv")
 	best := auxHeadRun(t, cfg, dir, func(g runlog.Generation) float64 { return g.ShortTermLoss }, 4*float64(k),
-		fmt.Sprintf("the model has 0 short-term value heads, the training config test network.short_term_heads: %d", k))
+		fmt.Sprintf("the model has %d short-term value heads, the training config test network.short_term_heads: 0", k))
 	if best.Weights.Config.ShortTermHeads != k || k == 0 {
 		t.Errorf("best model: %d short-term heads, want %d", best.Weights.Config.ShortTermHeads, k)
 	}
