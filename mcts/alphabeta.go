@@ -38,8 +38,8 @@ type AlphaBetaConfig struct {
 	// single legal decision at the start of its turn (a single-reply
 	// extension): a forced reply, such as a compulsory capture of an
 	// offered soldier, then costs no depth, so the sacrifices that force
-	// it are seen through. Extensions stop ExtendLimit decisions below the
-	// root and beyond.
+	// it are seen through. A search of d turns extends no deeper than
+	// 3·d + 6 decisions below the root (extLimit).
 	Extend bool
 }
 
@@ -521,10 +521,7 @@ func orderDecisions(p *game.Position, legal []game.Decision, first game.Decision
 func (ab *AlphaBetaPlayer) Evaluate(p *game.Position) int {
 	ab.setStepDirs(p.Rules())
 	me := p.SideToMove()
-	mat := 0
-	for r := range game.Rank(game.NumRanks) {
-		mat += ab.cfg.Weights[r] * (p.Pieces(me, r).Count() - p.Pieces(me.Other(), r).Count())
-	}
+	mat := ab.materialLead(p)
 	v := mat
 	if ab.cfg.Mobility != 0 {
 		v += ab.cfg.Mobility * (ab.mobility(p, me) - ab.mobility(p, me.Other()))
@@ -538,6 +535,16 @@ func (ab *AlphaBetaPlayer) Evaluate(p *game.Position) int {
 		}
 	}
 	return v
+}
+
+// materialLead is the side to move's material less the opponent's, by the
+// config's weights.
+func (ab *AlphaBetaPlayer) materialLead(p *game.Position) int {
+	me, mat := p.SideToMove(), 0
+	for r := range game.Rank(game.NumRanks) {
+		mat += ab.cfg.Weights[r] * (p.Pieces(me, r).Count() - p.Pieces(me.Other(), r).Count())
+	}
+	return mat
 }
 
 // mobility counts the steps side s could make (ignoring compulsory capture).

@@ -241,19 +241,8 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 // guard: the opponent has at most Handoff pieces and the side to move
 // leads by more than a soldier's weight.
 func (g *Guard) handsOff(p *game.Position) bool {
-	if g.Handoff <= 0 {
-		return false
-	}
-	us, them := p.SideToMove(), p.SideToMove().Other()
-	if p.Occupied(them).Count() > g.Handoff {
-		return false
-	}
-	w := g.ab.cfg.Weights
-	lead := 0
-	for rk := range game.Rank(game.NumRanks) {
-		lead += w[rk] * (p.Pieces(us, rk).Count() - p.Pieces(them, rk).Count())
-	}
-	return lead > w[game.Soldier]
+	return g.Handoff > 0 && p.Occupied(p.SideToMove().Other()).Count() <= g.Handoff &&
+		g.ab.materialLead(p) > g.ab.cfg.Weights[game.Soldier]
 }
 
 // GuardRoot runs guard g, if not nil, on the search's root (Restrict) and

@@ -146,10 +146,9 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		if err := checkInitArchitecture(m.Weights.Config, cfg); err != nil {
 			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
-		weights := m.Weights
-		if added := addedHeads(m.Weights.Config, cfg.NetConfig()); added != "" {
+		weights, want := m.Weights, cfg.NetConfig()
+		if added := addedHeads(m.Weights.Config, want); added != "" {
 			grow := m.Weights.Config
-			want := cfg.NetConfig()
 			grow.ScoreHead, grow.ShortTermHeads, grow.OwnershipHead = want.ScoreHead, want.ShortTermHeads, want.OwnershipHead
 			if weights, err = m.Weights.WithHeads(grow, mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
 				return nil, fmt.Errorf("--init %s: %w", init, err)

@@ -41,14 +41,9 @@ func TestArena(t *testing.T) {
 		!strings.Contains(out, fmt.Sprintf("A W/D/L %d/%d/%d", w, d, l)) {
 		t.Errorf("the last game line %q does not end with the match's W/D/L (%v):\n%s", lines[3], err, out)
 	}
-	f, err := os.Open(pgn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := game.ReadPGN(f)
-	f.Close()
-	if err != nil || len(recs) != 4 {
-		t.Fatalf("records: %d, %v", len(recs), err)
+	recs := readPGNFile(t, pgn)
+	if len(recs) != 4 {
+		t.Fatalf("records: %d", len(recs))
 	}
 	// Sides alternate: A is South in the first game and North in the second.
 	if recs[0].South != recs[1].North || recs[0].South == recs[0].North {
@@ -72,14 +67,9 @@ func TestArena(t *testing.T) {
 		"--games", "4", "--endgames", "3", "--out", eg); err != nil || !strings.Contains(out, "random endgames") {
 		t.Fatalf("endgames: %v\n%s", err, out)
 	}
-	f, err = os.Open(eg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err = game.ReadPGN(f)
-	f.Close()
-	if err != nil || len(recs) != 4 || recs[0].Setup == "" || recs[0].Setup != recs[1].Setup || recs[1].Setup == recs[2].Setup {
-		t.Fatalf("endgame records: %d, %v, setups %q", len(recs), err, []string{recs[0].Setup, recs[1].Setup, recs[2].Setup})
+	recs = readPGNFile(t, eg)
+	if len(recs) != 4 || recs[0].Setup == "" || recs[0].Setup != recs[1].Setup || recs[1].Setup == recs[2].Setup {
+		t.Fatalf("endgame records: %d, setups %q", len(recs), []string{recs[0].Setup, recs[1].Setup, recs[2].Setup})
 	}
 
 	// A book: games 2k and 2k+1 start from opening k+1, colours swapped;
@@ -95,14 +85,9 @@ func TestArena(t *testing.T) {
 	if err != nil || !strings.Contains(out, "openings: the first 2 of the 3 in "+book) {
 		t.Fatalf("book: %v\n%s", err, out)
 	}
-	f, err = os.Open(bk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err = game.ReadPGN(f)
-	f.Close()
-	if err != nil || len(recs) != 4 {
-		t.Fatalf("book records: %d, %v", len(recs), err)
+	recs = readPGNFile(t, bk)
+	if len(recs) != 4 {
+		t.Fatalf("book records: %d", len(recs))
 	}
 	for i, rec := range recs {
 		if rec.Setup != fens[i/2] || rec.Tags["Book"] != fmt.Sprint(i/2+1) {
@@ -171,4 +156,19 @@ func bookFENs(t *testing.T, variant string, n int) []string {
 		t.Fatalf("%s's book has %d openings, want %d", variant, len(fens), n)
 	}
 	return fens
+}
+
+// readPGNFile reads the game records of a file arena wrote.
+func readPGNFile(t *testing.T, path string) []*game.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := game.ReadPGN(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return recs
 }
