@@ -61,6 +61,9 @@ type Guard struct {
 const (
 	MaxGuardDepth = 16
 	MaxGuardNodes = 1 << 30
+	// MaxGuardKingValue bounds SetKingValue, well below the alpha-beta's
+	// win score.
+	MaxGuardKingValue = 1000
 )
 
 // The guard's usual settings, those of the shipped players ("dablot play",
@@ -235,6 +238,26 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 		r.Only, r.Guarded, r.HandedOff = best, true, true
 	}
 	return r, nil
+}
+
+// KingValue returns the value of a king in the guard's evaluation, in
+// soldiers (DefaultAlphaBetaConfig: 5).
+func (g *Guard) KingValue() int {
+	return g.ab.cfg.Weights[game.King] / g.ab.cfg.Weights[game.Soldier]
+}
+
+// SetKingValue sets the value of a king in the guard's evaluation to
+// soldiers soldiers (at least 1). In dablot a king can be taken only by a
+// king, so the side that keeps the last king cannot lose its last piece:
+// it is worth far more than the five soldiers of the usual weights, and a
+// guard that counts it so vetoes the sacrifices that lure a king into a
+// capture (docs/strength.md §11).
+func (g *Guard) SetKingValue(soldiers int) error {
+	if soldiers < 1 || soldiers > MaxGuardKingValue {
+		return fmt.Errorf("mcts: guard king value %d: want 1 to %d soldiers", soldiers, MaxGuardKingValue)
+	}
+	g.ab.cfg.Weights[game.King] = soldiers * g.ab.cfg.Weights[game.Soldier]
+	return nil
 }
 
 // handsOff reports whether p is an endgame that Handoff gives to the

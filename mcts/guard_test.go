@@ -390,3 +390,47 @@ func TestGuardHandoff(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardKingValue: a guard that counts the king at more than five
+// soldiers vetoes the step that lets the enemy lure the king into a capture
+// (a position of the ladder, dablot, South's king on k7 lost within four
+// turns); at the usual five it lets the step pass.
+func TestGuardKingValue(t *testing.T) {
+	p := mustFEN(t, "dablot", "ssssss/sssss/s1ssss/sssss/s1ss1s/p4/ks1S1K/4P/S1SS1S/SSSS1/SSSSSS/SSSSS/SSSSSS s - 0 5")
+	q := p
+	_, ds, err := q.ParseTurn("d4-c5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		king   int
+		vetoed bool
+	}{{5, false}, {20, true}} {
+		g, err := NewGuard(4, DefaultGuardMargin, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.SetKingValue(tc.king); err != nil {
+			t.Fatal(err)
+		}
+		if got := g.KingValue(); got != tc.king {
+			t.Errorf("KingValue() = %d after SetKingValue(%d)", got, tc.king)
+		}
+		ex, err := g.Excluded(context.Background(), &p, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Contains(ex, ds[0]); got != tc.vetoed {
+			t.Errorf("king at %d soldiers: d4-c5 vetoed %v, want %v", tc.king, got, tc.vetoed)
+		}
+	}
+	g, err := NewGuard(4, DefaultGuardMargin, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []int{0, -1, MaxGuardKingValue + 1} {
+		if err := g.SetKingValue(bad); err == nil {
+			t.Errorf("SetKingValue(%d): no error", bad)
+		}
+	}
+}

@@ -28,9 +28,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "ghand"},
+		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "ghand", "gking"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "ghand"},
+		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "ghand", "gking"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -187,7 +187,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   else Guard's Nodes, its alpha-beta nodes a decision], gext
 //	                   [1, DefaultGuardExtend: Guard's Extend; 0 turns it off], ghand
 //	                   [0: none; else Guard's Handoff, the enemy pieces at most of an
-//	                   endgame the guard plays]
+//	                   endgame the guard plays], gking [5: the king's value in
+//	                   soldiers in the guard's evaluation, Guard.SetKingValue]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
@@ -300,6 +301,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	_, hasGExt := sp.Params["gext"]
 	guardHandoff := r.int("ghand", 0, 0, game.MaxPoints)
 	_, hasGHand := sp.Params["ghand"]
+	guardKing := r.int("gking", 0, 1, MaxGuardKingValue)
+	_, hasGKing := sp.Params["gking"]
 	_, hasGMargin := sp.Params["gmargin"]
 	_, hasGShare := sp.Params["gshare"]
 	_, hasGNodes := sp.Params["gnodes"]
@@ -317,8 +320,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	switch {
 	case hasModel && hasEval:
 		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
-	case (hasGMargin || hasGShare || hasGNodes || hasGExt || hasGHand) && guardDepth == 0:
-		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes=, gext= and ghand= set the guard: they need guard=1 or more", sp.Text)
+	case (hasGMargin || hasGShare || hasGNodes || hasGExt || hasGHand || hasGKing) && guardDepth == 0:
+		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes=, gext=, ghand= and gking= set the guard: they need guard=1 or more", sp.Text)
 	case hasSU && !hasModel:
 		return nil, fmt.Errorf("player %q: su= is the score utility of a network: it needs model=", sp.Text)
 	case hasModel:
@@ -392,6 +395,11 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 			pl.Guard.Nodes = int64(guardNodes)
 			pl.Guard.Extend = guardExtend
 			pl.Guard.Handoff = guardHandoff
+			if hasGKing {
+				if err := pl.Guard.SetKingValue(guardKing); err != nil {
+					return nil, err
+				}
+			}
 		}
 		return pl, nil
 	})
