@@ -394,7 +394,7 @@ func TestGuardHandoff(t *testing.T) {
 // TestGuardKingValue: a guard that counts the king at more than five
 // soldiers vetoes the step that lets the enemy lure the king into a capture
 // (a position of the ladder, dablot, South's king on k7 lost within four
-// turns); at the usual five it lets the step pass.
+// turns); at the alpha-beta players' five it lets the step pass.
 func TestGuardKingValue(t *testing.T) {
 	p := mustFEN(t, "dablot", "ssssss/sssss/s1ssss/sssss/s1ss1s/p4/ks1S1K/4P/S1SS1S/SSSS1/SSSSSS/SSSSS/SSSSSS s - 0 5")
 	q := p
@@ -427,6 +427,9 @@ func TestGuardKingValue(t *testing.T) {
 	g, err := NewGuard(4, DefaultGuardMargin, 1)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got := g.KingValue(); got != DefaultGuardKingValue {
+		t.Errorf("a new guard values the king at %d soldiers, want %d", got, DefaultGuardKingValue)
 	}
 	for _, bad := range []int{0, -1, MaxGuardKingValue + 1} {
 		if err := g.SetKingValue(bad); err == nil {

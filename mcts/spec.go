@@ -187,8 +187,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   else Guard's Nodes, its alpha-beta nodes a decision], gext
 //	                   [1, DefaultGuardExtend: Guard's Extend; 0 turns it off], ghand
 //	                   [0: none; else Guard's Handoff, the enemy pieces at most of an
-//	                   endgame the guard plays], gking [5: the king's value in
-//	                   soldiers in the guard's evaluation, Guard.SetKingValue]
+//	                   endgame the guard plays], gking [10, DefaultGuardKingValue:
+//	                   the king's value in soldiers in the guard's evaluation]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
@@ -301,7 +301,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	_, hasGExt := sp.Params["gext"]
 	guardHandoff := r.int("ghand", 0, 0, game.MaxPoints)
 	_, hasGHand := sp.Params["ghand"]
-	guardKing := r.int("gking", 0, 1, MaxGuardKingValue)
+	guardKing := r.int("gking", DefaultGuardKingValue, 1, MaxGuardKingValue)
 	_, hasGKing := sp.Params["gking"]
 	_, hasGMargin := sp.Params["gmargin"]
 	_, hasGShare := sp.Params["gshare"]
