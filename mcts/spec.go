@@ -298,14 +298,13 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	guardShare := r.float("gshare", DefaultGuardShare, 1e-3, 1)
 	guardNodes := r.int("gnodes", 0, 0, MaxGuardNodes)
 	guardExtend := r.bool("gext", DefaultGuardExtend)
-	_, hasGExt := sp.Params["gext"]
 	guardHandoff := r.int("ghand", 0, 0, game.MaxPoints)
-	_, hasGHand := sp.Params["ghand"]
 	guardKing := r.int("gking", DefaultGuardKingValue, 1, MaxGuardKingValue)
-	_, hasGKing := sp.Params["gking"]
-	_, hasGMargin := sp.Params["gmargin"]
-	_, hasGShare := sp.Params["gshare"]
-	_, hasGNodes := sp.Params["gnodes"]
+	// The keys that set the guard, which mean nothing without guard=.
+	setsGuard := slices.ContainsFunc([]string{"gmargin", "gshare", "gnodes", "gext", "ghand", "gking"}, func(k string) bool {
+		_, ok := sp.Params[k]
+		return ok
+	})
 	_, hasSU := sp.Params["su"]
 	scoreUtility := r.float("su", 0, 0, 1)
 	if r.err != nil {
@@ -320,7 +319,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	switch {
 	case hasModel && hasEval:
 		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
-	case (hasGMargin || hasGShare || hasGNodes || hasGExt || hasGHand || hasGKing) && guardDepth == 0:
+	case setsGuard && guardDepth == 0:
 		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes=, gext=, ghand= and gking= set the guard: they need guard=1 or more", sp.Text)
 	case hasSU && !hasModel:
 		return nil, fmt.Errorf("player %q: su= is the score utility of a network: it needs model=", sp.Text)
@@ -395,10 +394,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 			pl.Guard.Nodes = int64(guardNodes)
 			pl.Guard.Extend = guardExtend
 			pl.Guard.Handoff = guardHandoff
-			if hasGKing {
-				if err := pl.Guard.SetKingValue(guardKing); err != nil {
-					return nil, err
-				}
+			if err := pl.Guard.SetKingValue(guardKing); err != nil {
+				return nil, err
 			}
 		}
 		return pl, nil
