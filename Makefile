@@ -84,6 +84,9 @@ strength: build
 #     (100 games) on dablot and winther (bar: 50 %), rows in docs/ladder.tsv;
 #     and keyland never loses: 40 games against alphabeta:ms=1000 (0 losses)
 #     and 40 against uct:playouts=1000 at 200 simulations (90 %). About 3 hours.
+#   Each match continues from its records in BARS when they are there
+#   (--resume), so a bar-8h stopped by the end of a session goes on where it
+#   stopped; move BARS aside to measure new models.
 #   The models play as the shipped players do, with the alpha-beta guard
 #   (docs/strength.md §8, §9): guard=16,gnodes=50000 at 200 simulations,
 #   guard=16 in the ladder. OPTS replaces those settings in both, such as
@@ -96,17 +99,17 @@ LADDER_PLAYER = $(if $(OPTS),--player gumbel:$(OPTS))
 bars-hour: build
 	mkdir -p $(BARS)
 	for v in dablot winther frostviken; do \
-	  $(BIN) arena --variant $$v --a "gumbel:model=$(MODELS)/$$v.dbm,sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b alphabeta:depth=2 --games 100 --book configs/books/$$v.txt --threads 2 --seed 11 --out $(BARS)/hour-$$v-ab2.jsonl || exit 1; \
+	  $(BIN) arena --variant $$v --a "gumbel:model=$(MODELS)/$$v.dbm,sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b alphabeta:depth=2 --games 100 --book configs/books/$$v.txt --threads 2 --seed 11 --out $(BARS)/hour-$$v-ab2.jsonl --resume || exit 1; \
 	done
 
 bar-8h: build
 	mkdir -p $(BARS)
 	for v in dablot winther; do \
-	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 1000 --games 40 $(LADDER_PLAYER) --out $(BARS)/8h-$$v-ab1000.jsonl || exit 1; \
-	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 100 --games 100 $(LADDER_PLAYER) --out $(BARS)/8h-$$v-ab100.jsonl || exit 1; \
+	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 1000 --games 40 $(LADDER_PLAYER) --out $(BARS)/8h-$$v-ab1000.jsonl --resume || exit 1; \
+	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 100 --games 100 $(LADDER_PLAYER) --out $(BARS)/8h-$$v-ab100.jsonl --resume || exit 1; \
 	done
-	$(BIN) ladder $(MODELS)/keyland.dbm --ms 1000 --games 40 $(LADDER_PLAYER) --out $(BARS)/8h-keyland-ab1000.jsonl
-	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b uct:playouts=1000 --games 40 --book configs/books/keyland.txt --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl
+	$(BIN) ladder $(MODELS)/keyland.dbm --ms 1000 --games 40 $(LADDER_PLAYER) --out $(BARS)/8h-keyland-ab1000.jsonl --resume
+	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b uct:playouts=1000 --games 40 --book configs/books/keyland.txt --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl --resume
 
 clean:
 	rm -rf bin

@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net/durable"
 )
 
 // HasRun reports whether dir holds a run: its state file exists.
@@ -111,19 +112,5 @@ func SetAside(dir string) (string, error) {
 			return "", err
 		}
 	}
-	base := filepath.Clean(dir) + "-" + fi.ModTime().Format("20060102-150405")
-	to := base
-	for i := 2; ; i++ {
-		if _, err := os.Lstat(to); errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		if i > 100 {
-			return "", fmt.Errorf("setting %s aside: %s and 99 more names are taken", dir, base)
-		}
-		to = fmt.Sprintf("%s-%d", base, i)
-	}
-	if err := os.Rename(dir, to); err != nil {
-		return "", fmt.Errorf("setting %s aside: %w", dir, err)
-	}
-	return to, nil
+	return durable.MoveAside(dir, fi.ModTime(), "")
 }

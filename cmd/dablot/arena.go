@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
-	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train/progress"
 )
@@ -23,7 +21,7 @@ import (
 // cmdArena plays matches.
 var cmdArena = &command{
 	name:  "arena",
-	usage: "--variant V --a SPEC --b SPEC [--games N] [--sprt elo0,elo1] [--seed S] [--out FILE.pgn] [--threads T] [--open K] [--fen F | --endgames N | --book FILE]",
+	usage: "--variant V --a SPEC --b SPEC [--games N] [--sprt elo0,elo1] [--seed S] [--out FILE.pgn [--resume]] [--threads T] [--open K] [--fen F | --endgames N | --book FILE]",
 	short: "play a match between two players, with its score and Elo difference",
 	long: `Plays --games games between the players A and B, the sides alternating (A is South
 in games 1, 3, ...), --threads at once, and prints each game's end and the match's
@@ -37,6 +35,11 @@ book's opening k+1 with the colours swapped, so 100 games from a book of 50 are 
 different games. --open K plays K random turns first; two deterministic players
 repeat a game whenever they meet the same opening, and a start position has few
 distinct openings of 2 turns, so a match from a book measures more games.
+
+--out writes each game's record as the game is counted (a records file already there
+is moved aside, not overwritten). --resume continues a stopped match from those
+records: the same command with --resume checks each record against the match (its
+players, seed, opening and turns), counts it, and plays only the games left.
 
 Player SPECs: random | greedy | uct:playouts=1000 | alphabeta:depth=4 | alphabeta:ms=1000 |
   mcts:eval=rollout|material,sims=200 | mcts:model=FILE,sims=200 | gumbel:eval=material,sims=16 | gumbel:model=FILE,sims=16
@@ -65,7 +68,8 @@ func runArena(args []string, out io.Writer) error {
 	games := rangeFlag(fs, "games", 20, 1, 1_000_000, "number of games (sides alternate: A is South in games 1, 3, …)")
 	sprt := fs.String("sprt", "", "stop early by a GSPRT of elo0 against elo1 (alpha = beta = 0.05), such as 0,50")
 	seed := fs.Uint64("seed", 1, "random seed: the same seed plays the same games")
-	outFile := fs.String("out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines)")
+	outFile := fs.String("out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines); a file already there is moved aside")
+	resume := fs.Bool("resume", false, "continue the match whose records are in --out: its games are checked and counted, the rest played")
 	threads := threadsFlag(fs, runtime.NumCPU(), "games played at once")
 	opening := rangeFlag(fs, "open", 0, 0, 1000, "random turns before the players take over (shared by each pair of games)")
 	endgames := rangeFlag(fs, "endgames", -1, -1, game.MaxPoints, "start each pair of games from a random endgame with at most N soldiers a side, -1 for none")
@@ -119,7 +123,7 @@ func runArena(args []string, out io.Writer) error {
 		a.Name, b.Name = a.Name+" (A)", b.Name+" (B)"
 	}
 
-	sink, err := openSink(*outFile)
+	sink, recs, err := openSink(out, *outFile, *resume)
 	if err != nil {
 		return err
 	}
@@ -136,6 +140,12 @@ func runArena(args []string, out io.Writer) error {
 	if *endgames >= 0 {
 		cfg.Start, cfg.Endgame = nil, new(match.DefaultEndgame(*endgames))
 		fmt.Fprintf(out, "random endgames: each pair of games starts from its own (at most %d soldiers a side)\n", *endgames)
+	}
+	if cfg.Tags, err = modelTags(*specA, *specB); err != nil {
+		return err
+	}
+	if cfg.Done, err = resumeMatch(ctx, out, cfg, recs, *outFile); err != nil {
+		return err
 	}
 	fmt.Fprintf(out, "arena: %s, A = %s, B = %s, %d games, %d threads, seed %d\n", r.Name, a.Name, b.Name, *games, *threads, *seed)
 	if _, err := playMatch(ctx, out, cfg, sink); err != nil {
@@ -155,6 +165,7 @@ func runArena(args []string, out io.Writer) error {
 // result is printed by printArena, even when the match stopped early.
 func playMatch(ctx context.Context, out io.Writer, cfg match.ArenaConfig, sink *recordSink) (*match.ArenaResult, error) {
 	bar := progress.New(out, cfg.Games, "games")
+	bar.Add(len(cfg.Done))
 	logGames := !isTerminal(out) // no bar: a line per game instead
 	cfg.OnGame = func(g *match.ArenaGame, sofar match.WDL) {
 		sink.write(g.Record)
@@ -170,54 +181,6 @@ func playMatch(ctx context.Context, out io.Writer, cfg match.ArenaConfig, sink *
 		printArena(out, res, cfg.SPRT)
 	}
 	return res, err
-}
-
-// recordSink writes game records to a file (PGN-like, or JSON lines when
-// its name ends in .jsonl), keeping the first error. A nil sink or one
-// without a file writes nothing.
-type recordSink struct {
-	f      *os.File
-	path   string
-	jsonl  bool
-	err    error
-	closed bool
-}
-
-// openSink creates the records file path ("" for none).
-func openSink(path string) (*recordSink, error) {
-	s := &recordSink{path: path, jsonl: strings.HasSuffix(path, ".jsonl")}
-	if path == "" {
-		return s, nil
-	}
-	f, err := durable.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	s.f = f
-	return s, nil
-}
-
-func (s *recordSink) write(rec *game.Record) {
-	if s == nil || s.f == nil || s.err != nil {
-		return
-	}
-	s.err = writeRecord(s.f, rec, s.jsonl)
-}
-
-// Close closes the file and returns the first error of writing it.
-func (s *recordSink) Close() error {
-	if s == nil || s.f == nil || s.closed {
-		return nil
-	}
-	s.closed = true
-	err := s.f.Close()
-	if s.err != nil {
-		err = s.err
-	}
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", s.path, err)
-	}
-	return nil
 }
 
 // gameLine describes a finished arena game in one line, for output that is
@@ -237,22 +200,6 @@ func gameLine(g *match.ArenaGame, games int, sofar match.WDL) string {
 	return fmt.Sprintf("game %*d/%d: A as %s, %s by %s in %d turns, pieces %d-%d, %s; A +%d =%d -%d",
 		len(strconv.Itoa(games)), g.Index+1, games, side, result, g.Record.Termination, len(g.Record.Turns), g.PiecesA, g.PiecesB,
 		g.Duration.Round(100*time.Millisecond), sofar.W, sofar.D, sofar.L)
-}
-
-func writeRecord(w io.Writer, rec *game.Record, jsonl bool) error {
-	if jsonl {
-		return writeJSONLine(w, rec)
-	}
-	return rec.WritePGN(w)
-}
-
-func writeJSONLine(w io.Writer, rec *game.Record) error {
-	data, err := json.Marshal(rec)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(data, '\n'))
-	return err
 }
 
 func parseSPRT(s string) (match.SPRT, error) {

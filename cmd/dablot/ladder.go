@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,7 +27,7 @@ import (
 // cmdLadder measures strength at equal time.
 var cmdLadder = &command{
 	name:  "ladder",
-	usage: "MODEL [--ms 100] [--games 100] [--vs MODEL2] [--player gumbel|mcts[:KEY=V,...]] [--book FILE] [--results FILE] [--threads N] [--seed S] [--out FILE]",
+	usage: "MODEL [--ms 100] [--games 100] [--vs MODEL2] [--player gumbel|mcts[:KEY=V,...]] [--book FILE] [--results FILE] [--threads N] [--seed S] [--out FILE [--resume]]",
 	short: "strength at equal time: a model against alpha-beta, from an opening book",
 	long: `Plays MODEL (as gumbel:model=MODEL,ms=T,guard=16) against alphabeta:ms=T, the same time T
 per decision for both, and with --vs also against MODEL2 at the same T. The games
@@ -40,7 +42,13 @@ results file (tab-separated; its first line names the columns).
 (mcts:mat=1, gumbel:q=1); the ladder adds model= and ms=, and guard=16 (the
 alpha-beta guard of the shipped players, deepening within half the time) unless
 the settings have guard= (guard=0 measures the search alone). With eval=material
-and no MODEL it measures a search without a network (then --variant is needed).`,
+and no MODEL it measures a search without a network (then --variant is needed).
+
+A long ladder (40 games at 1 s a move take about two hours on 2 cores) can span
+sessions: with --out FILE each game's record is written as it is counted, and the
+same command with --resume checks those records against the match, counts them and
+plays only the games left. A match whose games were all played before appends its
+row only if the results file does not hold it yet.`,
 	run: runLadder,
 }
 
@@ -58,7 +66,8 @@ func runLadder(args []string, out io.Writer) error {
 	results := fs.String("results", ladderDefaultResults, `append a row per match to this file ("" for none)`)
 	threads := threadsFlag(fs, runtime.NumCPU(), "games played at once, one core each")
 	seed := fs.Uint64("seed", 1, "random seed of the players (and of generated openings)")
-	outFile := fs.String("out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines)")
+	outFile := fs.String("out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines); a file already there is moved aside")
+	resume := fs.Bool("resume", false, "continue the ladder whose records are in --out: its games are checked and counted, the rest played")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -124,16 +133,26 @@ func runLadder(args []string, out io.Writer) error {
 		}
 		opponents = append(opponents, b)
 	}
-	sink, err := openSink(*outFile)
+	sink, recs, err := openSink(out, *outFile, *resume)
 	if err != nil {
 		return err
 	}
 	defer sink.Close()
+	byMatch, err := ladderRecords(recs, a, opponents)
+	if err != nil {
+		return fmt.Errorf("--resume: %s: %w", *outFile, err)
+	}
 	for i, b := range opponents {
 		fmt.Fprintf(out, "ladder: %s, A = %s, B = %s, %d games from %s, %d at once (one core each), seed %d\n",
 			r.Name, a.Name, b.Name, *games, bookName, *threads, *seed)
-		res, err := playMatch(ctx, out, match.ArenaConfig{Rules: r, Openings: openings, A: a, B: b,
-			Games: *games, Threads: *threads, Seed: *seed}, sink)
+		cfg := match.ArenaConfig{Rules: r, Openings: openings, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed}
+		if cfg.Tags, err = modelTags(spec, specs[i]); err != nil {
+			return err
+		}
+		if cfg.Done, err = resumeMatch(ctx, out, cfg, byMatch[i], *outFile); err != nil {
+			return err
+		}
+		res, err := playMatch(ctx, out, cfg, sink)
 		if err != nil {
 			return err
 		}
@@ -142,6 +161,16 @@ func runLadder(args []string, out io.Writer) error {
 			AsNorth: res.AsNorth, Book: bookName, Threads: *threads, Seed: *seed, Wall: res.Elapsed}
 		if *results == "" {
 			continue
+		}
+		if res.Resumed == len(res.Games) {
+			rows, err := ladder.Read(*results)
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			if slices.ContainsFunc(rows, row.SameMatch) {
+				fmt.Fprintf(out, "every game was played before, and %s holds the match's row already\n", *results)
+				continue
+			}
 		}
 		if err := ladder.AppendRow(*results, row); err != nil {
 			fmt.Fprintf(out, "the row, not appended:\n%s\n%s\n", ladder.Header(), row.Format())
@@ -156,6 +185,24 @@ func runLadder(args []string, out io.Writer) error {
 		fmt.Fprintf(out, "records written to %s\n", *outFile)
 	}
 	return nil
+}
+
+// ladderRecords sorts the records of an earlier run of the ladder by match:
+// the games of A against opponents[i] go to element i, in the order of the
+// file. A record of other players is an error.
+func ladderRecords(recs []*game.Record, a *mcts.Factory, opponents []*mcts.Factory) ([][]*game.Record, error) {
+	byMatch := make([][]*game.Record, len(opponents))
+next:
+	for k, rec := range recs {
+		for i, b := range opponents {
+			if rec.South == a.Name && rec.North == b.Name || rec.South == b.Name && rec.North == a.Name {
+				byMatch[i] = append(byMatch[i], rec)
+				continue next
+			}
+		}
+		return nil, fmt.Errorf("record %d is a game of %s against %s, not of this ladder", k+1, rec.South, rec.North)
+	}
+	return byMatch, nil
 }
 
 // ladderSpec returns the spec of the ladder's player: the kind and

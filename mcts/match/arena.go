@@ -50,8 +50,18 @@ type ArenaConfig struct {
 	// which thread finished first.
 	SPRT *SPRT
 	// OnGame, if set, is called after each game is counted, in index order,
-	// from one goroutine, with the score so far from A's point of view.
+	// from one goroutine, with the score so far from A's point of view (not
+	// for the games of Done).
 	OnGame func(g *ArenaGame, sofar WDL)
+	// Tags are written into every game's record, beside the tags that say
+	// which game of the match it is; Resume checks them too. Such as the
+	// checksums of the players' models, so that a model replaced at the
+	// same path is a different match.
+	Tags map[string]string
+	// Done holds the games an earlier run of the same match played: games
+	// 0 to len(Done)-1, in index order, as Resume reads them from that
+	// run's records. They are counted first and not played again.
+	Done []*ArenaGame
 }
 
 // ArenaGame is one finished game of a match.
@@ -62,6 +72,10 @@ type ArenaGame struct {
 	Status   game.Status
 	ScoreA   float64 // A's score: 1, 0.5 or 0
 	Duration time.Duration
+	// Elapsed is the match's wall time when the game was counted, the
+	// earlier runs of a resumed match included (the time they spent on
+	// games a stop cut short is not).
+	Elapsed time.Duration
 	// PiecesA and PiecesB are the pieces (of every rank) that A and B have
 	// left when the game ends.
 	PiecesA, PiecesB int
@@ -77,7 +91,11 @@ type ArenaResult struct {
 	// an SPRT was asked for).
 	LLR     float64
 	Verdict Verdict
+	// Elapsed is the match's wall time, the earlier runs of a resumed match
+	// included (as ArenaGame.Elapsed); Resumed counts the games of
+	// ArenaConfig.Done.
 	Elapsed time.Duration
+	Resumed int
 }
 
 // DrawSummary describes how a match's drawn games ended: by which rule,
@@ -169,10 +187,7 @@ func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
 			return nil, fmt.Errorf("arena: %w", err)
 		}
 	}
-	start := cfg.Rules.Start()
-	if cfg.Start != nil {
-		start = *cfg.Start
-	}
+	start := matchStart(&cfg)
 	var buf [2 * game.MaxPoints]game.Decision
 	if len(start.Decisions(buf[:0])) == 0 {
 		return nil, errors.New("arena: the start position is already over")
@@ -182,8 +197,43 @@ func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
 			return nil, fmt.Errorf("arena: opening %d (%s) is already over", k+1, cfg.Openings[k].FEN())
 		}
 	}
-	threads := min(max(cfg.Threads, 1), cfg.Games)
+	if len(cfg.Done) > cfg.Games {
+		return nil, fmt.Errorf("arena: %d games done of a match of %d", len(cfg.Done), cfg.Games)
+	}
+	for k, g := range cfg.Done {
+		if g == nil || g.Index != k || g.Record == nil {
+			return nil, fmt.Errorf("arena: done game %d is not game %d of the match", k+1, k+1)
+		}
+	}
 	began := time.Now()
+	res := &ArenaResult{Resumed: len(cfg.Done)}
+	var prior time.Duration
+	stopped := false
+	count := func(g *ArenaGame) {
+		res.Games = append(res.Games, g)
+		res.WDL.Add(g.ScoreA)
+		if g.AIsSouth {
+			res.AsSouth.Add(g.ScoreA)
+		} else {
+			res.AsNorth.Add(g.ScoreA)
+		}
+		if cfg.SPRT != nil {
+			res.LLR, res.Verdict = cfg.SPRT.Test(res.WDL)
+			stopped = res.Verdict != Continue
+		}
+	}
+	for _, g := range cfg.Done {
+		if !stopped {
+			count(g)
+		}
+		prior = g.Elapsed
+	}
+	next := len(res.Games)
+	if stopped || next == cfg.Games {
+		res.Elapsed = prior
+		return res, nil
+	}
+	threads := min(max(cfg.Threads, 1), cfg.Games-next)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -204,7 +254,7 @@ func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
 	}
 	go func() {
 		defer close(jobs)
-		for i := range cfg.Games {
+		for i := next; i < cfg.Games; i++ {
 			select {
 			case jobs <- i:
 			case <-ctx.Done():
@@ -217,11 +267,8 @@ func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
 		close(results)
 	}()
 
-	res := &ArenaResult{}
 	waiting := map[int]*ArenaGame{}
-	next := 0
 	var firstErr error
-	stopped := false
 	for o := range results {
 		if o.err != nil {
 			if firstErr == nil && !stopped {
@@ -241,26 +288,18 @@ func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
 			}
 			delete(waiting, next)
 			next++
-			res.Games = append(res.Games, g)
-			res.WDL.Add(g.ScoreA)
-			if g.AIsSouth {
-				res.AsSouth.Add(g.ScoreA)
-			} else {
-				res.AsNorth.Add(g.ScoreA)
-			}
-			if cfg.SPRT != nil {
-				res.LLR, res.Verdict = cfg.SPRT.Test(res.WDL)
-				if res.Verdict != Continue {
-					stopped = true
-					cancel()
-				}
+			g.Elapsed = prior + time.Since(began)
+			g.Record.Tags[tagMatchSeconds] = strconv.FormatFloat(g.Elapsed.Seconds(), 'f', 1, 64)
+			count(g)
+			if stopped {
+				cancel()
 			}
 			if cfg.OnGame != nil {
 				cfg.OnGame(g, res.WDL)
 			}
 		}
 	}
-	res.Elapsed = time.Since(began)
+	res.Elapsed = prior + time.Since(began)
 	if firstErr != nil {
 		return res, firstErr
 	}
@@ -284,46 +323,19 @@ func playArenaGame(ctx context.Context, cfg *ArenaConfig, start game.Position, i
 	if err != nil {
 		return nil, fmt.Errorf("game %d: player B (%s): %w", i+1, cfg.B.Name, err)
 	}
-	if cfg.Endgame != nil {
-		rng := rand.New(rand.NewPCG(mcts.Mix(cfg.Seed, 2<<32|uint64(i/2)), 0))
-		var ok bool
-		if start, ok = RandomEndgame(cfg.Rules, rng, *cfg.Endgame); !ok {
-			return nil, fmt.Errorf("game %d: no random endgame of %s found", i+1, cfg.Rules.Name)
-		}
-	}
-	if n := len(cfg.Openings); n > 0 {
-		start = cfg.Openings[i/2%n]
+	p, rec, err := gameOpening(ctx, cfg, start, i)
+	if err != nil {
+		return nil, err
 	}
 	g := &ArenaGame{Index: i, AIsSouth: i%2 == 0}
 	south, north := a, b
-	southName, northName := cfg.A.Name, cfg.B.Name
 	if !g.AIsSouth {
 		south, north = b, a
-		southName, northName = cfg.B.Name, cfg.A.Name
-	}
-	rec := game.NewRecord(cfg.Rules, &start)
-	rec.South, rec.North = southName, northName
-	rec.Tags = map[string]string{"Game": strconv.Itoa(i + 1), "Seed": strconv.FormatUint(cfg.Seed, 10)}
-	if n := len(cfg.Openings); n > 0 {
-		rec.Tags["Book"] = strconv.Itoa(i/2%n + 1)
-	}
-	p := start
-	if cfg.OpeningTurns > 0 {
-		rec.Tags["Opening"] = strconv.Itoa(cfg.OpeningTurns)
-		opener := mcts.NewRandomPlayer(mcts.Mix(cfg.Seed, 1<<32|uint64(i/2)))
-		for range cfg.OpeningTurns {
-			if err := playRecordedTurn(ctx, opener, &p, rec); err != nil {
-				if errors.Is(err, errGameOver) {
-					break
-				}
-				return nil, fmt.Errorf("game %d: opening: %w", i+1, err)
-			}
-		}
 	}
 	for {
-		pl, name := south, southName
+		pl, name := south, rec.South
 		if p.SideToMove() == game.North {
-			pl, name = north, northName
+			pl, name = north, rec.North
 		}
 		if err := playRecordedTurn(ctx, pl, &p, rec); err != nil {
 			if errors.Is(err, errGameOver) {
@@ -332,6 +344,62 @@ func playArenaGame(ctx context.Context, cfg *ArenaConfig, start game.Position, i
 			return nil, fmt.Errorf("game %d, turn %d (%s, %s): %w", i+1, len(rec.Turns)+1, p.SideToMove(), name, err)
 		}
 	}
+	g.Duration = time.Since(began)
+	rec.Tags[tagSeconds] = strconv.FormatFloat(g.Duration.Seconds(), 'f', 1, 64)
+	g.finish(rec, p)
+	return g, nil
+}
+
+// gameOpening returns game i's position when its players take over, and
+// its record so far: the start (the match's, the opening book's or a
+// random endgame), the players' names as South and North, the tags that
+// identify the game, and the random opening turns. It depends only on the
+// match's settings and i, so a resumed match (Resume) can check a record
+// of an earlier run against it.
+func gameOpening(ctx context.Context, cfg *ArenaConfig, start game.Position, i int) (game.Position, *game.Record, error) {
+	if cfg.Endgame != nil {
+		rng := rand.New(rand.NewPCG(mcts.Mix(cfg.Seed, 2<<32|uint64(i/2)), 0))
+		var ok bool
+		if start, ok = RandomEndgame(cfg.Rules, rng, *cfg.Endgame); !ok {
+			return game.Position{}, nil, fmt.Errorf("game %d: no random endgame of %s found", i+1, cfg.Rules.Name)
+		}
+	}
+	if n := len(cfg.Openings); n > 0 {
+		start = cfg.Openings[i/2%n]
+	}
+	rec := game.NewRecord(cfg.Rules, &start)
+	rec.South, rec.North = cfg.A.Name, cfg.B.Name
+	if i%2 != 0 {
+		rec.South, rec.North = cfg.B.Name, cfg.A.Name
+	}
+	rec.Tags = maps.Clone(cfg.Tags)
+	if rec.Tags == nil {
+		rec.Tags = map[string]string{}
+	}
+	rec.Tags[tagGame] = strconv.Itoa(i + 1)
+	rec.Tags[tagSeed] = strconv.FormatUint(cfg.Seed, 10)
+	if n := len(cfg.Openings); n > 0 {
+		rec.Tags[tagBook] = strconv.Itoa(i/2%n + 1)
+	}
+	p := start
+	if cfg.OpeningTurns > 0 {
+		rec.Tags[tagOpening] = strconv.Itoa(cfg.OpeningTurns)
+		opener := mcts.NewRandomPlayer(mcts.Mix(cfg.Seed, 1<<32|uint64(i/2)))
+		for range cfg.OpeningTurns {
+			if err := playRecordedTurn(ctx, opener, &p, rec); err != nil {
+				if errors.Is(err, errGameOver) {
+					break
+				}
+				return game.Position{}, nil, fmt.Errorf("game %d: opening: %w", i+1, err)
+			}
+		}
+	}
+	return p, rec, nil
+}
+
+// finish sets the game's record, status, score and pieces left from its
+// final position p.
+func (g *ArenaGame) finish(rec *game.Record, p game.Position) {
 	g.Status = p.Status()
 	rec.Finish(g.Status)
 	g.Record = rec
@@ -341,8 +409,6 @@ func playArenaGame(ctx context.Context, cfg *ArenaConfig, start game.Position, i
 	}
 	g.ScoreA = g.Status.Outcome.ScoreFor(aSide)
 	g.PiecesA, g.PiecesB = p.Occupied(aSide).Count(), p.Occupied(aSide.Other()).Count()
-	g.Duration = time.Since(began)
-	return g, nil
 }
 
 var errGameOver = errors.New("the game is over")

@@ -21,6 +21,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"time"
 )
 
 // WriteFile is like os.WriteFile, but atomic: see Write.
@@ -218,4 +220,27 @@ func Size(n int64) string {
 		s += fmt.Sprintf(" (%d bytes)", n)
 	}
 	return s
+}
+
+// MoveAside renames path (a file or a directory) to a free name that
+// says when: path with "-YYYYMMDD-hhmmss" of when inserted before ext (a
+// suffix of path such as ".jsonl", kept last so that the name still says
+// the format; "" for none), and "-2", "-3", … after the time if that name
+// is taken. It returns the new name. Nothing is deleted.
+func MoveAside(path string, when time.Time, ext string) (string, error) {
+	base := strings.TrimSuffix(filepath.Clean(path), ext) + "-" + when.Format("20060102-150405")
+	to := base + ext
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(to); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if i > 100 {
+			return "", fmt.Errorf("setting %s aside: %s and 99 more names are taken", path, base+ext)
+		}
+		to = fmt.Sprintf("%s-%d%s", base, i, ext)
+	}
+	if err := os.Rename(path, to); err != nil {
+		return "", fmt.Errorf("setting %s aside: %w", path, err)
+	}
+	return to, nil
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestWrite(t *testing.T) {
@@ -105,5 +106,33 @@ func TestSize(t *testing.T) {
 		if got := Size(n); got != want {
 			t.Errorf("Size(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestMoveAside: a file is renamed with the time given before its
+// extension, a taken name gets a number, and nothing is deleted.
+func TestMoveAside(t *testing.T) {
+	dir := t.TempDir()
+	when := time.Date(2026, 11, 27, 3, 15, 0, 0, time.Local)
+	path := filepath.Join(dir, "games.jsonl")
+	for i, want := range []string{"games-20261127-031500.jsonl", "games-20261127-031500-2.jsonl", "games-20261127-031500-3.jsonl"} {
+		if err := os.WriteFile(path, []byte{byte('a' + i)}, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := MoveAside(path, when, ".jsonl")
+		if err != nil || got != filepath.Join(dir, want) {
+			t.Fatalf("move %d: %q, %v; want %s", i+1, got, err, want)
+		}
+	}
+	for i, name := range []string{"games-20261127-031500.jsonl", "games-20261127-031500-2.jsonl", "games-20261127-031500-3.jsonl"} {
+		if data, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(data) != string(rune('a'+i)) {
+			t.Errorf("%s: %q, %v", name, data, err)
+		}
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("%s still there: %v", path, err)
+	}
+	if _, err := MoveAside(path, when, ".jsonl"); err == nil {
+		t.Error("moving a file that is not there: no error")
 	}
 }

@@ -239,3 +239,13 @@ func Read(path string) ([]Row, error) {
 	}
 	return rows, nil
 }
+
+// SameMatch reports whether r and o are rows of the same match: the same
+// model, variant, players, time, openings and seed, with the same results.
+// When it ended, the program that played it, its threads and its wall
+// time may differ (a resumed match whose games were all played before).
+func (r Row) SameMatch(o Row) bool {
+	return r.Model == o.Model && r.ModelSHA256 == o.ModelSHA256 && r.Variant == o.Variant &&
+		r.Player == o.Player && r.Opponent == o.Opponent && r.MS == o.MS && r.WDL == o.WDL &&
+		r.AsSouth == o.AsSouth && r.AsNorth == o.AsNorth && r.Book == o.Book && r.Seed == o.Seed
+}

@@ -158,3 +158,34 @@ func TestLadderFile(t *testing.T) {
 		t.Errorf("empty file: %d rows, %v", len(rows), err)
 	}
 }
+
+// TestSameMatch: rows of one match may differ in when and how fast it was
+// played, never in who played, how, or the result.
+func TestSameMatch(t *testing.T) {
+	a := testRow(3, 14, 3)
+	for _, tc := range []struct {
+		name string
+		edit func(*Row)
+		same bool
+	}{
+		{"itself", func(*Row) {}, true},
+		{"later, by another program, on one thread", func(r *Row) {
+			r.Time, r.Code, r.Threads, r.Wall = r.Time.Add(time.Hour), "v0.0.1", 1, 99*time.Second
+		}, true},
+		{"another result", func(r *Row) { r.WDL.W, r.WDL.D = 4, 13 }, false},
+		{"the colours' split", func(r *Row) { r.AsSouth, r.AsNorth = r.AsNorth, r.AsSouth }, false},
+		{"another model", func(r *Row) { r.ModelSHA256 = "0000" }, false},
+		{"another player", func(r *Row) { r.Player += ",guard=0" }, false},
+		{"another opponent", func(r *Row) { r.Opponent = "alphabeta:ms=1000" }, false},
+		{"another time", func(r *Row) { r.MS = 1000 }, false},
+		{"another book", func(r *Row) { r.Book = "book2.txt" }, false},
+		{"another seed", func(r *Row) { r.Seed = 8 }, false},
+		{"another variant", func(r *Row) { r.Variant = "winther" }, false},
+	} {
+		b := a
+		tc.edit(&b)
+		if got := a.SameMatch(b); got != tc.same {
+			t.Errorf("%s: SameMatch %v, want %v", tc.name, got, tc.same)
+		}
+	}
+}
