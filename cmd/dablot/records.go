@@ -45,7 +45,13 @@ func (rr *recordRange) check() error {
 // read reads the records, and the rules of --variant or, if it is empty, of
 // the first record's variant.
 func (rr *recordRange) read() ([]*game.Record, *game.Rules, error) {
-	path, name := *rr.records, *rr.variant
+	return readRecords(*rr.records, *rr.variant)
+}
+
+// readRecords reads the game records of path, and the rules of variant
+// or, if it is empty, of the first record's variant.
+func readRecords(path, variant string) ([]*game.Record, *game.Rules, error) {
+	name := variant
 	recs, err := study.ReadRecordsFile(path)
 	if err != nil {
 		return nil, nil, err

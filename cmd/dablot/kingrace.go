@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts/match"
+	"github.com/dablot-zero/dablot/train/study"
+)
+
+// cmdKingRace tells whose king fell first in each game, and what followed.
+var cmdKingRace = &command{
+	name:  "kingrace",
+	usage: "--records FILE [--variant V] [--list]",
+	short: "whose king fell first in game records, and how those games ended",
+	long: `Replays game records (PGN-like or JSON lines, such as arena and ladder --out write)
+and finds in each the first king taken: whose, at which turn, with how many pieces
+left. Prints, for each player, its W/D/L in the games where its own king fell first,
+where the opponent's did, and where no king fell, the median turn of those captures,
+and its draws with only its own or only the opponent's king left. In dablot a king is
+taken only by a king, so the side with the only king cannot lose its last piece; the
+draws with one king left are the games that side did not convert (docs/strength.md §11).`,
+	run: runKingRace,
+}
+
+func runKingRace(args []string, out io.Writer) error {
+	fs := newFlags("analyse kingrace", out)
+	records := fs.String("records", "", "game records to replay")
+	variant := fs.String("variant", "", "variant of the records (default: the first record's)")
+	list := fs.Bool("list", false, "list every game: whose king fell first, at which turn, and the result")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *records == "" {
+		return usagef("--records is required")
+	}
+	recs, r, err := readRecords(*records, *variant)
+	if err != nil {
+		return err
+	}
+	races, err := study.KingRaces(recs, r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *records, err)
+	}
+	fmt.Fprintf(out, "kingrace: %s, %d games from %s\n", r.Name, len(races), *records)
+	if *list {
+		for _, kr := range races {
+			first := "no king taken"
+			if kr.Taken {
+				name := kr.South
+				if kr.FirstLost == game.North {
+					name = kr.North
+				}
+				first = fmt.Sprintf("%s's king (%s) taken at turn %d, %d pieces left", kr.FirstLost, name, kr.Turn, kr.Pieces)
+			}
+			fmt.Fprintf(out, "game %d: %s; %s (%s) in %d turns\n", kr.Record, first, kr.Result.Outcome.Result(), kr.Result.Reason.Key(), kr.Turns)
+		}
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "player\tW/D/L\town king first: games, W/D/L, median turn\tthe other's first\tno king taken\tdraws with only its king\twith only the other's")
+	for _, st := range study.SumKingRaces(races) {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", st.Player, wdlText(st.All), raceCell(st.OwnFirst, st.OwnTurns),
+			raceCell(st.TheirsFirst, st.TheirTurns), raceCell(st.NoneTaken, nil), st.DrawsOnlyKing, st.DrawsOpponentOnlyKing)
+	}
+	return tw.Flush()
+}
+
+func wdlText(w match.WDL) string { return fmt.Sprintf("%d/%d/%d", w.W, w.D, w.L) }
+
+// raceCell describes a player's games of one kind: how many, its W/D/L,
+// and the median turn of the king's capture (when turns are given).
+func raceCell(w match.WDL, turns []int) string {
+	s := fmt.Sprintf("%d, %s", w.Games(), wdlText(w))
+	if len(turns) > 0 {
+		xs := make([]float64, len(turns))
+		for i, t := range turns {
+			xs[i] = float64(t)
+		}
+		s += fmt.Sprintf(", turn %.0f", stat.Quantile(0.5, stat.Empirical, xs, nil))
+	}
+	return s
+}

@@ -1,0 +1,119 @@
+package study
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts/match"
+)
+
+// KingRace is one game's race for the kings: whose king was taken first,
+// when, and how the game ended. In dablot a king is taken only by a king,
+// so the side left with the only king cannot lose its last piece, and the
+// ladder's games follow the first king to fall (docs/strength.md §11).
+type KingRace struct {
+	Record       int    // the record's number in its file, from 1
+	South, North string // the players
+	// Taken is whether some king was taken; FirstLost is the side whose
+	// king fell first, at turn Turn (from 1), with Pieces on the board
+	// after that turn.
+	Taken     bool
+	FirstLost game.Side
+	Turn      int
+	Pieces    int
+	// Result is the game's end (the record's final position); Turns its
+	// length; Kings the sides that still had a king at the end.
+	Result game.Status
+	Turns  int
+	Kings  [2]bool
+}
+
+// KingRaces replays each record (variant r) and finds its king race. A
+// record that does not replay, or does not end, is a *RecordError.
+func KingRaces(recs []*game.Record, r *game.Rules) ([]KingRace, error) {
+	out := make([]KingRace, 0, len(recs))
+	hasKing := func(p *game.Position, s game.Side) bool { return !p.Pieces(s, game.King).Empty() }
+	for i, rec := range recs {
+		p, err := rec.StartPosition(r)
+		if err != nil {
+			return nil, &RecordError{Record: i + 1, Err: err}
+		}
+		kr := KingRace{Record: i + 1, South: rec.South, North: rec.North, Turns: len(rec.Turns)}
+		for k, t := range rec.Turns {
+			before := [2]bool{hasKing(&p, game.South), hasKing(&p, game.North)}
+			if err := p.ApplyTurn(t); err != nil {
+				return nil, &RecordError{Record: i + 1, Turn: k + 1, Text: t, Err: err}
+			}
+			for _, s := range []game.Side{game.South, game.North} {
+				if !kr.Taken && before[s] && !hasKing(&p, s) {
+					kr.Taken, kr.FirstLost, kr.Turn = true, s, k+1
+					kr.Pieces = p.Occupied(game.South).Count() + p.Occupied(game.North).Count()
+				}
+			}
+		}
+		if kr.Result = p.Status(); !kr.Result.Over() {
+			return nil, &RecordError{Record: i + 1, Err: fmt.Errorf("the game is unfinished after %d turns", len(rec.Turns))}
+		}
+		kr.Kings = [2]bool{hasKing(&p, game.South), hasKing(&p, game.North)}
+		out = append(out, kr)
+	}
+	return out, nil
+}
+
+// KingRaceStats sums one player's king races: its results in the games
+// where its king fell first, where the opponent's did, and where no king
+// fell, and its draws with the only king left on the board.
+type KingRaceStats struct {
+	Player                string
+	OwnFirst, TheirsFirst match.WDL
+	NoneTaken             match.WDL
+	OwnTurns, TheirTurns  []int // the turns at which the kings fell
+	DrawsOnlyKing         int   // drawn with the player's king the only one left
+	DrawsOpponentOnlyKing int   // drawn with the opponent's king the only one left
+	All                   match.WDL
+}
+
+// SumKingRaces sums the races by player, in order of first appearance.
+func SumKingRaces(races []KingRace) []KingRaceStats {
+	var stats []KingRaceStats
+	index := map[string]int{}
+	add := func(name string, side game.Side, kr *KingRace) {
+		i, ok := index[name]
+		if !ok {
+			i = len(stats)
+			index[name] = i
+			stats = append(stats, KingRaceStats{Player: name})
+		}
+		st := &stats[i]
+		score := kr.Result.Outcome.ScoreFor(side)
+		st.All.Add(score)
+		switch {
+		case !kr.Taken:
+			st.NoneTaken.Add(score)
+		case kr.FirstLost == side:
+			st.OwnFirst.Add(score)
+			st.OwnTurns = append(st.OwnTurns, kr.Turn)
+		default:
+			st.TheirsFirst.Add(score)
+			st.TheirTurns = append(st.TheirTurns, kr.Turn)
+		}
+		if kr.Result.Outcome == game.Draw && kr.Kings[side] != kr.Kings[side.Other()] {
+			if kr.Kings[side] {
+				st.DrawsOnlyKing++
+			} else {
+				st.DrawsOpponentOnlyKing++
+			}
+		}
+	}
+	for k := range races {
+		kr := &races[k]
+		add(kr.South, game.South, kr)
+		add(kr.North, game.North, kr)
+	}
+	for i := range stats {
+		slices.Sort(stats[i].OwnTurns)
+		slices.Sort(stats[i].TheirTurns)
+	}
+	return stats
+}

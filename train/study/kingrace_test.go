@@ -1,0 +1,65 @@
+package study
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/mcts/match"
+)
+
+// TestKingRaces: a game won by taking the king and then the last piece,
+// and a game drawn by the no-capture limit with one king on the board,
+// each summed for both players.
+func TestKingRaces(t *testing.T) {
+	r := configs.MustVariant("dablot")
+	recs := []*game.Record{
+		// South's king takes North's king and, the chain going on, its
+		// last soldier.
+		{Variant: "dablot", Setup: "6/5/2s3/5/6/5/2k3/5/2K3/5/6/5/S5 s", South: "A", North: "B", Result: "1-0",
+			NoCaptureLimit: r.NoCaptureLimit, MaxPlies: r.MaxPlies, Turns: []string{"e5xe9xe13"}},
+		// North alone has no king; one quiet turn reaches the limit.
+		{Variant: "dablot", Setup: "s5/5/6/5/6/5/6/5/6/5/6/5/S4K s - 99", South: "B", North: "A", Result: "1/2-1/2",
+			NoCaptureLimit: r.NoCaptureLimit, MaxPlies: r.MaxPlies, Turns: []string{"a1-a3"}},
+	}
+	races, err := KingRaces(recs, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kr := races[0]; !kr.Taken || kr.FirstLost != game.North || kr.Turn != 1 || kr.Pieces != 2 ||
+		kr.Result.Outcome != game.SouthWins || kr.Kings != [2]bool{true, false} {
+		t.Errorf("game 1: %+v", kr)
+	}
+	if kr := races[1]; kr.Taken || kr.Result.Reason != game.NoCaptureLimit || kr.Kings != [2]bool{true, false} {
+		t.Errorf("game 2: %+v", kr)
+	}
+	stats := SumKingRaces(races)
+	if len(stats) != 2 || stats[0].Player != "A" || stats[1].Player != "B" {
+		t.Fatalf("players: %+v", stats)
+	}
+	a, b := stats[0], stats[1]
+	if a.TheirsFirst != (match.WDL{W: 1}) || a.OwnFirst != (match.WDL{}) || a.NoneTaken != (match.WDL{D: 1}) ||
+		a.All != (match.WDL{W: 1, D: 1}) || len(a.TheirTurns) != 1 || a.TheirTurns[0] != 1 ||
+		a.DrawsOnlyKing != 0 || a.DrawsOpponentOnlyKing != 1 {
+		t.Errorf("A: %+v", a)
+	}
+	if b.OwnFirst != (match.WDL{L: 1}) || b.NoneTaken != (match.WDL{D: 1}) || b.DrawsOnlyKing != 1 || len(b.OwnTurns) != 1 {
+		t.Errorf("B: %+v", b)
+	}
+
+	// A record that does not replay, or that is unfinished, names itself.
+	bad := *recs[0]
+	bad.Turns = nil
+	if _, err := KingRaces([]*game.Record{recs[0], &bad}, r); err == nil {
+		t.Error("an unfinished record: no error")
+	} else if re, ok := err.(*RecordError); !ok || re.Record != 2 || !strings.Contains(err.Error(), "unfinished") {
+		t.Errorf("an unfinished record: %v", err)
+	}
+	bad.Turns = []string{"e5xe11"}
+	if _, err := KingRaces([]*game.Record{&bad}, r); err == nil {
+		t.Error("an illegal turn: no error")
+	} else if re, ok := err.(*RecordError); !ok || re.Turn != 1 {
+		t.Errorf("an illegal turn: %v", err)
+	}
+}
