@@ -49,7 +49,8 @@ type Guard struct {
 	// opponent has at most Handoff pieces and the side to move is ahead on
 	// material (by the alpha-beta evaluation's weights, by more than a
 	// soldier), the best decision of the guard's deepest search is played
-	// and the network's search does not run. The alpha-beta evaluation
+	// and the network's search does not run; under a time limit that search
+	// has the whole time, not the guard's share. The alpha-beta evaluation
 	// closes in on the last enemy pieces (AlphaBetaConfig.Hunt), which a
 	// network trained on self-play does not learn to do within the
 	// no-capture limit (docs/strength.md §10).
@@ -237,7 +238,10 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 	if len(legal) <= 1 {
 		return r, nil
 	}
-	ex, best, depth, err := g.excluded(ctx, q, g.deadline(start, lim), lim)
+	// An endgame handed to the guard gets the whole time: the network's
+	// search will not run.
+	handoff := g.handsOff(q)
+	ex, best, depth, err := g.excluded(ctx, q, g.deadline(start, lim, handoff), lim)
 	if err != nil {
 		return r, err
 	}
@@ -248,7 +252,7 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 	}
 	if d, ok := onlyAllowed(legal, ex); ok {
 		r.Only, r.Guarded = d, true
-	} else if depth > 0 && g.handsOff(q) {
+	} else if depth > 0 && handoff {
 		r.Only, r.Guarded, r.HandedOff = best, true, true
 	}
 	return r, nil
@@ -315,10 +319,14 @@ func onlyAllowed(legal, excluded []game.Decision) (game.Decision, bool) {
 }
 
 // deadline is the end of the guard's share of a search of limits lim that
-// starts at start (zero without a time limit).
-func (g *Guard) deadline(start time.Time, lim Limits) time.Time {
-	if lim.Time <= 0 {
+// starts at start, or of the whole time if whole is set (an endgame handed
+// to the guard); zero without a time limit.
+func (g *Guard) deadline(start time.Time, lim Limits, whole bool) time.Time {
+	switch {
+	case lim.Time <= 0:
 		return time.Time{}
+	case whole:
+		return start.Add(lim.Time)
 	}
 	return start.Add(time.Duration(g.Share * float64(lim.Time)))
 }

@@ -134,12 +134,6 @@ func TestGuardTime(t *testing.T) {
 	if r, err := g.Restrict(context.Background(), &p, Limits{Time: 40 * time.Millisecond}); err != nil || r.Limits.Time != max(40*time.Millisecond-r.Took, time.Millisecond) {
 		t.Errorf("40 ms: the guard took %v and left %v", r.Took, r.Limits.Time)
 	}
-	if d := g.deadline(start, Limits{Sims: 10}); !d.IsZero() {
-		t.Errorf("a search without a time limit gives the guard the deadline %v", d)
-	}
-	if d := g.deadline(start, Limits{Time: 100 * time.Millisecond}); d != start.Add(50*time.Millisecond) {
-		t.Errorf("share 0.5 of 100 ms: deadline %v after the start", d.Sub(start))
-	}
 }
 
 // TestSearchExclude: an excluded root decision is never visited or chosen,
@@ -435,5 +429,26 @@ func TestGuardKingValue(t *testing.T) {
 		if err := g.SetKingValue(bad); err == nil {
 			t.Errorf("SetKingValue(%d): no error", bad)
 		}
+	}
+}
+
+// TestGuardDeadline: the guard searches within its share of a time limit,
+// or within the whole time in an endgame handed to it (the network's
+// search will not run), and without a time limit has no deadline.
+func TestGuardDeadline(t *testing.T) {
+	g, err := NewGuard(4, 100, 0.25)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2026, 11, 27, 4, 0, 0, 0, time.UTC)
+	lim := Limits{Time: 200 * time.Millisecond}
+	if got, want := g.deadline(start, lim, false), start.Add(50*time.Millisecond); !got.Equal(want) {
+		t.Errorf("share: %v, want %v", got, want)
+	}
+	if got, want := g.deadline(start, lim, true), start.Add(200*time.Millisecond); !got.Equal(want) {
+		t.Errorf("handed off: %v, want %v", got, want)
+	}
+	if got := g.deadline(start, Limits{Sims: 100}, true); !got.IsZero() {
+		t.Errorf("no time limit: %v", got)
 	}
 }
