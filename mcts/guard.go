@@ -279,11 +279,20 @@ func (g *Guard) SetKingValue(soldiers int) error {
 }
 
 // handsOff reports whether p is an endgame that Handoff gives to the
-// guard: the opponent has at most Handoff pieces and the side to move
-// leads by more than a soldier's weight.
+// guard: the opponent has at most Handoff pieces, the side to move leads
+// by more than a soldier's weight, and it could take every enemy piece. A
+// king is taken only by a king, so a side without one cannot take the
+// opponent's: there the guard's hunt would close in on a piece it cannot
+// take (docs/strength.md §12).
 func (g *Guard) handsOff(p *game.Position) bool {
-	return g.Handoff > 0 && p.Occupied(p.SideToMove().Other()).Count() <= g.Handoff &&
-		g.ab.materialLead(p) > g.ab.cfg.Weights[game.Soldier]
+	me := p.SideToMove()
+	switch {
+	case g.Handoff <= 0 || p.Occupied(me.Other()).Count() > g.Handoff:
+		return false
+	case p.Pieces(me, game.King).Empty() && !p.Pieces(me.Other(), game.King).Empty():
+		return false
+	}
+	return g.ab.materialLead(p) > g.ab.cfg.Weights[game.Soldier]
 }
 
 // GuardRoot runs guard g, if not nil, on the search's root (Restrict) and

@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"testing"
@@ -347,18 +348,24 @@ func TestGuardHandoff(t *testing.T) {
 	const lead = "6/5/6/5/2k3/5/3p2/5/2S3/1P3/3K2/5/S5 "
 	for _, tc := range []struct {
 		name    string
+		variant string
 		fen     string
 		handoff int
 		want    bool
 	}{
-		{"ahead, two enemy pieces", lead + "s", 3, true},
-		{"ahead, handoff of two", lead + "s", 2, true},
-		{"more enemy pieces than the handoff", lead + "s", 1, false},
-		{"no handoff", lead + "s", 0, false},
-		{"behind", lead + "n", 3, false},
-		{"level", "6/5/6/5/2k3/1s3/3p2/5/2S3/1P3/3K2/5/6 s", 3, false},
+		{"ahead, two enemy pieces", "", lead + "s", 3, true},
+		{"ahead, handoff of two", "", lead + "s", 2, true},
+		{"more enemy pieces than the handoff", "", lead + "s", 1, false},
+		{"no handoff", "", lead + "s", 0, false},
+		{"behind", "", lead + "n", 3, false},
+		{"level", "", "6/5/6/5/2k3/1s3/3p2/5/2S3/1P3/3K2/5/6 s", 3, false},
+		// Dablot, where a king is taken only by a king: thirteen soldiers
+		// against a king and a soldier lead, but cannot take the king.
+		{"ahead without a king, against one", "dablot", "ks4/5/6/5/6/5/6/5/S5/5/SSSSSS/5/SSSSSS s", 3, false},
+		{"ahead with a king", "dablot", "ks4/5/6/5/6/5/6/5/S5/5/SSSSSS/5/KSSSSS s", 3, true},
 	} {
-		p := mustFEN(t, "winther", tc.fen)
+		variant := cmp.Or(tc.variant, "winther")
+		p := mustFEN(t, variant, tc.fen)
 		const depth = 2
 		g, err := NewGuard(depth, 100, 1)
 		if err != nil {
