@@ -28,7 +28,7 @@ var cmdBalance = &command{
 	name: "balance",
 	usage: `--variants V1,V2,... [--models DIR | --preset P] [--games N] [--sims 50,200,800]
        [--main-sims N] [--open K] [--temp T] [--search puct|gumbel] [--guard D] [--seed S]
-       [--anchor SPEC] [--check-games N] [--threads T] [--workers W] [--out DIR]`,
+       [--anchor SPEC] [--check-games N] [--threads T] [--workers W] [--out DIR] [--resume]`,
 	short: "measure how fair variants are: the first player's score as models play themselves",
 	long: `For each variant, its model DIR/<variant>.dbm plays itself: --games games at each
 strength of --sims (simulations per decision), each game opened by --open turns drawn
@@ -42,7 +42,9 @@ its model file has the full name (daablot,no_return=true.dbm).
 With --preset P (a built-in preset such as short, or a YAML file), a variant without a
 model file gets one trained first, in DIR/runs/ of --out. Writes balance.md,
 results.json, PNG charts and the games (games/<variant>.pgn) to --out, and prints the
-tables.`,
+tables. results.json is rewritten after each variant; --resume keeps the variants in it
+whose study was of the same model (by checksum) and settings, and studies the rest, so
+that a long study can go on after a stop.`,
 	run: runBalance,
 }
 
@@ -52,6 +54,7 @@ type balanceFlags struct {
 	games, mainSims, open, checkGames, threads, workers, guard int
 	temp                                                       float64
 	seed                                                       uint64
+	resume                                                     bool
 }
 
 func runBalance(args []string, out io.Writer) error {
@@ -73,6 +76,7 @@ func runBalance(args []string, out io.Writer) error {
 	rangeVar(fs, &f.threads, "threads", runtime.NumCPU(), 1, maxThreads, "network evaluators (one goroutine each)")
 	rangeVar(fs, &f.workers, "workers", 8, 1, 4096, "games played at once")
 	fs.StringVar(&f.out, "out", "balance", "directory for the report, charts and games")
+	fs.BoolVar(&f.resume, "resume", false, "keep the variants of --out's results.json studied with the same model and settings")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -129,8 +133,22 @@ func runBalance(args []string, out io.Writer) error {
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return err
 	}
+	var earlier []*balance.VariantResult
+	if f.resume {
+		if earlier, err = readBalance(f.out); err != nil {
+			return err
+		}
+	}
 	var results []*balance.VariantResult
+next:
 	for _, j := range jobs {
+		for _, e := range earlier {
+			if e != nil && j.model != nil && e.Matches(j.model, opts) {
+				fmt.Fprintf(out, "balance: %s: kept from %s (the same model and settings)\n", j.rules.Name, filepath.Join(f.out, balanceResults))
+				results = append(results, e)
+				continue next
+			}
+		}
 		m, source := j.model, j.path
 		if m == nil {
 			var err error
@@ -318,6 +336,27 @@ const (
 	balanceReport  = "balance.md"
 	balanceResults = "results.json"
 )
+
+// maxBalanceResults bounds the results file that --resume reads.
+const maxBalanceResults = 64 << 20
+
+// readBalance reads the results of an earlier study in dir (none if it has
+// no results file).
+func readBalance(dir string) ([]*balance.VariantResult, error) {
+	path := filepath.Join(dir, balanceResults)
+	data, err := durable.ReadFile(path, "balance results", maxBalanceResults)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var results []*balance.VariantResult
+	if err := json.Unmarshal(data, &results); err != nil {
+		return nil, fmt.Errorf("--resume: %s: %w", path, err)
+	}
+	return results, nil
+}
 
 // writeBalance writes the report, the results and the charts to dir.
 func writeBalance(dir string, results []*balance.VariantResult) ([]string, error) {

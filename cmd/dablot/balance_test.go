@@ -197,3 +197,102 @@ func TestBalanceSplitVariants(t *testing.T) {
 		t.Errorf("help analyse does not list balance:\n%s", buf.String())
 	}
 }
+
+// TestBalanceResume: a study run again with --resume keeps each variant of
+// the same model and settings, and studies again a variant whose model
+// changed or, with other settings, every one.
+func TestBalanceResume(t *testing.T) {
+	models := t.TempDir()
+	for _, v := range []string{"frostviken", "daablot"} {
+		saveTinyModel(t, v, filepath.Join(models, v+".dbm"))
+	}
+	out := filepath.Join(t.TempDir(), "study")
+	args := []string{"analyse", "balance", "--variants", "frostviken,daablot", "--models", models, "--games", "2",
+		"--sims", "4", "--open", "2", "--check-games", "2", "--anchor", "alphabeta:depth=1",
+		"--threads", "1", "--workers", "2", "--out", out}
+	if o, err := runCmd(t, args...); err != nil {
+		t.Fatalf("%v\n%s", err, o)
+	}
+	first, err := os.ReadFile(filepath.Join(out, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := runCmd(t, append(args, "--resume")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, o)
+	}
+	for _, v := range []string{"frostviken", "daablot"} {
+		if !strings.Contains(o, "balance: "+v+": kept from") {
+			t.Errorf("%s not kept:\n%s", v, o)
+		}
+	}
+	if again, _ := os.ReadFile(filepath.Join(out, "results.json")); !bytes.Equal(again, first) {
+		t.Error("a study kept whole changed its results")
+	}
+
+	// Another daablot model: daablot is studied again, frostviken kept.
+	m, err := model.NewNetwork(configs.MustVariant("daablot"), net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Save(filepath.Join(models, "daablot.dbm"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if o, err = runCmd(t, append(args, "--resume")...); err != nil {
+		t.Fatalf("%v\n%s", err, o)
+	}
+	if !strings.Contains(o, "balance: frostviken: kept from") || strings.Contains(o, "balance: daablot: kept") ||
+		!strings.Contains(o, "balance: daablot, model") {
+		t.Errorf("after a new daablot model:\n%s", o)
+	}
+	// Other settings: every variant is studied again.
+	if o, err = runCmd(t, append(args, "--resume", "--seed", "2")...); err != nil || strings.Contains(o, "kept from") {
+		t.Errorf("another seed: %v\n%s", err, o)
+	}
+	// A damaged results file is an error that names it.
+	if err := os.WriteFile(filepath.Join(out, "results.json"), []byte("[{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o, err = runCmd(t, append(args, "--resume")...); err == nil || !strings.Contains(o, "results.json") {
+		t.Errorf("a damaged results file: %v\n%s", err, o)
+	}
+}
+
+// TestBalanceMatches: a study matches its own model and options only.
+func TestBalanceMatches(t *testing.T) {
+	r := configs.MustVariant("daablot")
+	m, err := model.NewNetwork(r, net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "m.dbm")
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = model.LoadModel(path); err != nil {
+		t.Fatal(err)
+	}
+	opts := balance.DefaultOptions()
+	opts.Games, opts.Sims, opts.OpeningTurns, opts.CheckGames, opts.CheckAnchor, opts.Threads = 2, []int{4}, 2, 2, "alphabeta:depth=1", 1
+	res, err := balance.Study(t.Context(), m, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Matches(m, opts) {
+		t.Fatalf("a study does not match its own model and options: %+v", res)
+	}
+	for name, edit := range map[string]func(*balance.Options){
+		"games":  func(o *balance.Options) { o.Games = 3 },
+		"sims":   func(o *balance.Options) { o.Sims = []int{8} },
+		"seed":   func(o *balance.Options) { o.Seed = 9 },
+		"guard":  func(o *balance.Options) { o.Guard = 0 },
+		"open":   func(o *balance.Options) { o.OpeningTurns = 3 },
+		"anchor": func(o *balance.Options) { o.CheckGames = 4 },
+	} {
+		o := opts
+		edit(&o)
+		if res.Matches(m, o) {
+			t.Errorf("other %s: matches", name)
+		}
+	}
+}

@@ -41,6 +41,7 @@ import (
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/mcts/match/rating"
+	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 )
 
@@ -224,6 +225,9 @@ type VariantResult struct {
 	// FirstName is the side that moves first ("south" or "north").
 	FirstName string `json:"first"`
 	Model     string `json:"model,omitempty"` // where the model came from
+	// ModelSHA256 is the model's checksum (net.MetaChecksum), so that a
+	// study is not taken for one of another model at the same path.
+	ModelSHA256 string `json:"model_sha256,omitempty"`
 	// Training is the model's provenance.
 	Training model.TrainingSummary `json:"training"`
 	// Opening settings and the search used.
@@ -248,6 +252,7 @@ type VariantResult struct {
 	// The anchor check: the model's games at MainSims against Anchor
 	// (none if AnchorWDL has no games), its score and 95 % interval.
 	Anchor         string    `json:"anchor,omitempty"`
+	CheckGames     int       `json:"check_games"`
 	AnchorWDL      match.WDL `json:"anchor_wdl"`
 	AnchorScore    float64   `json:"anchor_score"`
 	AnchorCILow    float64   `json:"anchor_ci_low"`
@@ -261,6 +266,30 @@ type VariantResult struct {
 	Reliable bool          `json:"reliable"`
 	Reason   string        `json:"reason,omitempty"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
+}
+
+// Matches reports whether v is the study that Study(m, opts) would make
+// of m: the same variant and model (by checksum) and the same settings of
+// every figure (games, strengths, openings, search and guard, seed, anchor
+// check). A study interrupted between variants keeps the ones that match
+// (dablot analyse balance --resume).
+func (v *VariantResult) Matches(m *model.Model, opts Options) bool {
+	search := mcts.DefaultConfig()
+	if opts.Search != nil {
+		search = *opts.Search
+	}
+	sims, mainSims := opts.ladder()
+	ladder := make([]int, len(v.PerSims))
+	for i, ps := range v.PerSims {
+		ladder[i] = ps.Sims
+		if ps.Games != opts.Games {
+			return false
+		}
+	}
+	return v.Variant == m.Rules.Name && v.ModelSHA256 != "" && v.ModelSHA256 == m.Metadata[net.MetaChecksum] &&
+		slices.Equal(ladder, sims) && v.MainSims == mainSims && v.OpeningTurns == opts.OpeningTurns &&
+		v.OpeningTemperature == opts.OpeningTemperature && v.Search == describeSearch(search, opts.Guard) &&
+		v.Seed == opts.Seed && v.Anchor == opts.CheckAnchor && v.CheckGames == opts.CheckGames
 }
 
 // Main returns the result of the main strength.
@@ -313,10 +342,10 @@ func Study(ctx context.Context, m *model.Model, opts Options) (*VariantResult, e
 	}
 
 	res := &VariantResult{
-		Variant: r.Name, FirstName: r.First.String(), Training: m.Training,
+		Variant: r.Name, FirstName: r.First.String(), Training: m.Training, ModelSHA256: m.Metadata[net.MetaChecksum],
 		OpeningTurns: opts.OpeningTurns, OpeningTemperature: opts.OpeningTemperature,
 		Search: describeSearch(search, opts.Guard), Seed: opts.Seed, MainSims: mainSims,
-		Anchor: opts.CheckAnchor, Reliable: true,
+		Anchor: opts.CheckAnchor, CheckGames: opts.CheckGames, Reliable: true,
 	}
 	if err := s.startValues(ctx, res); err != nil {
 		return nil, err
