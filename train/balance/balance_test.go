@@ -514,3 +514,42 @@ func TestGumbelReproducible(t *testing.T) {
 		t.Errorf("search described as %q", a.Search)
 	}
 }
+
+// TestMatches: a study matches its own model and options only.
+func TestMatches(t *testing.T) {
+	r := configs.MustVariant("daablot")
+	m, err := model.NewNetwork(r, net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "m.dbm")
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = model.LoadModel(path); err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.Games, opts.Sims, opts.OpeningTurns, opts.CheckGames, opts.CheckAnchor, opts.Threads = 2, []int{4}, 2, 2, "alphabeta:depth=1", 1
+	res, err := Study(t.Context(), m, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Matches(m, opts) {
+		t.Fatalf("a study does not match its own model and options: %+v", res)
+	}
+	for name, edit := range map[string]func(*Options){
+		"games":  func(o *Options) { o.Games = 3 },
+		"sims":   func(o *Options) { o.Sims = []int{8} },
+		"seed":   func(o *Options) { o.Seed = 9 },
+		"guard":  func(o *Options) { o.Guard = 0 },
+		"open":   func(o *Options) { o.OpeningTurns = 3 },
+		"anchor": func(o *Options) { o.CheckGames = 4 },
+	} {
+		o := opts
+		edit(&o)
+		if res.Matches(m, o) {
+			t.Errorf("other %s: matches", name)
+		}
+	}
+}
