@@ -531,6 +531,7 @@ func TestMatches(t *testing.T) {
 	}
 	opts := DefaultOptions()
 	opts.Games, opts.Sims, opts.OpeningTurns, opts.CheckGames, opts.CheckAnchor, opts.Threads = 2, []int{4}, 2, 2, "alphabeta:depth=1", 1
+	opts.Guard = 0 // fast; the guard's setting is among those compared below
 	res, err := Study(t.Context(), m, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -542,7 +543,7 @@ func TestMatches(t *testing.T) {
 		"games":  func(o *Options) { o.Games = 3 },
 		"sims":   func(o *Options) { o.Sims = []int{8} },
 		"seed":   func(o *Options) { o.Seed = 9 },
-		"guard":  func(o *Options) { o.Guard = 0 },
+		"guard":  func(o *Options) { o.Guard = 3 },
 		"open":   func(o *Options) { o.OpeningTurns = 3 },
 		"anchor": func(o *Options) { o.CheckGames = 4 },
 	} {
