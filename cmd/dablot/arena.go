@@ -132,7 +132,7 @@ func runArena(args []string, out io.Writer) error {
 	defer stop()
 	cfg := match.ArenaConfig{
 		Rules: r, Start: &start, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed,
-		OpeningTurns: *opening, SPRT: test,
+		OpeningTurns: *opening, SPRT: test, Code: model.CodeVersion(),
 	}
 	if openings != nil {
 		cfg.Start, cfg.Openings = nil, openings
@@ -247,6 +247,9 @@ func printArena(out io.Writer, res *match.ArenaResult, test *match.SPRT) {
 	if d := res.Draws(); d.Games > 0 {
 		fmt.Fprintf(out, "draws   %d (%s): A ahead on pieces in %d, level in %d, behind in %d; pieces left %.1f to %.1f on average\n",
 			d.Games, match.FormatEnds(d.Reasons), d.AAhead, d.Level, d.BAhead, d.PiecesA, d.PiecesB)
+	}
+	if codes := res.Codes(); len(codes) > 1 {
+		fmt.Fprintf(out, "builds  %d played the games (a resumed match): %s\n", len(codes), strings.Join(codes, ", "))
 	}
 	if test != nil {
 		lower, upper := test.Bounds()

@@ -145,7 +145,8 @@ func runLadder(args []string, out io.Writer) error {
 	for i, b := range opponents {
 		fmt.Fprintf(out, "ladder: %s, A = %s, B = %s, %d games from %s, %d at once (one core each), seed %d\n",
 			r.Name, a.Name, b.Name, *games, bookName, *threads, *seed)
-		cfg := match.ArenaConfig{Rules: r, Openings: openings, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed}
+		cfg := match.ArenaConfig{Rules: r, Openings: openings, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed,
+			Code: model.CodeVersion()}
 		if cfg.Tags, err = modelTags(spec, specs[i]); err != nil {
 			return err
 		}
@@ -156,7 +157,7 @@ func runLadder(args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		row := ladder.Row{Time: time.Now(), Code: model.CodeVersion(), Model: modelPath, ModelSHA256: sha,
+		row := ladder.Row{Time: time.Now(), Code: strings.Join(res.Codes(), "+"), Model: modelPath, ModelSHA256: sha,
 			Variant: r.Name, Player: spec, Opponent: specs[i], MS: *ms, WDL: res.WDL, AsSouth: res.AsSouth,
 			AsNorth: res.AsNorth, Book: bookName, Threads: *threads, Seed: *seed, Wall: res.Elapsed}
 		if *results == "" {

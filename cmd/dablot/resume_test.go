@@ -125,12 +125,25 @@ func TestLadderResume(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	keepRecords(t, records, 5, false)
+	// As if an earlier build had played the games kept.
+	data, err = os.ReadFile(records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := regexp.MustCompile(`"Code":"[^"]*"`)
+	if n := len(code.FindAll(data, -1)); n != 5 {
+		t.Fatalf("%d of 5 records name the code that played them", n)
+	}
+	if err := os.WriteFile(records, code.ReplaceAll(data, []byte(`"Code":"old-build"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out, err := runCmd(t, append(args, "--resume")...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, want := range []string{"resuming: 4 of 4 games already played", "holds the match's row already",
-		"resuming: 1 of 4 games already played", "row appended to " + results} {
+		"resuming: 1 of 4 games already played", "row appended to " + results,
+		"builds  2 played the games (a resumed match): old-build, " + model.CodeVersion()} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -139,7 +152,8 @@ func TestLadderResume(t *testing.T) {
 	if err != nil || len(rows) != 3 {
 		t.Fatalf("%d rows, %v; want 3 (two, and the resumed second match)", len(rows), err)
 	}
-	if !rows[0].SameMatch(rows[0]) || rows[2].Opponent != rows[1].Opponent || rows[2].WDL.Games() != 4 {
+	if !rows[0].SameMatch(rows[0]) || rows[2].Opponent != rows[1].Opponent || rows[2].WDL.Games() != 4 ||
+		rows[2].Code != "old-build+"+model.CodeVersion() {
 		t.Errorf("the resumed match's row: %+v", rows[2])
 	}
 	if recs, err := study.ReadRecordsFile(records); err != nil || len(recs) != 8 {

@@ -58,6 +58,12 @@ type ArenaConfig struct {
 	// checksums of the players' models, so that a model replaced at the
 	// same path is a different match.
 	Tags map[string]string
+	// Code names the program that plays the match (such as
+	// model.CodeVersion()). It is written into each record the match plays
+	// as the tag Code, but Resume does not check it: a match resumed by a
+	// later build goes on, and ArenaResult.Codes says which builds played
+	// its games.
+	Code string
 	// Done holds the games an earlier run of the same match played: games
 	// 0 to len(Done)-1, in index order, as Resume reads them from that
 	// run's records. They are counted first and not played again.
@@ -346,6 +352,9 @@ func playArenaGame(ctx context.Context, cfg *ArenaConfig, start game.Position, i
 	}
 	g.Duration = time.Since(began)
 	rec.Tags[tagSeconds] = strconv.FormatFloat(g.Duration.Seconds(), 'f', 1, 64)
+	if cfg.Code != "" {
+		rec.Tags[tagCode] = cfg.Code
+	}
 	g.finish(rec, p)
 	return g, nil
 }

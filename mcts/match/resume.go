@@ -20,7 +20,30 @@ const (
 	tagOpening      = "Opening"      // the random turns before the players took over
 	tagSeconds      = "Seconds"      // the game's wall time
 	tagMatchSeconds = "MatchSeconds" // the match's wall time when the game was counted
+	tagCode         = "Code"         // the program that played the game (ArenaConfig.Code)
 )
+
+// CodeUnrecorded stands in ArenaResult.Codes for the games whose records
+// do not say which program played them (written before the tag existed).
+const CodeUnrecorded = "unrecorded"
+
+// Codes returns the programs that played the match's games
+// (ArenaConfig.Code, read back from the records of resumed games), each
+// once, in the order of the games; CodeUnrecorded for records without
+// the tag. One element unless the match was resumed by another build.
+func (r *ArenaResult) Codes() []string {
+	var codes []string
+	for _, g := range r.Games {
+		c := g.Record.Tags[tagCode]
+		if c == "" {
+			c = CodeUnrecorded
+		}
+		if !slices.Contains(codes, c) {
+			codes = append(codes, c)
+		}
+	}
+	return codes
+}
 
 // Resume reads back the games of an earlier run of the match cfg
 // describes, from the records that run wrote (RunArena counts and so

@@ -28,7 +28,9 @@ func TestResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The first run: three games, as a run stopped after three writes them.
+	// Another build resumes it: the Code tag is written, not checked.
 	cfg := resumeMatch(t, 3)
+	cfg.Code = "build-1"
 	first, err := RunArena(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -41,6 +43,7 @@ func TestResume(t *testing.T) {
 		recs = append(recs, g.Record)
 	}
 	cfg = resumeMatch(t, 6)
+	cfg.Code = "build-2"
 	if cfg.Done, err = Resume(ctx, cfg, recs); err != nil {
 		t.Fatal(err)
 	}
@@ -62,6 +65,12 @@ func TestResume(t *testing.T) {
 			t.Errorf("game %d differs from the whole match's", i+1)
 		}
 	}
+	if got, want := res.Codes(), []string{"build-1", "build-2"}; !slices.Equal(got, want) {
+		t.Errorf("codes of the resumed match: %q, want %q", got, want)
+	}
+	if got, want := whole.Codes(), []string{CodeUnrecorded}; !slices.Equal(got, want) {
+		t.Errorf("codes of a match without Code: %q, want %q", got, want)
+	}
 	if last := res.Games[2].Elapsed; res.Elapsed < last || res.Games[3].Elapsed < last {
 		t.Errorf("elapsed %v, game 4 at %v: want both past game 3's %v", res.Elapsed, res.Games[3].Elapsed, last)
 	}
@@ -75,6 +84,8 @@ func TestResume(t *testing.T) {
 	cfg.OnGame = func(g *ArenaGame, _ WDL) { t.Errorf("game %d played again", g.Index+1) }
 	if res, err := RunArena(ctx, cfg); err != nil || len(res.Games) != 3 || res.WDL != first.WDL {
 		t.Errorf("all done: %v, %+v", err, res)
+	} else if got := res.Codes(); !slices.Equal(got, []string{"build-1"}) {
+		t.Errorf("all done: codes %q, want build-1", got)
 	}
 }
 
