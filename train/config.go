@@ -14,6 +14,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/numeric"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
@@ -531,7 +532,7 @@ func (c *Config) Validate() error {
 		{s.RandomTurns >= 0, "selfplay.random_turns", "0 or more", s.RandomTurns},
 		{s.BatchWaitMS >= 0 && s.BatchWaitMS <= 1000, "selfplay.batch_wait_ms", "0 to 1000", s.BatchWaitMS},
 		{s.Adjudication >= 0 && s.Adjudication < 1, "selfplay.adjudication", "0 to less than 1", s.Adjudication},
-		{s.Adjudication == 0 || s.AdjudicationScale > 0 && finite(s.AdjudicationScale), "selfplay.adjudication_scale", "a finite number more than 0", s.AdjudicationScale},
+		{s.Adjudication == 0 || s.AdjudicationScale > 0 && numeric.Finite(s.AdjudicationScale), "selfplay.adjudication_scale", "a finite number more than 0", s.AdjudicationScale},
 		{s.MaterialHorizon >= 0, "selfplay.material_horizon", "0 or more", s.MaterialHorizon},
 		{s.MaterialWeight >= 0 && s.MaterialWeight <= 1, "selfplay.material_weight", "0 to 1", s.MaterialWeight},
 		{s.Quiescence >= 0 && s.Quiescence <= 100, "selfplay.quiescence", "0 to 100", s.Quiescence},
@@ -561,7 +562,7 @@ func (c *Config) Validate() error {
 		{s.ScoreUtility >= 0 && s.ScoreUtility <= model.MaxScoreUtility, "selfplay.score_utility", fmt.Sprintf("0 to %d", model.MaxScoreUtility), s.ScoreUtility},
 		{s.ScoreUtility == 0 || c.Network.ScoreHead, "selfplay.score_utility", "0 without network.score_head (it weighs the score head's output)", s.ScoreUtility},
 		{!c.Network.ScoreHead || s.MaterialHorizon > 0, "selfplay.material_horizon", "more than 0 with network.score_head (the score head learns the material lead that many decisions on)", s.MaterialHorizon},
-		{!c.Network.ScoreHead || s.AdjudicationScale > 0 && finite(s.AdjudicationScale), "selfplay.adjudication_scale", "a finite number more than 0 with network.score_head (it scales the score head's target, tanh(lead/adjudication_scale))", s.AdjudicationScale},
+		{!c.Network.ScoreHead || s.AdjudicationScale > 0 && numeric.Finite(s.AdjudicationScale), "selfplay.adjudication_scale", "a finite number more than 0 with network.score_head (it scales the score head's target, tanh(lead/adjudication_scale))", s.AdjudicationScale},
 		{c.Network.ShortTermHeads >= 0 && c.Network.ShortTermHeads <= net.MaxShortTermHeads, "network.short_term_heads", fmt.Sprintf("0 to %d", net.MaxShortTermHeads), c.Network.ShortTermHeads},
 		{len(s.ShortTermHorizons) == c.Network.ShortTermHeads, "selfplay.short_term_horizons",
 			fmt.Sprintf("one horizon for each of network.short_term_heads (%d)", c.Network.ShortTermHeads), s.ShortTermHorizons},
@@ -573,8 +574,8 @@ func (c *Config) Validate() error {
 		{e.Mode == "always" || e.Mode == "games" || e.Mode == "sprt", "evaluation.mode", "always, games or sprt", e.Mode},
 		{e.Mode == "always" || e.Games >= 1, "evaluation.games", "at least 1", e.Games},
 		{e.Threshold >= 0 && e.Threshold <= 1, "evaluation.threshold", "0 to 1", e.Threshold},
-		{e.Mode != "sprt" || finite(e.Elo0), "evaluation.elo0", "a finite number", e.Elo0},
-		{e.Mode != "sprt" || e.Elo1 > e.Elo0 && finite(e.Elo1), "evaluation.elo1", "a finite number more than elo0", e.Elo1},
+		{e.Mode != "sprt" || numeric.Finite(e.Elo0), "evaluation.elo0", "a finite number", e.Elo0},
+		{e.Mode != "sprt" || e.Elo1 > e.Elo0 && numeric.Finite(e.Elo1), "evaluation.elo1", "a finite number more than elo0", e.Elo1},
 		{(e.Mode == "always" || e.Sims >= 1) && e.Sims <= mcts.MaxSims, "evaluation.sims", simsRange, e.Sims},
 		{e.RandomTurns >= 0, "evaluation.random_turns", "0 or more", e.RandomTurns},
 		{r.Every >= 0, "rating.every", "0 or more", r.Every},
@@ -583,8 +584,8 @@ func (c *Config) Validate() error {
 		{r.RandomTurns >= 0, "rating.random_turns", "0 or more", r.RandomTurns},
 		{r.Previous >= 0 && r.Previous <= maxRatingGames, "rating.previous", fmt.Sprintf("0 to %d", maxRatingGames), r.Previous},
 		{c.Stop.Generations >= 0, "stop.generations", "0 or more", c.Stop.Generations},
-		{c.Stop.Hours >= 0 && finite(c.Stop.Hours), "stop.hours", "a finite number, 0 or more", c.Stop.Hours},
-		{c.Stop.CPUHours >= 0 && finite(c.Stop.CPUHours), "stop.cpu_hours", "a finite number, 0 or more", c.Stop.CPUHours},
+		{c.Stop.Hours >= 0 && numeric.Finite(c.Stop.Hours), "stop.hours", "a finite number, 0 or more", c.Stop.Hours},
+		{c.Stop.CPUHours >= 0 && numeric.Finite(c.Stop.CPUHours), "stop.cpu_hours", "a finite number, 0 or more", c.Stop.CPUHours},
 		{c.Stop.Generations > 0 || c.Stop.Hours > 0 || c.Stop.CPUHours > 0, "stop", "generations, hours or cpu_hours", "none"},
 	}
 	// The searches of the games played at once (selfplay.workers of them,
@@ -654,7 +655,6 @@ func deref(p *float64) any {
 }
 
 // finite reports whether x is neither infinite nor NaN.
-func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
 
 // batchWait is BatchWaitMS as a duration.
 func (s *SelfPlayConfig) batchWait() time.Duration {

@@ -11,8 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +18,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/internal/cputime"
+	"github.com/dablot-zero/dablot/internal/numeric"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
@@ -512,7 +511,7 @@ func (r *Run) generation(ctx context.Context) error {
 	if n := float64(len(lengths)); n > 0 {
 		m.DrawRate /= n
 		m.FirstPlayerScore /= n
-		m.MeanLength, m.MedianLength = mean(lengths), median(lengths)
+		m.MeanLength, m.MedianLength = mean(lengths), numeric.Median(lengths)
 	}
 	if m.EndgameGames > 0 {
 		m.EndgameDrawRate /= float64(m.EndgameGames)
@@ -927,16 +926,4 @@ func mean(xs []float64) float64 {
 		s += x
 	}
 	return s / float64(len(xs))
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

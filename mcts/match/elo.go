@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/dablot-zero/dablot/internal/numeric"
 )
 
 // WDL counts the games of a match from one player's point of view.
@@ -169,7 +171,7 @@ func (v Verdict) String() string {
 // Validate checks the test's parameters.
 func (t SPRT) Validate() error {
 	switch {
-	case !finite(t.Elo0) || !finite(t.Elo1):
+	case !numeric.Finite(t.Elo0) || !numeric.Finite(t.Elo1):
 		return fmt.Errorf("SPRT bounds %g, %g: want finite Elo values", t.Elo0, t.Elo1)
 	case !(t.Elo1 > t.Elo0):
 		return fmt.Errorf("SPRT bounds %g, %g: elo1 must be greater than elo0", t.Elo0, t.Elo1)
@@ -275,4 +277,3 @@ func (t SPRT) Test(r WDL) (llr float64, v Verdict) {
 }
 
 // finite reports whether x is neither infinite nor NaN.
-func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }

@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/numeric"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/mcts/match/rating"
@@ -769,22 +770,9 @@ func summarize(sims int, first game.Side, games []*Game) StrengthResult {
 	if len(games) > 0 {
 		sr.DrawRate = float64(sr.First.D) / float64(len(games))
 		sr.MeanLen = sum / float64(len(games))
-		sr.MedianLen = median(lens)
+		sr.MedianLen = numeric.Median(lens)
 	}
 	return sr
-}
-
-// median returns the median of xs (which it sorts).
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	slices.Sort(xs)
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // anchorGames plays the model at sims against the anchor player.
