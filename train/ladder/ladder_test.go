@@ -189,3 +189,21 @@ func TestSameMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsLadder: the repository's results file reads, and each row's
+// colour split adds up to its score.
+func TestDocsLadder(t *testing.T) {
+	rows, err := Read("../../docs/ladder.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) == 0 {
+		t.Fatal("docs/ladder.tsv has no rows")
+	}
+	for i, r := range rows {
+		s, n := r.AsSouth, r.AsNorth
+		if s.W+n.W != r.WDL.W || s.D+n.D != r.WDL.D || s.L+n.L != r.WDL.L {
+			t.Errorf("row %d (%s, %s): %v as South and %v as North do not add up to %v", i+1, r.Model, r.Player, s, n, r.WDL)
+		}
+	}
+}
