@@ -28,6 +28,7 @@ func Threads() int { return int(gemmThreads.Load()) }
 
 // Implementation names the matrix-multiply kernel used by Sgemm:
 // "archsimd-avx512" in GOEXPERIMENT=simd builds on CPUs with AVX-512,
+// "archsimd-avx2" in such builds on CPUs with AVX2 and FMA alone,
 // "gonum-blas32" otherwise.
 func Implementation() string { return gemmImpl() }
 

@@ -13,8 +13,11 @@ var simdAvailable = archsimd.X86.AVX512()
 
 // gemmImpl names the matrix-multiply implementation compiled in.
 func gemmImpl() string {
-	if simdAvailable {
+	switch {
+	case simdAvailable:
 		return "archsimd-avx512"
+	case avx2Available:
+		return "archsimd-avx2"
 	}
 	return "gonum-blas32"
 }
@@ -362,6 +365,10 @@ func (sc *Scratch) ensure(kk, qTiles int) {
 
 // run computes the tiles with p-tile in [pt0, pt1) and q-tile in [qt0, qt1).
 func (j *gemmJob) run(sc *Scratch, pt0, pt1, qt0, qt1 int) {
+	if !simdAvailable {
+		j.runAVX2(sc, pt0, pt1, qt0, qt1)
+		return
+	}
 	nq := qt1 - qt0
 	// The assembly kernels broadcast from memory: a pre-broadcast S would
 	// only waste cache, so they always read S compact (or in place).
@@ -545,11 +552,12 @@ var forceCompact int
 // benchmarks: 0 chooses by cost, 1 normal, 2 transposed.
 var forceOrientation int
 
-// sgemmFast runs the product with the archsimd kernel. It returns false when
-// the CPU lacks AVX-512, in which case the caller falls back to gonum.
-// Arguments have been validated; m, n, k > 0.
+// sgemmFast runs the product with the archsimd kernels: the AVX-512 ones,
+// or on a CPU with AVX2 and FMA alone the 256-bit one (sgemm_avx2.go). It
+// returns false when the CPU has neither, in which case the caller falls
+// back to gonum. Arguments have been validated; m, n, k > 0.
 func sgemmFast(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, threads int, sc *Scratch) bool {
-	if !simdAvailable {
+	if !simdAvailable && !avx2Available {
 		return false
 	}
 	aI, aK := lda, 1

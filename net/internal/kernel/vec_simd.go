@@ -11,6 +11,10 @@ import "simd/archsimd"
 // VecAdd sets dst[i] += src[i] for i < len(dst); len(src) >= len(dst).
 func VecAdd(dst, src []float32) {
 	if !simdAvailable {
+		if avx2Available {
+			vecAdd8(dst, src)
+			return
+		}
 		vecAddGeneric(dst, src)
 		return
 	}
@@ -29,6 +33,10 @@ func VecAdd(dst, src []float32) {
 // VecRelu sets x[i] = max(x[i], 0).
 func VecRelu(x []float32) {
 	if !simdAvailable {
+		if avx2Available {
+			vecRelu8(x)
+			return
+		}
 		vecReluGeneric(x)
 		return
 	}
@@ -49,6 +57,10 @@ func VecRelu(x []float32) {
 // VecAddRelu sets dst[i] = max(dst[i]+src[i], 0).
 func VecAddRelu(dst, src []float32) {
 	if !simdAvailable {
+		if avx2Available {
+			vecAddRelu8(dst, src)
+			return
+		}
 		vecAddGeneric(dst, src)
 		vecReluGeneric(dst)
 		return
@@ -70,6 +82,10 @@ func VecAddRelu(dst, src []float32) {
 // a ReLU whose output is y).
 func VecReluMask(dst, g, y []float32) {
 	if !simdAvailable {
+		if avx2Available {
+			vecReluMask8(dst, g, y)
+			return
+		}
 		vecReluMaskGeneric(dst, g, y)
 		return
 	}
