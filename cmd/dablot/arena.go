@@ -14,6 +14,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
+	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train/progress"
 )
@@ -132,7 +133,7 @@ func runArena(args []string, out io.Writer) error {
 	defer stop()
 	cfg := match.ArenaConfig{
 		Rules: r, Start: &start, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed,
-		OpeningTurns: *opening, SPRT: test, Code: model.CodeVersion(),
+		OpeningTurns: *opening, SPRT: test, Code: buildName(),
 	}
 	if openings != nil {
 		cfg.Start, cfg.Openings = nil, openings
@@ -147,7 +148,7 @@ func runArena(args []string, out io.Writer) error {
 	if cfg.Done, err = resumeMatch(ctx, out, cfg, recs, *outFile); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "arena: %s, A = %s, B = %s, %d games, %d threads, seed %d\n", r.Name, a.Name, b.Name, *games, *threads, *seed)
+	fmt.Fprintf(out, "arena: %s, A = %s, B = %s, %d games, %d threads, seed %d, %s\n", r.Name, a.Name, b.Name, *games, *threads, *seed, buildName())
 	if _, err := playMatch(ctx, out, cfg, sink); err != nil {
 		return err
 	}
@@ -181,6 +182,14 @@ func playMatch(ctx context.Context, out io.Writer, cfg match.ArenaConfig, sink *
 		printArena(out, res, cfg.SPRT)
 	}
 	return res, err
+}
+
+// buildName names the program that plays a match, for its records and
+// its ladder row: the code version and the matrix kernel, which sets the
+// network's speed and so what a player does in its time per move (an
+// AVX-512 machine, one with AVX2 alone and a plain build differ severalfold).
+func buildName() string {
+	return model.CodeVersion() + " " + net.GemmImplementation()
 }
 
 // gameLine describes a finished arena game in one line, for output that is

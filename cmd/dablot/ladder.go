@@ -143,10 +143,10 @@ func runLadder(args []string, out io.Writer) error {
 		return fmt.Errorf("--resume: %s: %w", *outFile, err)
 	}
 	for i, b := range opponents {
-		fmt.Fprintf(out, "ladder: %s, A = %s, B = %s, %d games from %s, %d at once (one core each), seed %d\n",
-			r.Name, a.Name, b.Name, *games, bookName, *threads, *seed)
+		fmt.Fprintf(out, "ladder: %s, A = %s, B = %s, %d games from %s, %d at once (one core each), seed %d, %s\n",
+			r.Name, a.Name, b.Name, *games, bookName, *threads, *seed, buildName())
 		cfg := match.ArenaConfig{Rules: r, Openings: openings, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed,
-			Code: model.CodeVersion()}
+			Code: buildName()}
 		if cfg.Tags, err = modelTags(spec, specs[i]); err != nil {
 			return err
 		}

@@ -72,7 +72,7 @@ func TestLadder(t *testing.T) {
 		if row.Model != modelFile || row.ModelSHA256 != m.Metadata[net.MetaChecksum] || row.ModelSHA256 == "" ||
 			row.Variant != "frostviken" || row.Player != "gumbel:model="+modelFile+",ms=5,guard=16" || row.Opponent != wantOpp ||
 			row.MS != 5 || row.WDL.Games() != 4 || row.AsSouth.Games() != 2 || row.AsNorth.Games() != 2 ||
-			row.Book != "configs/books/frostviken.txt" || row.Threads != 2 || row.Seed != 1 || row.Code != model.CodeVersion() {
+			row.Book != "configs/books/frostviken.txt" || row.Threads != 2 || row.Seed != 1 || row.Code != buildName() {
 			t.Errorf("row %d: %+v", i, row)
 		}
 	}

@@ -143,7 +143,7 @@ func TestLadderResume(t *testing.T) {
 	}
 	for _, want := range []string{"resuming: 4 of 4 games already played", "holds the match's row already",
 		"resuming: 1 of 4 games already played", "row appended to " + results,
-		"builds  2 played the games (a resumed match): old-build, " + model.CodeVersion()} {
+		"builds  2 played the games (a resumed match): old-build, " + buildName()} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -153,7 +153,7 @@ func TestLadderResume(t *testing.T) {
 		t.Fatalf("%d rows, %v; want 3 (two, and the resumed second match)", len(rows), err)
 	}
 	if !rows[0].SameMatch(rows[0]) || rows[2].Opponent != rows[1].Opponent || rows[2].WDL.Games() != 4 ||
-		rows[2].Code != "old-build+"+model.CodeVersion() {
+		rows[2].Code != "old-build+"+buildName() {
 		t.Errorf("the resumed match's row: %+v", rows[2])
 	}
 	if recs, err := study.ReadRecordsFile(records); err != nil || len(recs) != 8 {
