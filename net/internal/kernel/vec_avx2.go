@@ -67,3 +67,23 @@ func vecReluMask8(dst, g, y []float32) {
 		}
 	}
 }
+
+// gatherRow8 is GatherRow for c a multiple of 8.
+func gatherRow8(o, x []float32, tab []int32, c int) {
+	o = o[:9*c]
+	var z archsimd.Float32x8
+	for k, src := range tab[:9] {
+		d := o[k*c : (k+1)*c]
+		if src < 0 {
+			for i := 0; i+8 <= c; i += 8 {
+				z.Store((*[8]float32)(d[i:]))
+			}
+			continue
+		}
+		s := x[int(src)*c : int(src)*c+c]
+		for i := 0; i+8 <= c; i += 8 {
+			archsimd.LoadFloat32x8((*[8]float32)(s[i:])).Store((*[8]float32)(d[i:]))
+		}
+	}
+	archsimd.ClearAVXUpperBits()
+}

@@ -110,6 +110,10 @@ func VecReluMask(dst, g, y []float32) {
 // 0) one after another into o.
 func GatherRow(o, x []float32, tab []int32, c int) {
 	if !simdAvailable || c%16 != 0 {
+		if avx2Available && c%8 == 0 {
+			gatherRow8(o, x, tab, c)
+			return
+		}
 		gatherRowGeneric(o, x, tab, c)
 		return
 	}
