@@ -64,37 +64,42 @@ func kernel4x16(k int, s0, s1, s2, s3 unsafe.Pointer, step uintptr, v unsafe.Poi
 	c31.Store((*[8]float32)(out[56:64]))
 }
 
-// kernel4x16asm is kernel4x16 in assembly (sgemm_avx2_amd64.s), which
-// keeps the accumulators in place.
+// rows2 is the row height of the 256-bit assembly kernel's tile.
+const rows2 = 6
+
+// kernel6x16asm computes a 6 x 16 tile like kernel4x16, in assembly
+// (sgemm_avx2_amd64.s), with its accumulators kept in place.
 //
 //go:noescape
-func kernel4x16asm(k int, s0, s1, s2, s3 unsafe.Pointer, step uintptr, v unsafe.Pointer, out *[mr * nr2]float32)
+func kernel6x16asm(k int, s0, s1, s2, s3, s4, s5 unsafe.Pointer, step uintptr, v unsafe.Pointer, out *[rows2 * nr2]float32)
 
-// kernelRows2 is kernel4x16, in assembly when asmKernel is set.
-func kernelRows2(k int, s0, s1, s2, s3 unsafe.Pointer, step uintptr, v unsafe.Pointer, out *[mr * nr2]float32) {
+// kernelTile2 computes the tile of the rows whose scalars start at s[r]:
+// six rows in assembly when asmKernel is set, else four with the archsimd
+// kernel (tests and benchmarks compare both).
+func kernelTile2(k int, s *[rows2]unsafe.Pointer, step uintptr, v unsafe.Pointer, out *[rows2 * nr2]float32) {
 	if asmKernel {
-		kernel4x16asm(k, s0, s1, s2, s3, step, v, out)
+		kernel6x16asm(k, s[0], s[1], s[2], s[3], s[4], s[5], step, v, out)
 		return
 	}
-	kernel4x16(k, s0, s1, s2, s3, step, v, out)
+	kernel4x16(k, s[0], s[1], s[2], s[3], step, v, (*[mr * nr2]float32)(out[:mr*nr2]))
 }
 
-// packS2 writes dst[p*4+r] = S(p0+r, k0+p) (zero for r >= np), plus 4
-// zero floats of padding for the kernel's 4-wide loads. S(p, q) =
-// src[p*rs + q*cs].
-func packS2(dst []float32, src []float32, rs, cs, p0, np, k0, kk int) {
-	d := dst[:kk*mr+4]
-	clear(d[kk*mr:])
-	for r := 0; r < mr; r++ {
+// packS2 writes dst[p*rows+r] = S(p0+r, k0+p) for r < rows (zero for r >=
+// np), plus 4 zero floats of padding for the kernel's 4-wide loads.
+// S(p, q) = src[p*rs + q*cs].
+func packS2(dst []float32, src []float32, rs, cs, p0, np, rows, k0, kk int) {
+	d := dst[:kk*rows+4]
+	clear(d[kk*rows:])
+	for r := 0; r < rows; r++ {
 		if r >= np {
 			for q := 0; q < kk; q++ {
-				d[q*mr+r] = 0
+				d[q*rows+r] = 0
 			}
 			continue
 		}
 		base := (p0+r)*rs + k0*cs
 		for q := 0; q < kk; q++ {
-			d[q*mr+r] = src[base+q*cs]
+			d[q*rows+r] = src[base+q*cs]
 		}
 	}
 }
@@ -127,12 +132,17 @@ func packV2(dst []float32, src []float32, rs, cs, q0, nq, k0, kk int) {
 	}
 }
 
-// runAVX2 is run for the 256-bit kernel: the tiles with p-tile in [pt0,
-// pt1) and q-tile (of nr columns) in [qt0, qt1), each q-tile computed as
-// 16-column halves.
+// runAVX2 is run for the 256-bit kernel: the rows of p-tiles [pt0, pt1)
+// (in tiles of rows2 rows, or mr for the archsimd kernel) and the columns
+// of q-tiles [qt0, qt1), each q-tile computed as 16-column halves.
 func (j *gemmJob) runAVX2(sc *Scratch, pt0, pt1, qt0, qt1 int) {
+	r0, r1 := pt0*mr, min(pt1*mr, j.P)
 	q0, q1 := qt0*nr, min(qt1*nr, j.Q)
 	halves := (q1 - q0 + nr2 - 1) / nr2
+	rows := mr
+	if asmKernel {
+		rows = rows2
+	}
 	sc.ensure(min(kc2, j.K), qt1-qt0)
 	firstMode := mergeScale
 	switch j.beta {
@@ -143,7 +153,8 @@ func (j *gemmJob) runAVX2(sc *Scratch, pt0, pt1, qt0, qt1 int) {
 	}
 	va := archsimd.BroadcastFloat32x8(j.alpha)
 	vb := archsimd.BroadcastFloat32x8(j.beta)
-	out := (*[mr * nr2]float32)(sc.tile()[:mr*nr2])
+	out := (*[rows2 * nr2]float32)(sc.tile()[:rows2*nr2])
+	var s [rows2]unsafe.Pointer
 	for k0 := 0; k0 < j.K; k0 += kc2 {
 		kk := min(kc2, j.K-k0)
 		mode := mergeAdd
@@ -155,30 +166,31 @@ func (j *gemmJob) runAVX2(sc *Scratch, pt0, pt1, qt0, qt1 int) {
 			c0 := q0 + h*nr2
 			packV2(vbuf[h*kk*nr2:], j.v, j.vRS, j.vCS, c0, min(nr2, q1-c0), k0, kk)
 		}
-		sbuf := sc.s[:kk*mr+4]
-		for pt := pt0; pt < pt1; pt++ {
-			p0 := pt * mr
-			np := min(mr, j.P-p0)
-			// Read S in place when all four rows exist and the last
-			// 4-float load stays inside the slice; otherwise pack.
+		sbuf := sc.s[:kk*rows+4]
+		for p0 := r0; p0 < r1; p0 += rows {
+			np := min(rows, r1-p0)
+			// Read S in place when all the rows exist and the last 4-float
+			// load stays inside the slice; otherwise pack.
 			first := p0*j.sRS + k0*j.sCS
-			last := first + max(3*j.sRS, 0) + (kk-1)*j.sCS + 4
-			var s0, s1, s2, s3 unsafe.Pointer
+			last := first + max((rows-1)*j.sRS, 0) + (kk-1)*j.sCS + 4
 			var step uintptr
-			if np == mr && (j.sCS == 1 || j.sRS == 1) && last <= len(j.s) {
-				rs := uintptr(j.sRS) * 4
-				s0 = unsafe.Pointer(&j.s[first])
-				s1, s2, s3 = unsafe.Add(s0, rs), unsafe.Add(s0, 2*rs), unsafe.Add(s0, 3*rs)
+			if np == rows && (j.sCS == 1 || j.sRS == 1) && last <= len(j.s) {
+				s[0] = unsafe.Pointer(&j.s[first])
 				step = uintptr(j.sCS) * 4
+				for r := 1; r < rows; r++ {
+					s[r] = unsafe.Add(s[0], uintptr(r*j.sRS)*4)
+				}
 			} else {
-				packS2(sbuf, j.s, j.sRS, j.sCS, p0, np, k0, kk)
-				s0 = unsafe.Pointer(&sbuf[0])
-				s1, s2, s3 = unsafe.Add(s0, 4), unsafe.Add(s0, 8), unsafe.Add(s0, 12)
-				step = 16
+				packS2(sbuf, j.s, j.sRS, j.sCS, p0, np, rows, k0, kk)
+				s[0] = unsafe.Pointer(&sbuf[0])
+				step = uintptr(rows) * 4
+				for r := 1; r < rows; r++ {
+					s[r] = unsafe.Add(s[0], uintptr(r)*4)
+				}
 			}
 			for h := range halves {
 				c0 := q0 + h*nr2
-				kernelRows2(kk, s0, s1, s2, s3, step, unsafe.Pointer(&vbuf[h*kk*nr2]), out)
+				kernelTile2(kk, &s, step, unsafe.Pointer(&vbuf[h*kk*nr2]), out)
 				j.store2(out, p0, np, c0, min(nr2, q1-c0), mode, va, vb)
 			}
 		}
@@ -186,9 +198,9 @@ func (j *gemmJob) runAVX2(sc *Scratch, pt0, pt1, qt0, qt1 int) {
 	archsimd.ClearAVXUpperBits()
 }
 
-// store2 merges a finished 4 x 16 tile into C (store for the 256-bit
+// store2 merges the first np rows of a finished tile (rows of 16) into C (store for the 256-bit
 // kernel).
-func (j *gemmJob) store2(t *[mr * nr2]float32, p0, np, q0, nq int, mode int, va, vb archsimd.Float32x8) {
+func (j *gemmJob) store2(t *[rows2 * nr2]float32, p0, np, q0, nq int, mode int, va, vb archsimd.Float32x8) {
 	c := j.c
 	if j.cQS == 1 && nq == nr2 {
 		for r := 0; r < np; r++ {
