@@ -235,3 +235,57 @@ func (j *gemmJob) store2(t *[rows2 * nr2]float32, p0, np, q0, nq int, mode int, 
 		}
 	}
 }
+
+// kernelConv6x16asm is the implicit-gather convolution kernel of the
+// 256-bit path (sgemm_avx2_amd64.s): 6 rows, 16 columns, segs segments of
+// c depths, row r of segment s read from rows[s*6+r].
+//
+//go:noescape
+func kernelConv6x16asm(segs, c int, rows *[convSegs * rows2]unsafe.Pointer, v unsafe.Pointer, out *[rows2 * nr2]float32)
+
+// convGatherAVX2 is ConvGatherFast on the 256-bit path.
+func convGatherAVX2(rows, points int, tab []int32, x []float32, cin int, w []float32, cout int, out []float32, sc *Scratch) {
+	K := convSegs * cin
+	halves := (cout + nr2 - 1) / nr2
+	sc.ensure(K, (cout+nr-1)/nr)
+	if cap(sc.zero) < cin {
+		sc.zero = make([]float32, cin)
+	}
+	zero := unsafe.Pointer(&sc.zero[0])
+	vbuf := sc.v[:K*nr2*halves]
+	for h := range halves {
+		q0 := h * nr2
+		packV2(vbuf[h*K*nr2:], w, cout, 1, q0, min(nr2, cout-q0), 0, K)
+	}
+	j := gemmJob{P: rows, Q: cout, K: K, c: out, cPS: cout, cQS: 1, alpha: 1, beta: 1}
+	one := archsimd.BroadcastFloat32x8(1)
+	tile := (*[rows2 * nr2]float32)(sc.tile()[:rows2*nr2])
+	ptrs := (*[convSegs * rows2]unsafe.Pointer)(sc.rowPtrs[:convSegs*rows2])
+	for r0 := 0; r0 < rows; r0 += rows2 {
+		np := min(rows2, rows-r0)
+		for r := range rows2 {
+			if r >= np {
+				for s := range convSegs {
+					ptrs[s*rows2+r] = zero
+				}
+				continue
+			}
+			row := r0 + r
+			p := row % points
+			base := row - p
+			for s, src := range tab[p*convSegs : (p+1)*convSegs] {
+				ptr := zero
+				if src >= 0 {
+					ptr = unsafe.Pointer(&x[(base+int(src))*cin])
+				}
+				ptrs[s*rows2+r] = ptr
+			}
+		}
+		for h := range halves {
+			q0 := h * nr2
+			kernelConv6x16asm(convSegs, cin, ptrs, unsafe.Pointer(&vbuf[h*K*nr2]), tile)
+			j.store2(tile, r0, np, q0, min(nr2, cout-q0), mergeAdd, one, one)
+		}
+	}
+	archsimd.ClearAVXUpperBits()
+}

@@ -37,6 +37,12 @@ func TestSgemmAVX2(t *testing.T) {
 	})
 }
 
+// TestConvGatherAVX2 checks the 256-bit convolution kernel against
+// gather-then-multiply, whatever the CPU's widest kernel.
+func TestConvGatherAVX2(t *testing.T) {
+	withAVX2(t, checkConvGatherFast)
+}
+
 // TestVecAVX2 checks the 256-bit vector operations against the plain ones.
 func TestVecAVX2(t *testing.T) {
 	withAVX2(t, checkVecOps)

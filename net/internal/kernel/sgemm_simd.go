@@ -703,10 +703,17 @@ const convSegs = 9
 // gather(x)·W without writing the gathered matrix: the kernel reads each
 // neighbour's channels in place. out holds rows×cout floats (usually the
 // bias already); w is [9*cin][cout]. It returns false, doing nothing, when
-// the assembly kernel cannot run.
+// no assembly kernel (AVX-512, or AVX2 and FMA) can run.
 func ConvGatherFast(rows, points int, tab []int32, x []float32, cin int, w []float32, cout int, out []float32, sc *Scratch) bool {
-	if !simdAvailable || !asmKernel || rows <= 0 || cin <= 0 {
+	if !asmKernel || rows <= 0 || cin <= 0 {
 		return false
+	}
+	if !simdAvailable {
+		if !avx2Available {
+			return false
+		}
+		convGatherAVX2(rows, points, tab, x, cin, w, cout, out, sc)
+		return true
 	}
 	K := convSegs * cin
 	qTiles := (cout + nr - 1) / nr

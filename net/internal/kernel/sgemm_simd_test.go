@@ -84,9 +84,15 @@ func BenchmarkSgemmOrientation(b *testing.B) {
 // gather-then-multiply, on ragged sizes (rows not a multiple of 8, columns
 // not a multiple of 32) and missing neighbours.
 func TestConvGatherFast(t *testing.T) {
-	if !simdAvailable {
-		t.Skip("no AVX-512")
+	if !simdAvailable && !avx2Available {
+		t.Skip("neither AVX-512 nor AVX2 and FMA")
 	}
+	checkConvGatherFast(t)
+}
+
+// checkConvGatherFast is TestConvGatherFast's check, for whichever
+// kernel runs.
+func checkConvGatherFast(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range []struct{ points, n, cin, cout int }{
 		{41, 3, 8, 32}, {72, 2, 32, 32}, {41, 1, 5, 16}, {72, 1, 32, 40}, {7, 5, 3, 64}, {72, 3, 64, 64},
