@@ -16,6 +16,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
@@ -177,6 +178,9 @@ func runTrain(args []string, out io.Writer) error {
 		}
 	}
 	fmt.Fprintf(out, "run %s: %s on %s, %d generations done; %s\n", run.Dir, run.Config.Name, run.Rules.Name, run.Generation(), run.Progress())
+	if impl := net.GemmImplementation(); impl == "gonum-blas32" {
+		fmt.Fprintf(out, "note: matrix kernel %s: this build or CPU has no vector kernel; make build, on a CPU with AVX2 and FMA, runs the network several times faster\n", impl)
+	}
 
 	err := run.Train(ctx, stop)
 	if ctx.Err() != nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/runlog"
@@ -98,6 +99,10 @@ func TestTrainSmoke(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("the same command again did not continue the run (no %q):\n%s", want, out.String())
 		}
+	}
+	// The network's kernel is named when it is the slow one.
+	if note := "note: matrix kernel gonum-blas32"; strings.Contains(out.String(), note) != (net.GemmImplementation() == "gonum-blas32") {
+		t.Errorf("kernel %s, note %q printed: %v\n%s", net.GemmImplementation(), note, strings.Contains(out.String(), note), out.String())
 	}
 	if again, err := os.ReadFile(filepath.Join(dir, train.ModelDir, "gen-000001.dbm")); err != nil || !bytes.Equal(again, gen1) {
 		t.Errorf("generation 1's model changed when the run was continued (%v)", err)

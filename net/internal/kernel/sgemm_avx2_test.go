@@ -70,3 +70,18 @@ func BenchmarkSgemmAVX2(b *testing.B) {
 		}
 	}
 }
+
+// TestKernelChoice: a simd build never falls back to gonum on a CPU that
+// runs one of its kernels.
+func TestKernelChoice(t *testing.T) {
+	want := "gonum-blas32"
+	switch {
+	case archsimd.X86.AVX512():
+		want = "archsimd-avx512"
+	case archsimd.X86.AVX2() && archsimd.X86.FMA():
+		want = "archsimd-avx2"
+	}
+	if got := Implementation(); got != want {
+		t.Errorf("Implementation() = %q on this CPU, want %q", got, want)
+	}
+}
