@@ -106,30 +106,8 @@ func packS2(dst []float32, src []float32, rs, cs, p0, np, rows, k0, kk int) {
 
 // packV2 writes the V panel for columns q0..q0+nq (nq<=16) and depths
 // k0..k0+kk: dst[p*16+j] = V(k0+p, q0+j), zero for j>=nq.
-// V(p, q) = src[p*rs + q*cs].
 func packV2(dst []float32, src []float32, rs, cs, q0, nq, k0, kk int) {
-	dst = dst[:kk*nr2]
-	if cs == 1 {
-		for p := 0; p < kk; p++ {
-			row := src[(k0+p)*rs+q0:]
-			d := dst[p*nr2 : p*nr2+nr2]
-			n := copy(d[:nq], row[:nq])
-			clear(d[n:])
-		}
-		return
-	}
-	for j := 0; j < nr2; j++ {
-		if j >= nq {
-			for p := 0; p < kk; p++ {
-				dst[p*nr2+j] = 0
-			}
-			continue
-		}
-		base := k0*rs + (q0+j)*cs
-		for p := 0; p < kk; p++ {
-			dst[p*nr2+j] = src[base+p*rs]
-		}
-	}
+	packVPlain(dst[:kk*nr2], src, rs, cs, q0, nq, k0, kk, nr2)
 }
 
 // runAVX2 is run for the 256-bit kernel: the rows of p-tiles [pt0, pt1)

@@ -299,16 +299,31 @@ func packV(dst []float32, src []float32, rs, cs, q0, nq, k0, kk int) {
 		}
 		return
 	}
-	for j := 0; j < nr; j++ {
+	packVPlain(dst, src, rs, cs, q0, nq, k0, kk, nr)
+}
+
+// packVPlain writes a V panel of width columns without vector code:
+// dst[p*width+j] = V(k0+p, q0+j), zero for j>=nq. V(p, q) = src[p*rs + q*cs].
+func packVPlain(dst []float32, src []float32, rs, cs, q0, nq, k0, kk, width int) {
+	if cs == 1 {
+		for p := 0; p < kk; p++ {
+			row := src[(k0+p)*rs+q0:]
+			d := dst[p*width : p*width+width]
+			n := copy(d[:nq], row[:nq])
+			clear(d[n:])
+		}
+		return
+	}
+	for j := 0; j < width; j++ {
 		if j >= nq {
 			for p := 0; p < kk; p++ {
-				dst[p*nr+j] = 0
+				dst[p*width+j] = 0
 			}
 			continue
 		}
 		base := k0*rs + (q0+j)*cs
 		for p := 0; p < kk; p++ {
-			dst[p*nr+j] = src[base+p*rs]
+			dst[p*width+j] = src[base+p*rs]
 		}
 	}
 }
