@@ -4,8 +4,11 @@ package kernel
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"simd/archsimd"
 	"testing"
+
+	"github.com/dablot-zero/dablot/internal/cputime"
 )
 
 // withAVX2 runs f with the 256-bit kernels selected, as on a CPU with AVX2
@@ -83,5 +86,42 @@ func TestKernelChoice(t *testing.T) {
 	}
 	if got := Implementation(); got != want {
 		t.Errorf("Implementation() = %q on this CPU, want %q", got, want)
+	}
+}
+
+// BenchmarkConvGather measures ConvGatherFast on the inference
+// convolution's shape (64 positions of 72 points, 32 channels in and out)
+// with the CPU's widest kernel and, where it runs, the 256-bit one. The
+// flops counted are 2·rows·9·cin·cout, every neighbour present.
+func BenchmarkConvGather(b *testing.B) {
+	const points, n, cin, cout = 72, 64, 32, 32
+	r := rand.New(rand.NewPCG(3, 4))
+	tab := make([]int32, points*convSegs)
+	for i := range tab {
+		tab[i] = int32(r.IntN(points))
+	}
+	rows := points * n
+	x := randSlice(r, rows*cin)
+	w := randSlice(r, convSegs*cin*cout)
+	out := make([]float32, rows*cout)
+	run := func(b *testing.B) {
+		var sc Scratch
+		cpu0 := cputime.Process()
+		for b.Loop() {
+			if !ConvGatherFast(rows, points, tab, x, cin, w, cout, out, &sc) {
+				b.Skip("no fast convolution kernel on this CPU")
+			}
+		}
+		gflop := 2 * float64(rows*convSegs*cin*cout) * float64(b.N) / 1e9
+		b.ReportMetric(gflop/b.Elapsed().Seconds(), "GFLOP/s")
+		if cpu := (cputime.Process() - cpu0).Seconds(); cpu > 0 {
+			b.ReportMetric(gflop/cpu, "GFLOP/CPU-s")
+		}
+	}
+	b.Run("widest", run)
+	if archsimd.X86.AVX2() && archsimd.X86.FMA() {
+		defer func(s, a bool) { simdAvailable, avx2Available = s, a }(simdAvailable, avx2Available)
+		simdAvailable, avx2Available = false, true
+		b.Run("avx2", run)
 	}
 }
