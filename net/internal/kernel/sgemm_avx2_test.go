@@ -11,6 +11,14 @@ import (
 	"github.com/dablot-zero/dablot/internal/cputime"
 )
 
+// useAVX2 selects the 256-bit kernels, as on a CPU with AVX2 and FMA but
+// not AVX-512, and returns the function that restores the CPU's choice.
+func useAVX2() (restore func()) {
+	s, a := simdAvailable, avx2Available
+	simdAvailable, avx2Available = false, true
+	return func() { simdAvailable, avx2Available = s, a }
+}
+
 // withAVX2 runs f with the 256-bit kernels selected, as on a CPU with AVX2
 // and FMA but not AVX-512; it skips where the CPU lacks AVX2 or FMA.
 func withAVX2(t *testing.T, f func(t *testing.T)) {
@@ -18,8 +26,7 @@ func withAVX2(t *testing.T, f func(t *testing.T)) {
 	if !archsimd.X86.AVX2() || !archsimd.X86.FMA() {
 		t.Skip("the CPU lacks AVX2 or FMA")
 	}
-	defer func(s, a bool) { simdAvailable, avx2Available = s, a }(simdAvailable, avx2Available)
-	simdAvailable, avx2Available = false, true
+	defer useAVX2()()
 	f(t)
 }
 
@@ -57,21 +64,8 @@ func BenchmarkSgemmAVX2(b *testing.B) {
 	if !archsimd.X86.AVX2() || !archsimd.X86.FMA() {
 		b.Skip("the CPU lacks AVX2 or FMA")
 	}
-	defer func(s, a, asm bool) { simdAvailable, avx2Available, asmKernel = s, a, asm }(simdAvailable, avx2Available, asmKernel)
-	simdAvailable, avx2Available = false, true
-	for _, s := range [][3]int{{64 * 72, 32, 288}, {512, 512, 512}} {
-		for _, asm := range []bool{true, false} {
-			b.Run(fmt.Sprintf("%dx%dx%d/asm=%v", s[0], s[1], s[2], asm), func(b *testing.B) {
-				asmKernel = asm
-				m, n, k := s[0], s[1], s[2]
-				benchGemm(b, false, false, m, n, k, func(a, bb, c []float32) {
-					if err := Gemm(false, false, m, n, k, 1, a, k, bb, n, 0, c, n, 1, nil); err != nil {
-						b.Fatal(err)
-					}
-				})
-			})
-		}
-	}
+	defer useAVX2()()
+	benchKernelShapes(b)
 }
 
 // TestKernelChoice: a simd build never falls back to gonum on a CPU that
@@ -120,8 +114,7 @@ func BenchmarkConvGather(b *testing.B) {
 	}
 	b.Run("widest", run)
 	if archsimd.X86.AVX2() && archsimd.X86.FMA() {
-		defer func(s, a bool) { simdAvailable, avx2Available = s, a }(simdAvailable, avx2Available)
-		simdAvailable, avx2Available = false, true
+		defer useAVX2()()
 		b.Run("avx2", run)
 	}
 }

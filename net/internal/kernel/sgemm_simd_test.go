@@ -26,7 +26,12 @@ func TestSgemmKernels(t *testing.T) {
 // BenchmarkSgemmKernel compares the assembly and archsimd micro-kernels on
 // the inference convolution's shape (batch 64 on the 72-point board, 32
 // channels) and at 512³, on one thread.
-func BenchmarkSgemmKernel(b *testing.B) {
+func BenchmarkSgemmKernel(b *testing.B) { benchKernelShapes(b) }
+
+// benchKernelShapes runs Gemm with the assembly and then the archsimd
+// micro-kernel of whichever path is selected, on the inference
+// convolution's shape and at 512³, on one thread.
+func benchKernelShapes(b *testing.B) {
 	defer func(a bool) { asmKernel = a }(asmKernel)
 	for _, s := range [][3]int{{64 * 72, 32, 288}, {512, 512, 512}} {
 		for _, asm := range []bool{true, false} {
