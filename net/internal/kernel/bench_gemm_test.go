@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/dablot-zero/dablot/internal/cputime"
 	"gonum.org/v1/gonum/blas"
@@ -20,7 +21,14 @@ func benchGemm(b *testing.B, tA, tB bool, m, n, k int, f func(a, bb, c []float32
 	for i := 0; i < b.N; i++ {
 		f(a, bb, c)
 	}
-	gflop := 2 * float64(m) * float64(n) * float64(k) * float64(b.N) / 1e9
+	reportFlops(b, 2*float64(m)*float64(n)*float64(k), cpu0)
+}
+
+// reportFlops reports b's speed in GFLOP/s and GFLOP/CPU-s for flopsPerOp
+// floating-point operations an iteration, cpu0 being the process's CPU
+// time when the timed loop began.
+func reportFlops(b *testing.B, flopsPerOp float64, cpu0 time.Duration) {
+	gflop := flopsPerOp * float64(b.N) / 1e9
 	b.ReportMetric(gflop/b.Elapsed().Seconds(), "GFLOP/s")
 	// Per CPU-second: what the kernel achieves whatever else the machine runs.
 	if cpu := (cputime.Process() - cpu0).Seconds(); cpu > 0 {

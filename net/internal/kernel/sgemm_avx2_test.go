@@ -11,6 +11,9 @@ import (
 	"github.com/dablot-zero/dablot/internal/cputime"
 )
 
+// cpuHasAVX2 reports whether this CPU runs the 256-bit kernels.
+func cpuHasAVX2() bool { return archsimd.X86.AVX2() && archsimd.X86.FMA() }
+
 // useAVX2 selects the 256-bit kernels, as on a CPU with AVX2 and FMA but
 // not AVX-512, and returns the function that restores the CPU's choice.
 func useAVX2() (restore func()) {
@@ -23,7 +26,7 @@ func useAVX2() (restore func()) {
 // and FMA but not AVX-512; it skips where the CPU lacks AVX2 or FMA.
 func withAVX2(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
-	if !archsimd.X86.AVX2() || !archsimd.X86.FMA() {
+	if !cpuHasAVX2() {
 		t.Skip("the CPU lacks AVX2 or FMA")
 	}
 	defer useAVX2()()
@@ -61,7 +64,7 @@ func TestVecAVX2(t *testing.T) {
 // BenchmarkSgemmAVX2 measures the 256-bit kernels on the inference
 // convolution's shape and at 512³, on one thread.
 func BenchmarkSgemmAVX2(b *testing.B) {
-	if !archsimd.X86.AVX2() || !archsimd.X86.FMA() {
+	if !cpuHasAVX2() {
 		b.Skip("the CPU lacks AVX2 or FMA")
 	}
 	defer useAVX2()()
@@ -75,7 +78,7 @@ func TestKernelChoice(t *testing.T) {
 	switch {
 	case archsimd.X86.AVX512():
 		want = "archsimd-avx512"
-	case archsimd.X86.AVX2() && archsimd.X86.FMA():
+	case cpuHasAVX2():
 		want = "archsimd-avx2"
 	}
 	if got := Implementation(); got != want {
@@ -106,14 +109,10 @@ func BenchmarkConvGather(b *testing.B) {
 				b.Skip("no fast convolution kernel on this CPU")
 			}
 		}
-		gflop := 2 * float64(rows*convSegs*cin*cout) * float64(b.N) / 1e9
-		b.ReportMetric(gflop/b.Elapsed().Seconds(), "GFLOP/s")
-		if cpu := (cputime.Process() - cpu0).Seconds(); cpu > 0 {
-			b.ReportMetric(gflop/cpu, "GFLOP/CPU-s")
-		}
+		reportFlops(b, 2*float64(rows*convSegs*cin*cout), cpu0)
 	}
 	b.Run("widest", run)
-	if archsimd.X86.AVX2() && archsimd.X86.FMA() {
+	if cpuHasAVX2() {
 		defer useAVX2()()
 		b.Run("avx2", run)
 	}
