@@ -41,6 +41,15 @@ type AlphaBetaConfig struct {
 	// it are seen through. A search of d turns extends no deeper than
 	// 3·d + 6 decisions below the root (extLimit).
 	Extend bool
+	// Order sorts the quiet decisions (neither the table's move nor a
+	// jump) by two killer decisions a ply (the last quiet decisions there
+	// that cut the search off) and then by the history heuristic (how
+	// much each decision has cut off, weighted by depth squared), and
+	// searches every decision after the first with a null window
+	// (principal variation search), again in full only if it beats the
+	// first. The score of a search without a table is the same either
+	// way; fewer nodes reach it.
+	Order bool
 }
 
 // MaxTTBits bounds AlphaBetaConfig.TTBits: a table of 2^24 entries takes
@@ -107,6 +116,12 @@ type AlphaBetaPlayer struct {
 	ctx      context.Context
 	rootBest game.Decision
 	extLimit int // Extend: no extension at this ply or below
+	// Order: the killers of each ply and the history of each side's
+	// quiet decisions (index: the decision, below game.Stop), cleared
+	// at the start of each root's search (clearOrder).
+	killers [maxPly + 1][2]game.Decision
+	history [2][numMoves]int32
+	keys    [2 * game.MaxPoints]int64
 	// Nodes counts the nodes searched so far; Elapsed the time spent.
 	Nodes   int64
 	Elapsed time.Duration
@@ -150,6 +165,7 @@ func (ab *AlphaBetaPlayer) Search(ctx context.Context, p *game.Position) (ABResu
 		return ABResult{}, errOver
 	}
 	ab.begin(ctx, p)
+	ab.clearOrder()
 	if ab.cfg.Time > 0 {
 		ab.deadline = start.Add(ab.cfg.Time)
 	}
@@ -199,6 +215,7 @@ func (ab *AlphaBetaPlayer) begin(ctx context.Context, p *game.Position) {
 // none) bound it, and a search they stop returns ctx's error or
 // errGuardTime.
 func (ab *AlphaBetaPlayer) Vetoes(ctx context.Context, p *game.Position, depth, margin int, deadline time.Time) ([]game.Decision, error) {
+	ab.clearOrder()
 	ex, _, err := ab.vetoes(ctx, p, depth, margin, deadline, 0)
 	return ex, err
 }
@@ -368,10 +385,24 @@ func (ab *AlphaBetaPlayer) search(p *game.Position, depth, alpha, beta, ply int)
 	if ply == 0 && ab.rootBest != nullMove {
 		ttMove = ab.rootBest
 	}
-	orderDecisions(p, legal, ttMove)
+	if !ab.cfg.Order {
+		orderDecisions(p, legal, ttMove)
+	} else {
+		ab.orderQuiet(p, legal, ttMove, ply)
+	}
 	best, bestMove := -infScore, legal[0]
-	for _, d := range legal {
-		v := ab.searchChild(p, d, depth, alpha, beta, ply)
+	for i, d := range legal {
+		var v int
+		if ab.cfg.Order && i > 0 && beta-alpha > 1 {
+			// Principal variation search: a null window first, the
+			// whole window only for a decision that beats the best.
+			v = ab.searchChild(p, d, depth, alpha, alpha+1, ply)
+			if v > alpha && v < beta && !ab.stop {
+				v = ab.searchChild(p, d, depth, alpha, beta, ply)
+			}
+		} else {
+			v = ab.searchChild(p, d, depth, alpha, beta, ply)
+		}
 		if ab.stop {
 			return 0
 		}
@@ -380,6 +411,9 @@ func (ab *AlphaBetaPlayer) search(p *game.Position, depth, alpha, beta, ply int)
 		}
 		alpha = max(alpha, v)
 		if alpha >= beta {
+			if ab.cfg.Order {
+				ab.cutOff(p, d, depth, ply)
+			}
 			break
 		}
 	}
@@ -513,6 +547,78 @@ func orderDecisions(p *game.Position, legal []game.Decision, first game.Decision
 			legal[j] = legal[j-1]
 		}
 		legal[j] = d
+	}
+}
+
+// numMoves is the number of steps and jumps (decisions below game.Stop):
+// the size of a side's history table.
+const numMoves = game.MaxPoints * 2 * game.NumDirections
+
+// historyMax bounds a history entry: past it every entry is halved, so
+// that recent cut-offs count more than old ones.
+const historyMax = 1 << 20
+
+// clearOrder forgets the killers and the history (AlphaBetaConfig.Order)
+// before the search of a new root, so that its result depends on the root
+// alone.
+func (ab *AlphaBetaPlayer) clearOrder() {
+	if ab.cfg.Order {
+		ab.killers = [maxPly + 1][2]game.Decision{}
+		ab.history = [2][numMoves]int32{}
+	}
+}
+
+// cutOff records decision d of p, at ply with depth turns to go, as having
+// cut the search off: a quiet decision becomes the ply's first killer and
+// gains depth² in its side's history.
+func (ab *AlphaBetaPlayer) cutOff(p *game.Position, d game.Decision, depth, ply int) {
+	if !d.IsMove() || d.IsJump() {
+		return
+	}
+	if k := &ab.killers[ply]; k[0] != d {
+		k[1], k[0] = k[0], d
+	}
+	h := &ab.history[p.SideToMove()]
+	depth = max(depth, 1)
+	if h[d] += int32(depth * depth); h[d] > historyMax {
+		for i := range h {
+			h[i] /= 2
+		}
+	}
+}
+
+// orderQuiet sorts legal in place as orderDecisions does, and then the
+// quiet decisions: the ply's killers first, the rest by their history.
+func (ab *AlphaBetaPlayer) orderQuiet(p *game.Position, legal []game.Decision, first game.Decision, ply int) {
+	b := p.Board()
+	k := &ab.killers[ply]
+	h := &ab.history[p.SideToMove()]
+	keys := ab.keys[:len(legal)]
+	for i, d := range legal {
+		switch {
+		case d == first:
+			keys[i] = 0
+		case d.IsJump():
+			_, r, _ := p.PieceAt(int(b.Neighbor[d.From()][d.Dir()]))
+			keys[i] = 3 - int64(r)
+		case d == k[0]:
+			keys[i] = 4
+		case d == k[1]:
+			keys[i] = 5
+		case d.IsMove():
+			keys[i] = 6 + historyMax - int64(h[d])
+		default:
+			keys[i] = 7 + historyMax
+		}
+	}
+	// Insertion sort: stable, and the lists are short.
+	for i := 1; i < len(legal); i++ {
+		d, key := legal[i], keys[i]
+		j := i
+		for ; j > 0 && keys[j-1] > key; j-- {
+			legal[j], keys[j] = legal[j-1], keys[j-1]
+		}
+		legal[j], keys[j] = d, key
 	}
 }
 

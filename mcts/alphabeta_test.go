@@ -77,14 +77,14 @@ func smallPositions(t *testing.T) []game.Position {
 func TestAlphaBetaEqualsMinimax(t *testing.T) {
 	positions := smallPositions(t)
 	for _, tc := range []struct {
-		tt     int
-		extend bool
-	}{{0, false}, {16, false}, {0, true}, {16, true}} {
+		tt            int
+		extend, order bool
+	}{{0, false, false}, {16, false, false}, {0, true, false}, {16, true, false}, {0, false, true}, {16, true, true}} {
 		tt := tc.tt
 		for depth := 1; depth <= 3; depth++ {
 			for i, p := range positions {
 				c := DefaultAlphaBetaConfig()
-				c.Depth, c.TTBits, c.Quiescence, c.Extend = depth, tt, false, tc.extend
+				c.Depth, c.TTBits, c.Quiescence, c.Extend, c.Order = depth, tt, false, tc.extend, tc.order
 				ab, err := NewAlphaBetaPlayer(c)
 				if err != nil {
 					t.Fatal(err)
@@ -95,7 +95,7 @@ func TestAlphaBetaEqualsMinimax(t *testing.T) {
 				}
 				want := minimax(ab, &p, depth, 0)
 				if r.Score != want && !(r.Score >= winBound && want >= winBound) && !(r.Score <= -winBound && want <= -winBound) {
-					t.Errorf("tt %d extend %v depth %d position %d (%s): alpha-beta %d, minimax %d", tt, tc.extend, depth, i, p.FEN(), r.Score, want)
+					t.Errorf("tt %d extend %v order %v depth %d position %d (%s): alpha-beta %d, minimax %d", tt, tc.extend, tc.order, depth, i, p.FEN(), r.Score, want)
 				}
 				// The chosen decision must achieve the value.
 				q := p
@@ -188,6 +188,10 @@ func TestSpecs(t *testing.T) {
 		{"gumbel:eval=material,sims=8,guard=16,gnodes=5000,gext=1", ""},
 		{"gumbel:eval=material,sims=8,guard=16,gext=2", "gext=2"},
 		{"alphabeta:depth=3,ext=1", ""},
+		{"alphabeta:depth=3,order=1", ""},
+		{"alphabeta:depth=3,order=yes", "order=yes"},
+		{"gumbel:eval=material,sims=8,gorder=1", "set the guard: they need guard=1 or more"},
+		{"gumbel:eval=material,sims=8,guard=16,gnodes=5000,gorder=1", ""},
 		{"gumbel:eval=material,sims=8,guard=16,gnodes=5000", ""},
 		{"gumbel:eval=material,sims=8,guard=16,gnodes=-1", "gnodes=-1"},
 		{"mcts:eval=material,sims=8,guard=2,gmargin=-1", "gmargin=-1"},

@@ -55,7 +55,12 @@ type Guard struct {
 	// network trained on self-play does not learn to do within the
 	// no-capture limit (docs/strength.md §10).
 	Handoff int
-	ab      *AlphaBetaPlayer
+	// Order makes the guard's searches order quiet decisions by killers
+	// and history and search with null windows
+	// (AlphaBetaConfig.Order): fewer nodes a depth, so a node budget or a
+	// time share reaches deeper.
+	Order bool
+	ab    *AlphaBetaPlayer
 }
 
 // MaxGuardDepth bounds Guard.Depth, MaxGuardNodes the spec key gnodes=.
@@ -84,6 +89,9 @@ const (
 	DefaultGuardDepth  = MaxGuardDepth
 	DefaultGuardNodes  = 50_000
 	DefaultGuardExtend = true
+	// DefaultGuardOrder is Guard.Order's default (killers, history and
+	// null windows in the guard's searches).
+	DefaultGuardOrder = false
 	// DefaultGuardKingValue is the king's value in the guard's evaluation,
 	// in soldiers (the alpha-beta players' weights say 5). Where a king is
 	// taken only by a king (dablot, keyland), the side left with the only
@@ -140,7 +148,7 @@ func NewGuard(depth, margin int, share float64) (*Guard, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Guard{Depth: depth, Margin: margin, Share: share, Extend: DefaultGuardExtend, ab: ab}
+	g := &Guard{Depth: depth, Margin: margin, Share: share, Extend: DefaultGuardExtend, Order: DefaultGuardOrder, ab: ab}
 	if err := g.SetKingValue(DefaultGuardKingValue); err != nil {
 		return nil, err
 	}
@@ -178,7 +186,8 @@ func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Ti
 			}
 		}()
 	}
-	g.ab.cfg.Extend = g.Extend
+	g.ab.cfg.Extend, g.ab.cfg.Order = g.Extend, g.Order
+	g.ab.clearOrder()
 	var out []game.Decision
 	var best game.Decision
 	var used int64

@@ -44,11 +44,15 @@ func TestVetoesEqualMinimax(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := ab.Vetoes(context.Background(), &p, depth, margin, time.Time{})
-				if err != nil {
-					t.Fatal(err)
+				// Killers, history and null windows change the nodes, not the vetoes.
+				var got [2][]game.Decision
+				for o, order := range []bool{false, true} {
+					ab.cfg.Order = order
+					if got[o], err = ab.Vetoes(context.Background(), &p, depth, margin, time.Time{}); err != nil {
+						t.Fatal(err)
+					}
 				}
-				legal, scores := exactScores(ab, &p, depth)
+				legal, scores := exactScores(ab, &p, depth) // after a search: its extension limit
 				best := slices.Max(scores)
 				var want []game.Decision
 				for j, d := range legal {
@@ -56,8 +60,10 @@ func TestVetoesEqualMinimax(t *testing.T) {
 						want = append(want, d)
 					}
 				}
-				if !slices.Equal(got, want) {
-					t.Errorf("depth %d extend %v margin %d position %d (%s): vetoes %v, want %v (scores %v)", depth, extend, margin, i, p.FEN(), got, want, scores)
+				for o := range got {
+					if !slices.Equal(got[o], want) {
+						t.Errorf("depth %d extend %v order %v margin %d position %d (%s): vetoes %v, want %v (scores %v)", depth, extend, o == 1, margin, i, p.FEN(), got[o], want, scores)
+					}
 				}
 				if len(want) > 0 {
 					checked++
@@ -457,5 +463,55 @@ func TestGuardDeadline(t *testing.T) {
 	}
 	if got := g.deadline(start, Limits{Sims: 100}, true); !got.IsZero() {
 		t.Errorf("no time limit: %v", got)
+	}
+}
+
+// TestGuardOrder: killers, history and null windows (Guard.Order, the spec
+// key gorder=) reach the same depths in fewer nodes, from the openings of
+// the ladder's books.
+func TestGuardOrder(t *testing.T) {
+	for _, v := range []string{"dablot", "winther"} {
+		r := configs.MustVariant(v)
+		book, ok, err := configs.Book(r)
+		if err != nil || !ok {
+			t.Fatalf("%s: no book (%v)", v, err)
+		}
+		var nodes [2]int64
+		for _, p := range book[:8] {
+			if len(p.Decisions(nil)) < 2 {
+				continue // Restrict leaves a forced decision alone
+			}
+			for o, order := range []bool{false, true} {
+				g, err := NewGuard(3, DefaultGuardMargin, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g.Order = order
+				res, err := g.Restrict(context.Background(), &p, Limits{Sims: 10})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Depth != 3 {
+					t.Fatalf("%s %s order %v: depth %d, want 3", v, p.FEN(), order, res.Depth)
+				}
+				nodes[o] += g.ab.Nodes
+			}
+		}
+		if nodes[1] >= nodes[0] {
+			t.Errorf("%s: %d nodes with Order, %d without: want fewer", v, nodes[1], nodes[0])
+		}
+		t.Logf("%s, 8 openings to 3 turns: %d nodes without Order, %d with", v, nodes[0], nodes[1])
+	}
+	f, err := ParseFactory("gumbel:eval=material,sims=8,guard=4,gorder=1", SpecOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pl, err := f.New(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp, ok := pl.(*SearchPlayer); !ok || sp.Guard == nil || !sp.Guard.Order {
+		t.Errorf("gorder=1: player %T without an ordering guard", pl)
 	}
 }
