@@ -103,12 +103,14 @@ type ttEntry struct {
 // parent's, never on depth, so a capture chain (the same side deciding
 // again) is searched correctly; depth is counted in turns.
 type AlphaBetaPlayer struct {
-	cfg      AlphaBetaConfig
-	rules    *game.Rules
-	tt       []ttEntry
-	ttMask   uint64
-	bufs     [maxPly + 1][2 * game.MaxPoints]game.Decision
-	stepDirs [2][game.NumRanks]uint8
+	cfg    AlphaBetaConfig
+	rules  *game.Rules
+	tt     []ttEntry
+	ttMask uint64
+	bufs   [maxPly + 1][2 * game.MaxPoints]game.Decision
+	// stepTo[s][r][q]: the points a piece of side s and rank r on point q
+	// steps to on an empty board (mobility counts those left empty).
+	stepTo   [2][game.NumRanks][game.MaxPoints]game.Bits
 	nodes    int64
 	stop     bool
 	deadline time.Time
@@ -201,7 +203,7 @@ func (ab *AlphaBetaPlayer) Search(ctx context.Context, p *game.Position) (ABResu
 
 // begin readies the player for a search of p under ctx, with no deadline.
 func (ab *AlphaBetaPlayer) begin(ctx context.Context, p *game.Position) {
-	ab.setStepDirs(p.Rules())
+	ab.setSteps(p.Rules())
 	ab.ctx, ab.stop, ab.nodes = ctx, false, 0
 	ab.deadline, ab.maxNodes = time.Time{}, 0
 }
@@ -295,15 +297,27 @@ func (ab *AlphaBetaPlayer) Turn(ctx context.Context, p *game.Position) ([]game.D
 	}
 }
 
-func (ab *AlphaBetaPlayer) setStepDirs(r *game.Rules) {
+// setSteps readies the step tables (stepTo) for the rules r.
+func (ab *AlphaBetaPlayer) setSteps(r *game.Rules) {
 	if ab.rules == r {
 		return
 	}
 	ab.rules = r
+	b := r.Board
 	for rank := range game.Rank(game.NumRanks) {
-		rel := r.Ranks[rank].Step
-		ab.stepDirs[game.South][rank] = rel
-		ab.stepDirs[game.North][rank] = rel<<4 | rel>>4 // forward is south
+		rel := r.Ranks[rank].Step                                      // the directions a South piece steps in
+		dirs := [2]uint8{game.South: rel, game.North: rel<<4 | rel>>4} // forward is south for North
+		for s, sd := range dirs {
+			for q := range ab.stepTo[s][rank] {
+				var to game.Bits
+				for d := range game.Direction(game.NumDirections) {
+					if q < b.Points() && sd>>d&1 != 0 && b.Neighbor[q][d] >= 0 {
+						to = to.Or(game.Bit(int(b.Neighbor[q][d])))
+					}
+				}
+				ab.stepTo[s][rank][q] = to
+			}
+		}
 	}
 }
 
@@ -625,7 +639,7 @@ func (ab *AlphaBetaPlayer) orderQuiet(p *game.Position, legal []game.Decision, f
 // Evaluate is the static evaluation of p for its side to move: material
 // balance, mobility balance and the hunt term. The game must not be over.
 func (ab *AlphaBetaPlayer) Evaluate(p *game.Position) int {
-	ab.setStepDirs(p.Rules())
+	ab.setSteps(p.Rules())
 	me := p.SideToMove()
 	mat := ab.materialLead(p)
 	v := mat
@@ -655,19 +669,12 @@ func (ab *AlphaBetaPlayer) materialLead(p *game.Position) int {
 
 // mobility counts the steps side s could make (ignoring compulsory capture).
 func (ab *AlphaBetaPlayer) mobility(p *game.Position, s game.Side) int {
-	b := p.Board()
 	occ := p.Occupied(game.South).Or(p.Occupied(game.North))
 	n := 0
 	for r := range game.Rank(game.NumRanks) {
-		dirs := ab.stepDirs[s][r]
+		to := &ab.stepTo[s][r]
 		for pcs := p.Pieces(s, r); !pcs.Empty(); {
-			q := pcs.PopFirst()
-			nb := &b.Neighbor[q]
-			for d := range game.Direction(game.NumDirections) {
-				if dirs>>d&1 != 0 && nb[d] >= 0 && !occ.Has(int(nb[d])) {
-					n++
-				}
-			}
+			n += to[pcs.PopFirst()].AndNot(occ).Count()
 		}
 	}
 	return n

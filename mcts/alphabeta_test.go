@@ -251,3 +251,54 @@ func TestSpecs(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestMobility: the step tables count what a walk over each piece's
+// neighbours counts, in every variant, for both sides.
+func TestMobility(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var scratch game.MoveScratch
+	for _, v := range configs.VariantNames() {
+		r := configs.MustVariant(v)
+		ab, err := NewAlphaBetaPlayer(DefaultAlphaBetaConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := r.Start()
+		for ply := 0; ply < 300 && !p.Status().Over(); ply++ {
+			ab.setSteps(r)
+			for _, s := range []game.Side{game.South, game.North} {
+				if got, want := ab.mobility(&p, s), naiveMobility(&p, s); got != want {
+					t.Fatalf("%s %s side %v: mobility %d, want %d", v, p.FEN(), s, got, want)
+				}
+			}
+			d, ok := p.RandomDecision(rng, &scratch)
+			if !ok {
+				break
+			}
+			p.Apply(d)
+		}
+	}
+}
+
+// naiveMobility counts the empty neighbours of side s's pieces in the
+// directions their rank steps in (North's forward is South's backward).
+func naiveMobility(p *game.Position, s game.Side) int {
+	b := p.Board()
+	occ := p.Occupied(game.South).Or(p.Occupied(game.North))
+	n := 0
+	for r := range game.Rank(game.NumRanks) {
+		dirs := p.Rules().Ranks[r].Step
+		if s == game.North {
+			dirs = dirs<<4 | dirs>>4
+		}
+		for pcs := p.Pieces(s, r); !pcs.Empty(); {
+			q := pcs.PopFirst()
+			for d := range game.Direction(game.NumDirections) {
+				if nb := b.Neighbor[q][d]; dirs>>d&1 != 0 && nb >= 0 && !occ.Has(int(nb)) {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}

@@ -99,7 +99,7 @@ func (e *QuiescenceEvaluator) swing(p *game.Position, decisions []game.Decision)
 		e.ab.ctx = context.Background()
 	}
 	ab := e.ab
-	ab.setStepDirs(p.Rules())
+	ab.setSteps(p.Rules())
 	ab.stop, ab.nodes = false, 0
 	// The search orders its decisions in place: give it a copy.
 	legal := append(ab.bufs[0][:0], decisions...)
