@@ -188,8 +188,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   margin], gshare [0.5: Guard's share of ms], gnodes [0: none;
 //	                   else Guard's Nodes, its alpha-beta nodes a decision], gext
 //	                   [1, DefaultGuardExtend: Guard's Extend; 0 turns it off], gorder
-//	                   [DefaultGuardOrder: Guard's Order, killers, history and null
-//	                   windows in its searches], ghand
+//	                   [1, DefaultGuardOrder: Guard's Order, killers, history and null
+//	                   windows in its searches; 0 turns them off], ghand
 //	                   [0: none; else Guard's Handoff, the enemy pieces at most of an
 //	                   endgame the guard plays], gking [10, DefaultGuardKingValue:
 //	                   the king's value in soldiers in the guard's evaluation]
