@@ -269,6 +269,24 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 	return r, nil
 }
 
+// Spec returns the guard's settings as the keys of a player spec
+// (NewSpecFactory), every one of them, defaults included: "guard=16,
+// gmargin=100,gshare=0.5,gnodes=50000,gext=1,gorder=1,ghand=0,gking=10".
+// A record of games played with a guard names it so, and a guard made
+// with other defaults names itself differently.
+func (g *Guard) Spec() string {
+	return fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,ghand=%d,gking=%d",
+		g.Depth, g.Margin, g.Share, g.Nodes, b2i(g.Extend), b2i(g.Order), g.Handoff, g.KingValue())
+}
+
+// b2i is 1 for true and 0 for false, as spec values are written.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // KingValue returns the value of a king in the guard's evaluation, in
 // soldiers (DefaultGuardKingValue unless SetKingValue changed it).
 func (g *Guard) KingValue() int {

@@ -515,3 +515,41 @@ func TestGuardOrder(t *testing.T) {
 		t.Errorf("gorder=1: player %T without an ordering guard", pl)
 	}
 }
+
+// TestGuardSpec: a guard's Spec, given to a player spec, makes the same
+// guard.
+func TestGuardSpec(t *testing.T) {
+	def, err := NewDefaultGuard(DefaultGuardDepth, Limits{Sims: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := NewGuard(5, 50, 0.25)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Extend, other.Order, other.Handoff, other.Nodes = false, false, 6, 1000
+	if err := other.SetKingValue(20); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []*Guard{def, other} {
+		f, err := ParseFactory("gumbel:eval=material,sims=8,"+g.Spec(), SpecOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := f.New(1)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, ok := pl.(*SearchPlayer)
+		if !ok || sp.Guard == nil {
+			t.Fatalf("%s: player %T without a guard", g.Spec(), pl)
+		}
+		if got := sp.Guard.Spec(); got != g.Spec() {
+			t.Errorf("spec %s makes a guard of %s", g.Spec(), got)
+		}
+	}
+	if def.Spec() == other.Spec() {
+		t.Errorf("two guards, one spec: %s", def.Spec())
+	}
+}

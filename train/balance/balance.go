@@ -432,7 +432,11 @@ func storedRating(m *model.Model, anchor string) *StoredRating {
 func describeSearch(c mcts.Config, guard int) string {
 	g := ""
 	if guard > 0 {
-		g = fmt.Sprintf(" guard=%d,gnodes=%d", guard, mcts.DefaultGuardNodes)
+		// Every setting of the guard, so that a study resumed by a build
+		// with other defaults does not keep what the old guard played.
+		if gd, err := mcts.NewDefaultGuard(guard, mcts.Limits{Sims: 1}); err == nil {
+			g = " " + gd.Spec()
+		}
 	}
 	if c.Gumbel {
 		return fmt.Sprintf("gumbel m=%d gscale=%g", c.GumbelM, c.GumbelScale) + g

@@ -553,4 +553,17 @@ func TestMatches(t *testing.T) {
 			t.Errorf("other %s: matches", name)
 		}
 	}
+	// A study with the guard matches only a guard of the same settings,
+	// every one: an older build described its guard by depth and nodes.
+	guarded := opts
+	guarded.Guard = mcts.DefaultGuardDepth
+	old := *res
+	old.Search = describeSearch(mcts.DefaultConfig(), guarded.Guard)
+	if !old.Matches(m, guarded) {
+		t.Fatalf("the guard's own description %q does not match", old.Search)
+	}
+	old.Search = describeSearch(mcts.DefaultConfig(), 0) + " guard=16,gnodes=50000"
+	if old.Matches(m, guarded) {
+		t.Errorf("a guard described by depth and nodes alone (%q) matches", old.Search)
+	}
 }
