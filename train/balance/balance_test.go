@@ -256,7 +256,7 @@ func TestUnreliable(t *testing.T) {
 	guarded, _ := studyGames(t, m, o)
 	o.Guard = 0
 	res, games := studyGames(t, m, o)
-	if want := fmt.Sprintf(" guard=%d,gnodes=%d", mcts.DefaultGuardDepth, mcts.DefaultGuardNodes); !strings.HasSuffix(guarded.Search, want) || strings.Contains(res.Search, "guard") {
+	if want := fmt.Sprintf(" guard=%d,gmargin=%d,gshare=%g,gnodes=%d,", mcts.DefaultGuardDepth, mcts.DefaultGuardMargin, mcts.DefaultGuardShare, mcts.DefaultGuardNodes); !strings.Contains(guarded.Search, want) || strings.Contains(res.Search, "guard") {
 		t.Errorf("searches described as %q with the guard, %q without", guarded.Search, res.Search)
 	}
 	if guarded.AnchorWDL.Score() <= res.AnchorWDL.Score() {
