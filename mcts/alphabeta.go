@@ -50,6 +50,14 @@ type AlphaBetaConfig struct {
 	// first. The score of a search without a table is the same either
 	// way; fewer nodes reach it.
 	Order bool
+	// Reduce, with Order, searches late quiet decisions a turn shallower
+	// (late-move reductions): from the fourth decision of a node on, at
+	// two or more turns to go below the root, outside a chain, neither a
+	// jump nor a killer, a null-window search one turn shorter comes
+	// first, and only a decision that beats the best so far is searched
+	// at full depth. The search reaches deeper within its nodes and may
+	// miss what only the full depth of a late quiet decision shows.
+	Reduce bool
 }
 
 // MaxTTBits bounds AlphaBetaConfig.TTBits: a table of 2^24 entries takes
@@ -71,6 +79,8 @@ func (c *AlphaBetaConfig) Validate() error {
 		return fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d", c.Depth, maxDepth)
 	case c.TTBits < 0 || c.TTBits > MaxTTBits:
 		return fmt.Errorf("mcts: alpha-beta table bits %d: want 0 to %d (mcts.MaxTTBits)", c.TTBits, MaxTTBits)
+	case c.Reduce && !c.Order:
+		return errors.New("mcts: alpha-beta reductions need the ordering (Reduce needs Order)")
 	}
 	return nil
 }
@@ -407,14 +417,23 @@ func (ab *AlphaBetaPlayer) search(p *game.Position, depth, alpha, beta, ply int)
 	best, bestMove := -infScore, legal[0]
 	for i, d := range legal {
 		var v int
-		if ab.cfg.Order && i > 0 && beta-alpha > 1 {
+		reduced := false
+		if ab.cfg.Reduce && ab.reducible(p, d, i, depth, ply) {
+			// A turn shallower first: a decision no better than the
+			// best so far even so keeps that score.
+			v = ab.searchChild(p, d, depth-1, alpha, alpha+1, ply)
+			reduced = v <= alpha
+		}
+		switch {
+		case reduced:
+		case ab.cfg.Order && i > 0 && beta-alpha > 1:
 			// Principal variation search: a null window first, the
 			// whole window only for a decision that beats the best.
 			v = ab.searchChild(p, d, depth, alpha, alpha+1, ply)
 			if v > alpha && v < beta && !ab.stop {
 				v = ab.searchChild(p, d, depth, alpha, beta, ply)
 			}
-		} else {
+		default:
 			v = ab.searchChild(p, d, depth, alpha, beta, ply)
 		}
 		if ab.stop {
@@ -562,6 +581,15 @@ func orderDecisions(p *game.Position, legal []game.Decision, first game.Decision
 		}
 		legal[j] = d
 	}
+}
+
+// reducible reports whether decision d, the i-th of p's sorted decisions
+// at ply with depth turns to go, is searched a turn shallower first
+// (AlphaBetaConfig.Reduce): a late quiet decision, not a killer, below
+// the root, at a turn's start, with two or more turns to go once reduced.
+func (ab *AlphaBetaPlayer) reducible(p *game.Position, d game.Decision, i, depth, ply int) bool {
+	k := &ab.killers[ply]
+	return i >= 3 && depth >= 3 && ply > 0 && p.Chain() < 0 && d.IsMove() && !d.IsJump() && d != k[0] && d != k[1]
 }
 
 // numMoves is the number of steps and jumps (decisions below game.Stop):

@@ -60,7 +60,10 @@ type Guard struct {
 	// (AlphaBetaConfig.Order): fewer nodes a depth, so a node budget or a
 	// time share reaches deeper.
 	Order bool
-	ab    *AlphaBetaPlayer
+	// Reduce, with Order, makes the guard's searches search late quiet
+	// decisions a turn shallower first (AlphaBetaConfig.Reduce).
+	Reduce bool
+	ab     *AlphaBetaPlayer
 }
 
 // MaxGuardDepth bounds Guard.Depth, MaxGuardNodes the spec key gnodes=.
@@ -94,6 +97,8 @@ const (
 	// 100 games from the book) they took winther.dbm from 44.5 % to
 	// 56.0 %, +11.5 ± 8.6 points game by game (docs/strength.md §16).
 	DefaultGuardOrder = true
+	// DefaultGuardReduce is Guard.Reduce's default: no reductions.
+	DefaultGuardReduce = false
 	// DefaultGuardKingValue is the king's value in the guard's evaluation,
 	// in soldiers (the alpha-beta players' weights say 5). Where a king is
 	// taken only by a king (dablot, keyland), the side left with the only
@@ -150,7 +155,7 @@ func NewGuard(depth, margin int, share float64) (*Guard, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Guard{Depth: depth, Margin: margin, Share: share, Extend: DefaultGuardExtend, Order: DefaultGuardOrder, ab: ab}
+	g := &Guard{Depth: depth, Margin: margin, Share: share, Extend: DefaultGuardExtend, Order: DefaultGuardOrder, Reduce: DefaultGuardReduce, ab: ab}
 	if err := g.SetKingValue(DefaultGuardKingValue); err != nil {
 		return nil, err
 	}
@@ -188,7 +193,10 @@ func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Ti
 			}
 		}()
 	}
-	g.ab.cfg.Extend, g.ab.cfg.Order = g.Extend, g.Order
+	if g.Reduce && !g.Order {
+		return nil, 0, 0, errors.New("mcts: the guard's reductions need its ordering (Reduce needs Order)")
+	}
+	g.ab.cfg.Extend, g.ab.cfg.Order, g.ab.cfg.Reduce = g.Extend, g.Order, g.Reduce
 	g.ab.clearOrder()
 	var out []game.Decision
 	var best game.Decision
@@ -271,12 +279,13 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 
 // Spec returns the guard's settings as the keys of a player spec
 // (NewSpecFactory), every one of them, defaults included: "guard=16,
-// gmargin=100,gshare=0.5,gnodes=50000,gext=1,gorder=1,ghand=0,gking=10".
+// gmargin=100,gshare=0.5,gnodes=50000,gext=1,gorder=1,greduce=0,ghand=0,
+// gking=10".
 // A record of games played with a guard names it so, and a guard made
 // with other defaults names itself differently.
 func (g *Guard) Spec() string {
-	return fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,ghand=%d,gking=%d",
-		g.Depth, g.Margin, g.Share, g.Nodes, b2i(g.Extend), b2i(g.Order), g.Handoff, g.KingValue())
+	return fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,greduce=%d,ghand=%d,gking=%d",
+		g.Depth, g.Margin, g.Share, g.Nodes, b2i(g.Extend), b2i(g.Order), b2i(g.Reduce), g.Handoff, g.KingValue())
 }
 
 // b2i is 1 for true and 0 for false, as spec values are written.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -528,10 +529,15 @@ func TestGuardSpec(t *testing.T) {
 		t.Fatal(err)
 	}
 	other.Extend, other.Order, other.Handoff, other.Nodes = false, false, 6, 1000
+	reducing, err := NewDefaultGuard(DefaultGuardDepth, Limits{Sims: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reducing.Reduce = true
 	if err := other.SetKingValue(20); err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range []*Guard{def, other} {
+	for _, g := range []*Guard{def, other, reducing} {
 		f, err := ParseFactory("gumbel:eval=material,sims=8,"+g.Spec(), SpecOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -551,5 +557,48 @@ func TestGuardSpec(t *testing.T) {
 	}
 	if def.Spec() == other.Spec() {
 		t.Errorf("two guards, one spec: %s", def.Spec())
+	}
+}
+
+// TestGuardReduce: late-move reductions let the guard's node budget reach
+// deeper, from the openings of the ladder's books, and a guard asked to
+// reduce without its ordering refuses.
+func TestGuardReduce(t *testing.T) {
+	for _, v := range []string{"dablot", "winther"} {
+		book, ok, err := configs.Book(configs.MustVariant(v))
+		if err != nil || !ok {
+			t.Fatalf("%s: no book (%v)", v, err)
+		}
+		var depth [2]int
+		for _, p := range book[:8] {
+			if len(p.Decisions(nil)) < 2 {
+				continue
+			}
+			for o, reduce := range []bool{false, true} {
+				g, err := NewDefaultGuard(MaxGuardDepth, Limits{Sims: 10})
+				if err != nil {
+					t.Fatal(err)
+				}
+				g.Nodes, g.Reduce = 20_000, reduce
+				res, err := g.Restrict(context.Background(), &p, Limits{Sims: 10})
+				if err != nil {
+					t.Fatal(err)
+				}
+				depth[o] += res.Depth
+			}
+		}
+		if depth[1] <= depth[0] {
+			t.Errorf("%s: %d turns in all with Reduce, %d without: want more", v, depth[1], depth[0])
+		}
+		t.Logf("%s, 8 openings within 20,000 nodes: %d turns in all without Reduce, %d with", v, depth[0], depth[1])
+	}
+	g, err := NewDefaultGuard(4, Limits{Sims: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Order, g.Reduce = false, true
+	p := configs.MustVariant("dablot").Start()
+	if _, err := g.Restrict(context.Background(), &p, Limits{Sims: 10}); err == nil || !strings.Contains(err.Error(), "Reduce needs Order") {
+		t.Errorf("Reduce without Order: error %v", err)
 	}
 }

@@ -26,11 +26,11 @@ var specKeys = map[string][]string{
 	"random":    {},
 	"greedy":    {},
 	"uct":       {"playouts", "ms", "c", "rollout"},
-	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext", "order"},
+	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext", "order", "reduce"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "ghand", "gking"},
+		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "ghand", "gking"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "ghand", "gking"},
+		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "ghand", "gking"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -170,7 +170,9 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   q [1: quiescence], mobility [2], hunt [3], ext [0: 1 extends
 //	                   single replies, AlphaBetaConfig.Extend], order [0: 1 orders
 //	                   quiet decisions by killers and history and searches with null
-//	                   windows, AlphaBetaConfig.Order]
+//	                   windows, AlphaBetaConfig.Order], reduce [0: 1 searches late
+//	                   quiet decisions a turn shallower first, AlphaBetaConfig.Reduce;
+//	                   needs order=1]
 //	mcts               model=FILE or eval=rollout|material; sims [200], ms, nodes,
 //	                   cpuct [1.25], fpu [0.25], batch [8], noise [0], temp [0],
 //	                   tempplies [0], rollouts [1], rollout [0], reuse [true],
@@ -189,7 +191,9 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   else Guard's Nodes, its alpha-beta nodes a decision], gext
 //	                   [1, DefaultGuardExtend: Guard's Extend; 0 turns it off], gorder
 //	                   [1, DefaultGuardOrder: Guard's Order, killers, history and null
-//	                   windows in its searches; 0 turns them off], ghand
+//	                   windows in its searches; 0 turns them off], greduce [0,
+//	                   DefaultGuardReduce: Guard's Reduce, late-move reductions;
+//	                   needs gorder=1], ghand
 //	                   [0: none; else Guard's Handoff, the enemy pieces at most of an
 //	                   endgame the guard plays], gking [10, DefaultGuardKingValue:
 //	                   the king's value in soldiers in the guard's evaluation]
@@ -238,6 +242,7 @@ func NewSpecFactory(sp Spec, opts SpecOptions) (*Factory, error) {
 		cfg.Hunt = r.int("hunt", cfg.Hunt, -1000, 1000)
 		cfg.Extend = r.bool("ext", cfg.Extend)
 		cfg.Order = r.bool("order", cfg.Order)
+		cfg.Reduce = r.bool("reduce", cfg.Reduce)
 		if r.err != nil {
 			return nil, r.err
 		}
@@ -304,10 +309,11 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	guardNodes := r.int("gnodes", 0, 0, MaxGuardNodes)
 	guardExtend := r.bool("gext", DefaultGuardExtend)
 	guardOrder := r.bool("gorder", DefaultGuardOrder)
+	guardReduce := r.bool("greduce", DefaultGuardReduce)
 	guardHandoff := r.int("ghand", 0, 0, game.MaxPoints)
 	guardKing := r.int("gking", DefaultGuardKingValue, 1, MaxGuardKingValue)
 	// The keys that set the guard, which mean nothing without guard=.
-	setsGuard := slices.ContainsFunc([]string{"gmargin", "gshare", "gnodes", "gext", "gorder", "ghand", "gking"}, func(k string) bool {
+	setsGuard := slices.ContainsFunc([]string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "ghand", "gking"}, func(k string) bool {
 		_, ok := sp.Params[k]
 		return ok
 	})
@@ -326,7 +332,9 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	case hasModel && hasEval:
 		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
 	case setsGuard && guardDepth == 0:
-		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes=, gext=, gorder=, ghand= and gking= set the guard: they need guard=1 or more", sp.Text)
+		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes=, gext=, gorder=, greduce=, ghand= and gking= set the guard: they need guard=1 or more", sp.Text)
+	case guardReduce && !guardOrder:
+		return nil, fmt.Errorf("player %q: greduce=1 needs gorder=1: the reductions spare the killers", sp.Text)
 	case hasSU && !hasModel:
 		return nil, fmt.Errorf("player %q: su= is the score utility of a network: it needs model=", sp.Text)
 	case hasModel:
@@ -400,6 +408,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 			pl.Guard.Nodes = int64(guardNodes)
 			pl.Guard.Extend = guardExtend
 			pl.Guard.Order = guardOrder
+			pl.Guard.Reduce = guardReduce
 			pl.Guard.Handoff = guardHandoff
 			if err := pl.Guard.SetKingValue(guardKing); err != nil {
 				return nil, err
