@@ -2,12 +2,14 @@ package mcts
 
 import (
 	"context"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
 )
 
 // BenchmarkAlphaBeta searches the start position to depth 6 (turns); the
@@ -138,5 +140,67 @@ func BenchmarkBatcher(b *testing.B) {
 			b.ReportMetric(float64(reqs)/float64(batches), "requests/batch")
 			b.ReportMetric(float64(sims)/b.Elapsed().Seconds(), "sims/s")
 		})
+	}
+}
+
+// BenchmarkGuardDepth reports the mean depth in turns that the shipped
+// guard's node budget (DefaultGuardNodes) completes over positions of
+// recorded ladder games (every 12th turn of the first 6 games of each
+// record file), without ordering, with it (the default), and with late-move
+// reductions too (docs/strength.md §16):
+//
+//	go test ./mcts -run XXX -bench GuardDepth -benchtime 1x
+func BenchmarkGuardDepth(b *testing.B) {
+	for _, f := range []string{"dablot-100ms-avx2", "winther-100ms-avx2"} {
+		fh, err := os.Open("../docs/experiments/records/" + f + ".jsonl")
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs, err := game.ReadRecords(fh)
+		fh.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		var positions []game.Position
+		for _, rec := range recs[:6] {
+			r := configs.MustVariant(rec.Variant)
+			for k := 6; k < len(rec.Turns); k += 12 {
+				p, err := rec.StartPosition(r)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := p.ApplyTurns(rec.Turns[:k]); err != nil {
+					b.Fatal(err)
+				}
+				if !p.Status().Over() && len(p.Decisions(nil)) > 1 {
+					positions = append(positions, p)
+				}
+			}
+		}
+		for _, tc := range []struct {
+			name          string
+			order, reduce bool
+		}{{"plain", false, false}, {"order", true, false}, {"reduce", true, true}} {
+			b.Run(f+"/"+tc.name, func(b *testing.B) {
+				depth := 0
+				for b.Loop() {
+					depth = 0
+					for _, p := range positions {
+						g, err := NewDefaultGuard(MaxGuardDepth, Limits{Sims: 1})
+						if err != nil {
+							b.Fatal(err)
+						}
+						g.Order, g.Reduce = tc.order, tc.reduce
+						r, err := g.Restrict(context.Background(), &p, Limits{Sims: 1})
+						if err != nil {
+							b.Fatal(err)
+						}
+						depth += r.Depth
+					}
+				}
+				b.ReportMetric(float64(depth)/float64(len(positions)), "turns")
+				b.ReportMetric(float64(len(positions)), "positions")
+			})
+		}
 	}
 }
