@@ -409,11 +409,7 @@ func (ab *AlphaBetaPlayer) search(p *game.Position, depth, alpha, beta, ply int)
 	if ply == 0 && ab.rootBest != nullMove {
 		ttMove = ab.rootBest
 	}
-	if !ab.cfg.Order {
-		orderDecisions(p, legal, ttMove)
-	} else {
-		ab.orderQuiet(p, legal, ttMove, ply)
-	}
+	ab.order(p, legal, ttMove, ply, ab.cfg.Order)
 	best, bestMove := -infScore, legal[0]
 	for i, d := range legal {
 		var v int
@@ -502,7 +498,7 @@ func (ab *AlphaBetaPlayer) quiesce(p *game.Position, legal []game.Decision, alph
 			alpha = max(alpha, best)
 		}
 	}
-	orderDecisions(p, legal, nullMove)
+	ab.order(p, legal, nullMove, ply, false)
 	me := p.SideToMove()
 	for _, d := range legal {
 		if p.Chain() < 0 && !d.IsJump() {
@@ -558,31 +554,6 @@ func fromTT(v, ply int) int {
 	return v
 }
 
-// orderDecisions sorts legal in place: first, then jumps (higher-ranked
-// victims first), then the rest in generation order.
-func orderDecisions(p *game.Position, legal []game.Decision, first game.Decision) {
-	key := func(d game.Decision) int {
-		switch {
-		case d == first:
-			return 0
-		case d.IsJump():
-			b := p.Board()
-			_, r, _ := p.PieceAt(int(b.Neighbor[d.From()][d.Dir()]))
-			return 3 - int(r)
-		}
-		return 4
-	}
-	// Insertion sort: stable, and the lists are short.
-	for i := 1; i < len(legal); i++ {
-		d, k := legal[i], key(legal[i])
-		j := i
-		for ; j > 0 && key(legal[j-1]) > k; j-- {
-			legal[j] = legal[j-1]
-		}
-		legal[j] = d
-	}
-}
-
 // reducible reports whether decision d, the i-th of p's sorted decisions
 // at ply with depth turns to go, is searched a turn shallower first
 // (AlphaBetaConfig.Reduce): a late quiet decision, not a killer, below
@@ -629,9 +600,11 @@ func (ab *AlphaBetaPlayer) cutOff(p *game.Position, d game.Decision, depth, ply 
 	}
 }
 
-// orderQuiet sorts legal in place as orderDecisions does, and then the
-// quiet decisions: the ply's killers first, the rest by their history.
-func (ab *AlphaBetaPlayer) orderQuiet(p *game.Position, legal []game.Decision, first game.Decision, ply int) {
+// order sorts legal in place: first, then jumps (higher-ranked victims
+// first), then the rest. With quiet set (AlphaBetaConfig.Order), the
+// ply's killers lead the rest and the others follow by their history;
+// otherwise the rest keep their generation order.
+func (ab *AlphaBetaPlayer) order(p *game.Position, legal []game.Decision, first game.Decision, ply int, quiet bool) {
 	b := p.Board()
 	k := &ab.killers[ply]
 	h := &ab.history[p.SideToMove()]
@@ -643,6 +616,8 @@ func (ab *AlphaBetaPlayer) orderQuiet(p *game.Position, legal []game.Decision, f
 		case d.IsJump():
 			_, r, _ := p.PieceAt(int(b.Neighbor[d.From()][d.Dir()]))
 			keys[i] = 3 - int64(r)
+		case !quiet:
+			keys[i] = 4
 		case d == k[0]:
 			keys[i] = 4
 		case d == k[1]:
