@@ -228,15 +228,29 @@ func (ab *AlphaBetaPlayer) begin(ctx context.Context, p *game.Position) {
 // errGuardTime.
 func (ab *AlphaBetaPlayer) Vetoes(ctx context.Context, p *game.Position, depth, margin int, deadline time.Time) ([]game.Decision, error) {
 	ab.clearOrder()
-	ex, _, err := ab.vetoes(ctx, p, depth, margin, deadline, 0)
+	ex, _, err := ab.vetoes(ctx, p, vetoLimits{depth: depth, margin: margin, deadline: deadline})
 	return ex, err
 }
 
+// vetoLimits are the settings of one vetoes search.
+type vetoLimits struct {
+	depth, margin int
+	deadline      time.Time
+	// maxNodes bounds the search's nodes (0: no bound).
+	maxNodes int64
+	// passes, if more than 0, stops the tests once that many decisions
+	// have passed, taken in the order of prefer (nil: generation order);
+	// the decisions not tested are vetoed too.
+	passes int
+	prefer []game.Decision
+}
+
 // vetoes is Vetoes that also returns the best decision, and stops, with
-// errGuardTime, once the search has visited maxNodes nodes (0: no bound;
-// checked every 1024 nodes, as the deadline is, so the same position and
-// budget give the same result).
-func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, depth, margin int, deadline time.Time, maxNodes int64) ([]game.Decision, game.Decision, error) {
+// errGuardTime, once the search has visited lim.maxNodes nodes (checked
+// every 1024 nodes, as the deadline is, so the same position and budget
+// give the same result).
+func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, lim vetoLimits) ([]game.Decision, game.Decision, error) {
+	depth, margin := lim.depth, lim.margin
 	if depth < 1 || depth > maxDepth {
 		return nil, 0, fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d", depth, maxDepth)
 	}
@@ -250,19 +264,39 @@ func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, depth, 
 		return nil, 0, errOver
 	}
 	ab.begin(ctx, p)
-	ab.deadline, ab.maxNodes = deadline, maxNodes
+	ab.deadline, ab.maxNodes = lim.deadline, lim.maxNodes
 	ab.rootBest = nullMove
 	ab.extLimit = extLimit(depth)
 	best := ab.search(p, depth, -infScore, infScore, 0)
 	bestMove := ab.rootBest
 	threshold := best - margin
 	var out []game.Decision
-	for _, d := range legal {
+	tests := legal
+	if lim.prefer != nil {
+		if len(lim.prefer) != len(legal) {
+			return nil, 0, fmt.Errorf("mcts: %d decisions to test in order, %d legal", len(lim.prefer), len(legal))
+		}
+		tests = lim.prefer
+	}
+	passed := 0
+	for i, d := range tests {
 		if ab.stop {
 			break
 		}
-		if d != bestMove && ab.searchChild(p, d, depth, threshold-1, threshold, 0) < threshold {
+		if lim.passes > 0 && passed >= lim.passes {
+			for _, d := range tests[i:] {
+				if d != bestMove {
+					out = append(out, d)
+				}
+			}
+			break
+		}
+		switch {
+		case d == bestMove:
+		case ab.searchChild(p, d, depth, threshold-1, threshold, 0) < threshold:
 			out = append(out, d)
+		default:
+			passed++
 		}
 	}
 	ab.Nodes += ab.nodes

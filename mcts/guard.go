@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,7 +64,15 @@ type Guard struct {
 	// Reduce, with Order, makes the guard's searches search late quiet
 	// decisions a turn shallower first (AlphaBetaConfig.Reduce).
 	Reduce bool
-	ab     *AlphaBetaPlayer
+	// Candidates, if more than 0, bounds the decisions the guard lets
+	// through: it tests the decisions in the order it is given (the
+	// network's prior, by Search.GuardRoot), stops once Candidates of them
+	// besides its search's best (which always passes) have passed, and
+	// excludes those it did not test too. Proving that a decision
+	// passes is most of the guard's work (every reply must be searched),
+	// so fewer tests reach deeper within the same time or nodes.
+	Candidates int
+	ab         *AlphaBetaPlayer
 }
 
 // MaxGuardDepth bounds Guard.Depth, MaxGuardNodes the spec key gnodes=.
@@ -99,6 +108,9 @@ const (
 	DefaultGuardOrder = true
 	// DefaultGuardReduce is Guard.Reduce's default: no reductions.
 	DefaultGuardReduce = false
+	// DefaultGuardCandidates is Guard.Candidates's default: every
+	// decision tested.
+	DefaultGuardCandidates = 0
 	// DefaultGuardKingValue is the king's value in the guard's evaluation,
 	// in soldiers (the alpha-beta players' weights say 5). Where a king is
 	// taken only by a king (dablot, keyland), the side left with the only
@@ -169,14 +181,15 @@ func NewGuard(depth, margin int, share float64) (*Guard, error) {
 // (the deadline is checked every 1024 nodes, so one turn nearly always
 // does).
 func (g *Guard) Excluded(ctx context.Context, p *game.Position, deadline time.Time) ([]game.Decision, error) {
-	ex, _, _, err := g.excluded(ctx, p, deadline, Limits{})
+	ex, _, _, err := g.excluded(ctx, p, deadline, Limits{}, nil)
 	return ex, err
 }
 
 // excluded is Excluded that also stops deepening once lim.Stop (nil:
-// never) is closed, and returns the best decision and the turns of the
-// deepest search completed.
-func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Time, lim Limits) ([]game.Decision, game.Decision, int, error) {
+// never) is closed, tests the decisions in the order of prefer (nil: the
+// order of generation) where Candidates bounds them, and returns the best
+// decision and the turns of the deepest search completed.
+func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Time, lim Limits, prefer []game.Decision) ([]game.Decision, game.Decision, int, error) {
 	if g.ab == nil {
 		return nil, 0, 0, errors.New("mcts: Guard not made by NewGuard")
 	}
@@ -210,7 +223,7 @@ func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Ti
 			}
 		}
 		before := g.ab.Nodes
-		ex, b, err := g.ab.vetoes(search, p, d, g.Margin, deadline, budget)
+		ex, b, err := g.ab.vetoes(search, p, vetoLimits{depth: d, margin: g.Margin, deadline: deadline, maxNodes: budget, prefer: prefer, passes: g.Candidates})
 		used += g.ab.Nodes - before
 		if errors.Is(err, errGuardTime) || err != nil && ctx.Err() == nil && search.Err() != nil {
 			break // out of time, or stopped
@@ -251,6 +264,12 @@ type Restriction struct {
 // decision is left alone. The guard deepens no further once lim.Stop is
 // closed, nor past its share of lim.Time.
 func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Restriction, error) {
+	return g.restrict(ctx, q, lim, nil)
+}
+
+// restrict is Restrict with the order in which Candidates are tested (nil:
+// the order of generation).
+func (g *Guard) restrict(ctx context.Context, q *game.Position, lim Limits, prefer []game.Decision) (Restriction, error) {
 	r := Restriction{Limits: lim}
 	start := time.Now()
 	legal := q.Decisions(nil)
@@ -260,7 +279,7 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 	// An endgame handed to the guard gets the whole time: the network's
 	// search will not run.
 	handoff := g.handsOff(q)
-	ex, best, depth, err := g.excluded(ctx, q, g.deadline(start, lim, handoff), lim)
+	ex, best, depth, err := g.excluded(ctx, q, g.deadline(start, lim, handoff), lim, prefer)
 	if err != nil {
 		return r, err
 	}
@@ -279,13 +298,13 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 
 // Spec returns the guard's settings as the keys of a player spec
 // (NewSpecFactory), every one of them, defaults included: "guard=16,
-// gmargin=100,gshare=0.5,gnodes=50000,gext=1,gorder=1,greduce=0,ghand=0,
-// gking=10".
+// gmargin=100,gshare=0.5,gnodes=50000,gext=1,gorder=1,greduce=0,gcand=0,
+// ghand=0,gking=10".
 // A record of games played with a guard names it so, and a guard made
 // with other defaults names itself differently.
 func (g *Guard) Spec() string {
-	return fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,greduce=%d,ghand=%d,gking=%d",
-		g.Depth, g.Margin, g.Share, g.Nodes, b2i(g.Extend), b2i(g.Order), b2i(g.Reduce), g.Handoff, g.KingValue())
+	return fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,greduce=%d,gcand=%d,ghand=%d,gking=%d",
+		g.Depth, g.Margin, g.Share, g.Nodes, b2i(g.Extend), b2i(g.Order), b2i(g.Reduce), g.Candidates, g.Handoff, g.KingValue())
 }
 
 // b2i is 1 for true and 0 for false, as spec values are written.
@@ -337,18 +356,51 @@ func (g *Guard) handsOff(p *game.Position) bool {
 // excludes the decisions it vetoes from the search's runs until the root
 // moves on. It returns what the guard did, with the limits left for the
 // search (lim, without a guard).
-func (s *Search) GuardRoot(ctx context.Context, g *Guard, lim Limits) (Restriction, error) {
+func (s *Search) GuardRoot(ctx context.Context, g *Guard, lim Limits) (r Restriction, err error) {
 	if g == nil {
 		return Restriction{Limits: lim}, nil
 	}
 	if s.root == nil {
 		return Restriction{Limits: lim}, errors.New("mcts: GuardRoot before SetPosition")
 	}
-	r, err := g.Restrict(ctx, &s.root.pos, lim)
+	var prefer []game.Decision
+	if g.Candidates > 0 && s.root.state != terminal {
+		// The guard tests the decisions the network prefers first: the
+		// root's prior, evaluated now rather than by the search's first
+		// simulation, and its time counted as the guard's.
+		start := time.Now()
+		if s.root.state == unexpanded {
+			if err := s.evalRoot(); err != nil {
+				return Restriction{Limits: lim}, err
+			}
+		}
+		prefer = s.byPrior(s.root)
+		took := time.Since(start)
+		if lim.Time > 0 {
+			lim.Time = max(lim.Time-took, time.Millisecond)
+		}
+		defer func() { r.Took += took }()
+	}
+	r, err = g.restrict(ctx, &s.root.pos, lim, prefer)
 	if err != nil {
 		return r, err
 	}
 	return r, s.Exclude(r.Excluded)
+}
+
+// byPrior returns n's legal decisions, most probable first by its prior
+// (ties in the order of generation).
+func (s *Search) byPrior(n *node) []game.Decision {
+	idx := make([]int, len(n.legal))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(n.prior[b], n.prior[a]) })
+	out := make([]game.Decision, len(idx))
+	for k, i := range idx {
+		out[k] = n.legal[i]
+	}
+	return out
 }
 
 // onlyAllowed returns the one decision of legal not in excluded, and true,

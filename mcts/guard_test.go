@@ -534,6 +534,7 @@ func TestGuardSpec(t *testing.T) {
 		t.Fatal(err)
 	}
 	reducing.Reduce = true
+	reducing.Candidates = 4
 	if err := other.SetKingValue(20); err != nil {
 		t.Fatal(err)
 	}
@@ -600,5 +601,146 @@ func TestGuardReduce(t *testing.T) {
 	p := configs.MustVariant("dablot").Start()
 	if _, err := g.Restrict(context.Background(), &p, Limits{Sims: 10}); err == nil || !strings.Contains(err.Error(), "Reduce needs Order") {
 		t.Errorf("Reduce without Order: error %v", err)
+	}
+}
+
+// TestGuardCandidates: with Candidates the guard tests decisions in the
+// order given and stops after that many pass: what it lets through is its
+// best and the first passing decisions of a full test in the same order,
+// the untested are excluded, it takes fewer nodes, and Search.GuardRoot
+// tests the network's favourite first.
+func TestGuardCandidates(t *testing.T) {
+	for _, v := range []string{"dablot", "winther"} {
+		r := configs.MustVariant(v)
+		book, ok, err := configs.Book(r)
+		if err != nil || !ok {
+			t.Fatalf("%s: no book (%v)", v, err)
+		}
+		var nodes [2]int64
+		checked := 0
+		for bi, p := range book[:8] {
+			legal := p.Decisions(nil)
+			if len(legal) < 3 {
+				continue
+			}
+			// A fixed order other than generation's.
+			prefer := slices.Clone(legal)
+			slices.Reverse(prefer)
+			prefer[0], prefer[len(prefer)/2] = prefer[len(prefer)/2], prefer[0]
+			// One search of 3 turns each, fresh, so that the limited
+			// tests are a prefix of the full ones and their verdicts the
+			// same.
+			run := func(passes int) ([]game.Decision, game.Decision, int64) {
+				g, err := NewGuard(3, DefaultGuardMargin, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g.ab.cfg.Extend, g.ab.cfg.Order = g.Extend, g.Order
+				ex, best, err := g.ab.vetoes(context.Background(), &p, vetoLimits{depth: 3, margin: DefaultGuardMargin, prefer: prefer, passes: passes})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return ex, best, g.ab.Nodes
+			}
+			allEx, allBest, allNodes := run(0)
+			var want []game.Decision // the first passing ones, in order
+			for _, d := range prefer {
+				if d != allBest && !slices.Contains(allEx, d) {
+					want = append(want, d)
+				}
+			}
+			for _, k := range []int{1, 2, len(legal)} {
+				ex, best, n := run(k)
+				if best != allBest {
+					t.Fatalf("%s book %d, %d passes: best %s, %s without", v, bi, k, p.DecisionString(best), p.DecisionString(allBest))
+				}
+				var got []game.Decision
+				for _, d := range prefer {
+					if d != best && !slices.Contains(ex, d) {
+						got = append(got, d)
+					}
+				}
+				if slices.Contains(ex, best) {
+					t.Errorf("%s book %d, %d passes: the best decision is excluded", v, bi, k)
+				}
+				if w := want[:min(k, len(want))]; !slices.Equal(got, w) {
+					t.Errorf("%s book %d, %d passes: let through %v besides the best, want %v", v, bi, k, got, w)
+				}
+				if k == 1 {
+					nodes[0] += allNodes
+					nodes[1] += n
+					if len(want) > 1 {
+						checked++
+					}
+				}
+			}
+		}
+		if checked == 0 {
+			t.Errorf("%s: no position with two decisions passing: the test proves nothing", v)
+		}
+		if nodes[1] >= nodes[0] {
+			t.Errorf("%s: %d nodes with one pass, %d testing all: want fewer", v, nodes[1], nodes[0])
+		}
+		t.Logf("%s, 8 openings to 3 turns: %d nodes testing all, %d up to one pass", v, nodes[0], nodes[1])
+	}
+
+	// Search.GuardRoot tests in the order of the root's prior: favour the
+	// last decision, in generation order, that a full test lets through
+	// besides the best, and one pass lets through the best and it.
+	book, _, err := configs.Book(configs.MustVariant("dablot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range book {
+		legal := p.Decisions(nil)
+		full, err := NewGuard(3, DefaultGuardMargin, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex, best, _, err := full.excluded(context.Background(), &p, time.Time{}, Limits{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(legal)-len(ex) < 3 {
+			continue
+		}
+		var fav game.Decision
+		for _, d := range legal {
+			if d != best && !slices.Contains(ex, d) {
+				fav = d
+			}
+		}
+		s := newSearch(t, pinnedPrior{root: p, d: fav, prior: 0.99}, DefaultConfig(), p)
+		g, err := NewGuard(3, DefaultGuardMargin, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Candidates = 1
+		r, err := s.GuardRoot(context.Background(), g, Limits{Sims: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var through []game.Decision
+		for _, d := range legal {
+			if !slices.Contains(r.Excluded, d) {
+				through = append(through, d)
+			}
+		}
+		if len(through) != 2 || !slices.Contains(through, best) || !slices.Contains(through, fav) {
+			t.Errorf("%s, favouring %s: let through %v; want the best %s and the favourite",
+				p.FEN(), p.DecisionString(fav), through, p.DecisionString(best))
+		}
+		if res, err := s.Run(context.Background(), Limits{Sims: 16}); err != nil || !slices.Contains(through, res.Best) {
+			t.Errorf("%s: the search chose %v (%v), outside %v", p.FEN(), res.Best, err, through)
+		}
+		found = true
+		break
+	}
+	if !found {
+		t.Error("no book position with three decisions through the guard: the test proves nothing")
+	}
+	if _, err := ParseFactory("gumbel:eval=material,sims=8,gcand=2", SpecOptions{}); err == nil || !strings.Contains(err.Error(), "need guard=") {
+		t.Errorf("gcand= without guard=: %v, want an error", err)
 	}
 }

@@ -28,9 +28,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext", "order", "reduce"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "ghand", "gking"},
+		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "ghand", "gking"},
+		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -193,7 +193,9 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   [1, DefaultGuardOrder: Guard's Order, killers, history and null
 //	                   windows in its searches; 0 turns them off], greduce [0,
 //	                   DefaultGuardReduce: Guard's Reduce, late-move reductions;
-//	                   needs gorder=1], ghand
+//	                   needs gorder=1], gcand [0: all; else Guard's Candidates, the
+//	                   decisions that pass its test, in the network's order, before
+//	                   it stops testing and excludes the rest], ghand
 //	                   [0: none; else Guard's Handoff, the enemy pieces at most of an
 //	                   endgame the guard plays], gking [10, DefaultGuardKingValue:
 //	                   the king's value in soldiers in the guard's evaluation]
@@ -310,10 +312,11 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	guardExtend := r.bool("gext", DefaultGuardExtend)
 	guardOrder := r.bool("gorder", DefaultGuardOrder)
 	guardReduce := r.bool("greduce", DefaultGuardReduce)
+	guardCandidates := r.int("gcand", DefaultGuardCandidates, 0, game.MaxPoints*game.NumDirections)
 	guardHandoff := r.int("ghand", 0, 0, game.MaxPoints)
 	guardKing := r.int("gking", DefaultGuardKingValue, 1, MaxGuardKingValue)
 	// The keys that set the guard, which mean nothing without guard=.
-	setsGuard := slices.ContainsFunc([]string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "ghand", "gking"}, func(k string) bool {
+	setsGuard := slices.ContainsFunc([]string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking"}, func(k string) bool {
 		_, ok := sp.Params[k]
 		return ok
 	})
@@ -332,7 +335,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	case hasModel && hasEval:
 		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
 	case setsGuard && guardDepth == 0:
-		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes=, gext=, gorder=, greduce=, ghand= and gking= set the guard: they need guard=1 or more", sp.Text)
+		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes=, gext=, gorder=, greduce=, gcand=, ghand= and gking= set the guard: they need guard=1 or more", sp.Text)
 	case guardReduce && !guardOrder:
 		return nil, fmt.Errorf("player %q: greduce=1 needs gorder=1: the reductions spare the killers", sp.Text)
 	case hasSU && !hasModel:
@@ -409,6 +412,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 			pl.Guard.Extend = guardExtend
 			pl.Guard.Order = guardOrder
 			pl.Guard.Reduce = guardReduce
+			pl.Guard.Candidates = guardCandidates
 			pl.Guard.Handoff = guardHandoff
 			if err := pl.Guard.SetKingValue(guardKing); err != nil {
 				return nil, err
