@@ -2,7 +2,10 @@ package mcts
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -146,8 +149,9 @@ func BenchmarkBatcher(b *testing.B) {
 // BenchmarkGuardDepth reports the mean depth in turns that the shipped
 // guard's node budget (DefaultGuardNodes) completes over positions of
 // recorded ladder games (every 12th turn of the first 6 games of each
-// record file), without ordering, with it (the default), and with late-move
-// reductions too (docs/strength.md §16):
+// record file), without ordering, with it (the default), with late-move
+// reductions too (docs/strength.md §16), and with ordering and three
+// candidates (Guard.Candidates, tested in the order of generation; §17):
 //
 //	go test ./mcts -run XXX -bench GuardDepth -benchtime 1x
 func BenchmarkGuardDepth(b *testing.B) {
@@ -180,7 +184,8 @@ func BenchmarkGuardDepth(b *testing.B) {
 		for _, tc := range []struct {
 			name          string
 			order, reduce bool
-		}{{"plain", false, false}, {"order", true, false}, {"reduce", true, true}} {
+			candidates    int
+		}{{"plain", false, false, 0}, {"order", true, false, 0}, {"reduce", true, true, 0}, {"cand3", true, false, 3}} {
 			b.Run(f+"/"+tc.name, func(b *testing.B) {
 				depth := 0
 				for b.Loop() {
@@ -190,7 +195,7 @@ func BenchmarkGuardDepth(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						g.Order, g.Reduce = tc.order, tc.reduce
+						g.Order, g.Reduce, g.Candidates = tc.order, tc.reduce, tc.candidates
 						r, err := g.Restrict(context.Background(), &p, Limits{Sims: 1})
 						if err != nil {
 							b.Fatal(err)
@@ -203,4 +208,144 @@ func BenchmarkGuardDepth(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkFallBehind looks at how the shipped winther model falls behind
+// on the ladder (docs/strength.md §17). In each game of its 100 ms ladder
+// record that the model draws or loses behind on pieces, it takes the model's last
+// six turns before it fell behind for good and asks of each played first
+// decision: is it vetoed by guard searches of 1 to 8 turns (within
+// 1,500,000 nodes in all), and by one the guard completes within 20,000
+// nodes (about its 50 ms)? And how far below the best does a search of up
+// to 6 turns score it? Each game counts once, in the first class it
+// fits: "deep", a decision vetoed by the deepest search but by none within
+// the guard's reach; "reach", one vetoed within reach too; "margin", one
+// scored 50 to 99 below the best (inside the guard's margin); "none".
+//
+//	go test ./mcts -run XXX -bench FallBehind -benchtime 1x -v
+func BenchmarkFallBehind(b *testing.B) {
+	const (
+		record   = "winther-28501c6-100ms-avx2"
+		window   = 6
+		maxDepth = 8
+		maxNodes = 1_500_000
+		reach    = 20_000
+	)
+	fh, err := os.Open("../docs/experiments/records/" + record + ".jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	recs, err := game.ReadRecords(fh)
+	fh.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		counts := map[string]int{}
+		var reached, turns int
+		for gi, rec := range recs {
+			r := configs.MustVariant(rec.Variant)
+			me, won := game.North, "0-1"
+			if !strings.HasPrefix(rec.South, "alphabeta") {
+				me, won = game.South, "1-0"
+			}
+			if rec.Result == won {
+				continue
+			}
+			p, err := rec.StartPosition(r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lead := func(q *game.Position) int { return q.Occupied(me).Count() - q.Occupied(me.Other()).Count() }
+			var before []game.Position // the position before each turn
+			var leads []int            // the model's lead before each turn, and at the end
+			for _, t := range rec.Turns {
+				before = append(before, p)
+				leads = append(leads, lead(&p))
+				if err := p.ApplyTurn(t); err != nil {
+					b.Fatal(err)
+				}
+			}
+			leads = append(leads, lead(&p))
+			behind := len(leads) // the turn from which the model stays behind
+			for behind > 0 && leads[behind-1] < 0 {
+				behind--
+			}
+			if behind == len(leads) {
+				continue
+			}
+			class := "none"
+			var marks []string
+			for i, k := behind-1, 0; i >= 0 && k < window; i-- {
+				q := before[i]
+				if q.SideToMove() != me {
+					continue
+				}
+				k++
+				_, ds, err := q.ParseTurn(rec.Turns[i])
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(q.Decisions(nil)) < 2 {
+					continue
+				}
+				vetoed, diff, within := fallBehindJudge(b, &q, ds[0], maxDepth, maxNodes, reach)
+				turns++
+				reached += within
+				mark := strings.Repeat(".", len(vetoed))
+				for d, v := range vetoed {
+					if v {
+						mark = mark[:d] + "X" + mark[d+1:]
+					}
+				}
+				marks = append(marks, fmt.Sprintf("t%d[%s within %d, %+d]", i, mark, within, -diff))
+				switch deepest := len(vetoed) > 0 && vetoed[len(vetoed)-1]; {
+				case deepest && !slices.Contains(vetoed[:within], true):
+					class = "deep"
+				case deepest && class != "deep":
+					class = "reach"
+				case diff >= 50 && diff < 100 && class == "none":
+					class = "margin"
+				}
+			}
+			counts[class]++
+			b.Logf("game %d (%s, %s): %s: %s", gi+1, rec.Result, rec.Termination, class, strings.Join(marks, " "))
+		}
+		for _, c := range []string{"deep", "reach", "margin", "none"} {
+			b.ReportMetric(float64(counts[c]), c)
+		}
+		b.ReportMetric(float64(reached)/float64(turns), "turns-within-reach")
+	}
+}
+
+// fallBehindJudge searches q with a guard from 1 turn to maxDepth within
+// maxNodes, and returns for each depth completed whether it vetoes d, how
+// far below the best a search of up to 6 turns scores d, and the deepest
+// search completed within reach nodes.
+func fallBehindJudge(b *testing.B, q *game.Position, d game.Decision, maxDepth int, maxNodes, reach int64) (vetoed []bool, diff, within int) {
+	g, err := NewGuard(maxDepth, DefaultGuardMargin, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ab := g.ab
+	ab.cfg.Extend, ab.cfg.Order = g.Extend, g.Order
+	ab.clearOrder()
+	for depth := 1; depth <= maxDepth && ab.Nodes < maxNodes; depth++ {
+		ex, _, err := ab.vetoes(context.Background(), q, vetoLimits{depth: depth, margin: g.Margin, maxNodes: maxNodes - ab.Nodes})
+		if err != nil {
+			break
+		}
+		vetoed = append(vetoed, slices.Contains(ex, d))
+		if ab.Nodes <= reach {
+			within = depth
+		}
+	}
+	if depth := min(len(vetoed), 6); depth > 0 {
+		ab.begin(context.Background(), q)
+		ab.deadline, ab.maxNodes = time.Time{}, 0
+		ab.rootBest = nullMove
+		ab.extLimit = extLimit(depth)
+		diff = ab.search(q, depth, -infScore, infScore, 0) - ab.searchChild(q, d, depth, -infScore, infScore, 0)
+	}
+	return vetoed, diff, within
 }
