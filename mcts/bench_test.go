@@ -156,15 +156,7 @@ func BenchmarkBatcher(b *testing.B) {
 //	go test ./mcts -run XXX -bench GuardDepth -benchtime 1x
 func BenchmarkGuardDepth(b *testing.B) {
 	for _, f := range []string{"dablot-100ms-avx2", "winther-100ms-avx2"} {
-		fh, err := os.Open("../docs/experiments/records/" + f + ".jsonl")
-		if err != nil {
-			b.Fatal(err)
-		}
-		recs, err := game.ReadRecords(fh)
-		fh.Close()
-		if err != nil {
-			b.Fatal(err)
-		}
+		recs := readRecords(b, f)
 		var positions []game.Position
 		for _, rec := range recs[:6] {
 			r := configs.MustVariant(rec.Variant)
@@ -231,15 +223,7 @@ func BenchmarkFallBehind(b *testing.B) {
 		maxNodes = 1_500_000
 		reach    = 20_000
 	)
-	fh, err := os.Open("../docs/experiments/records/" + record + ".jsonl")
-	if err != nil {
-		b.Fatal(err)
-	}
-	recs, err := game.ReadRecords(fh)
-	fh.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	recs := readRecords(b, record)
 	for b.Loop() {
 		counts := map[string]int{}
 		var reached, turns int
@@ -348,4 +332,19 @@ func fallBehindJudge(b *testing.B, q *game.Position, d game.Decision, maxDepth i
 		diff = ab.search(q, depth, -infScore, infScore, 0) - ab.searchChild(q, d, depth, -infScore, infScore, 0)
 	}
 	return vetoed, diff, within
+}
+
+// readRecords reads the game records docs/experiments/records/NAME.jsonl.
+func readRecords(tb testing.TB, name string) []*game.Record {
+	tb.Helper()
+	fh, err := os.Open("../docs/experiments/records/" + name + ".jsonl")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer fh.Close()
+	recs, err := game.ReadRecords(fh)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return recs
 }

@@ -472,11 +472,7 @@ func TestGuardDeadline(t *testing.T) {
 // the ladder's books.
 func TestGuardOrder(t *testing.T) {
 	for _, v := range []string{"dablot", "winther"} {
-		r := configs.MustVariant(v)
-		book, ok, err := configs.Book(r)
-		if err != nil || !ok {
-			t.Fatalf("%s: no book (%v)", v, err)
-		}
+		book := bookOf(t, v)
 		var nodes [2]int64
 		for _, p := range book[:8] {
 			if len(p.Decisions(nil)) < 2 {
@@ -611,11 +607,7 @@ func TestGuardReduce(t *testing.T) {
 // tests the network's favourite first.
 func TestGuardCandidates(t *testing.T) {
 	for _, v := range []string{"dablot", "winther"} {
-		r := configs.MustVariant(v)
-		book, ok, err := configs.Book(r)
-		if err != nil || !ok {
-			t.Fatalf("%s: no book (%v)", v, err)
-		}
+		book := bookOf(t, v)
 		var nodes [2]int64
 		checked := 0
 		for bi, p := range book[:8] {
@@ -687,12 +679,8 @@ func TestGuardCandidates(t *testing.T) {
 	// Search.GuardRoot tests in the order of the root's prior: favour the
 	// last decision, in generation order, that a full test lets through
 	// besides the best, and one pass lets through the best and it.
-	book, _, err := configs.Book(configs.MustVariant("dablot"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	found := false
-	for _, p := range book {
+	for _, p := range bookOf(t, "dablot") {
 		legal := p.Decisions(nil)
 		full, err := NewGuard(3, DefaultGuardMargin, 1)
 		if err != nil {
@@ -743,4 +731,14 @@ func TestGuardCandidates(t *testing.T) {
 	if _, err := ParseFactory("gumbel:eval=material,sims=8,gcand=2", SpecOptions{}); err == nil || !strings.Contains(err.Error(), "need guard=") {
 		t.Errorf("gcand= without guard=: %v, want an error", err)
 	}
+}
+
+// bookOf returns the opening book of variant v.
+func bookOf(t *testing.T, v string) []game.Position {
+	t.Helper()
+	book, ok, err := configs.Book(configs.MustVariant(v))
+	if err != nil || !ok {
+		t.Fatalf("%s: no book (%v)", v, err)
+	}
+	return book
 }
