@@ -276,11 +276,9 @@ func BenchmarkFallBehind(b *testing.B) {
 				vetoed, diff, within := fallBehindJudge(b, &q, ds[0], maxDepth, maxNodes, reach)
 				turns++
 				reached += within
-				mark := strings.Repeat(".", len(vetoed))
+				mark := make([]byte, len(vetoed))
 				for d, v := range vetoed {
-					if v {
-						mark = mark[:d] + "X" + mark[d+1:]
-					}
+					mark[d] = ".X"[b2i(v)]
 				}
 				marks = append(marks, fmt.Sprintf("t%d[%s within %d, %+d]", i, mark, within, -diff))
 				switch deepest := len(vetoed) > 0 && vetoed[len(vetoed)-1]; {
