@@ -41,7 +41,7 @@ var dablot = &command{
 // records and of the program's speed. Training and playing need none of them.
 var cmdAnalyse = &command{
 	name:  "analyse",
-	short: "research tools: balance, blunders, kinghunt, kingrace, loneking, endgame, book, perft, bench",
+	short: "research tools: balance, blunders, kinghunt, kingrace, loneking, endgame, book, compare, perft, bench",
 	long: `Analyse holds the research tools: studies of the variants, of game records and of
 the program's speed. Training and playing need none of them.`,
 }
@@ -78,6 +78,7 @@ func init() {
 		cmdLoneKing,
 		cmdEndgame,
 		cmdBook,
+		cmdCompare,
 		cmdPerft,
 		cmdBench,
 	}
