@@ -310,18 +310,24 @@ func (w *Weights) Clone() *Weights {
 	return c
 }
 
-// WithHeads returns w grown to the architecture c, which may differ from
-// w's only by auxiliary heads that w lacks (score, short-term and ownership
-// heads): the added heads get the fresh weights of NewWeights(c, seed), and
-// every other tensor is a copy of w's. A warm start then trains heads its
-// model did not have, on the model's trunk.
-func (w *Weights) WithHeads(c Config, seed uint64) (*Weights, error) {
+// Grow returns w grown to the architecture c, which may differ from w's
+// by auxiliary heads that w lacks (score, short-term and ownership heads)
+// and by more residual blocks, appended after w's own. The added tensors
+// get the fresh weights of NewWeights(c, seed), and every other tensor is
+// a copy of w's. A fresh block's second layer is zero, so it starts as
+// the identity (x ↦ relu(x + 0) = x, its input being a ReLU's output),
+// and the grown network computes exactly what w did: a warm start then
+// trains heads and depth its model did not have, on the model's trunk.
+func (w *Weights) Grow(c Config, seed uint64) (*Weights, error) {
 	has := w.Config
 	trunk := c
+	trunk.Blocks = has.Blocks
 	trunk.ScoreHead, trunk.ShortTermHeads, trunk.OwnershipHead = has.ScoreHead, has.ShortTermHeads, has.OwnershipHead
 	switch {
 	case trunk != has:
-		return nil, fmt.Errorf("net: only heads can be added to a network: its blocks, channels, value head and input planes (%+v) differ from %+v", has, c)
+		return nil, fmt.Errorf("net: only heads and blocks can be added to a network: its channels, value head and input planes (%+v) differ from %+v", has, c)
+	case c.Blocks < has.Blocks:
+		return nil, fmt.Errorf("net: a network cannot lose blocks: it has %d, not %d", has.Blocks, c.Blocks)
 	case has.ScoreHead && !c.ScoreHead, has.OwnershipHead && !c.OwnershipHead,
 		has.ShortTermHeads > 0 && has.ShortTermHeads != c.ShortTermHeads:
 		return nil, fmt.Errorf("net: a network cannot lose a head: it has %+v, not %+v", has, c)

@@ -138,17 +138,19 @@ func perturbed(cfg Config, seed uint64, scale float64) *Weights {
 	return w
 }
 
-// TestWithHeads: a network grows the heads it lacks, with the fresh
-// weights of NewWeights and its own everywhere else, and refuses to change
-// its trunk or lose a head.
-func TestWithHeads(t *testing.T) {
+// TestGrow: a network grows the heads and blocks it lacks, with the fresh
+// weights of NewWeights and its own everywhere else, computes exactly what
+// it did before, and refuses to change its width or lose a head or block.
+func TestGrow(t *testing.T) {
 	base := Config{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8}
 	w := perturbed(base, 3, 0.5)
 	for _, grow := range []Config{
 		{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, OwnershipHead: true},
 		{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, ScoreHead: true, ShortTermHeads: 2},
+		{Blocks: 3, Channels: 8, InputPlanes: 42, ValueHidden: 8},
+		{Blocks: 2, Channels: 8, InputPlanes: 42, ValueHidden: 8, OwnershipHead: true},
 	} {
-		g, err := w.WithHeads(grow, 9)
+		g, err := w.Grow(grow, 9)
 		if err != nil {
 			t.Fatalf("%+v: %v", grow, err)
 		}
@@ -168,18 +170,43 @@ func TestWithHeads(t *testing.T) {
 		if len(g.Tensors) <= len(w.Tensors) {
 			t.Errorf("%+v: %d tensors, no more than the %d it had", grow, len(g.Tensors), len(w.Tensors))
 		}
+		// The policy and value of the grown network are the network's own.
+		topo := largeBoard()
+		r := rand.New(rand.NewPCG(4, 4))
+		in := nettest.RandomInputs(r, 4*topo.Points*42)
+		var outs [2][2][]float32
+		for i, weights := range []*Weights{w, g} {
+			e, err := NewEvaluator(topo, weights)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws := e.NewWorkspace(4, 1)
+			pol, wdl, err := ws.Forward(in, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outs[i] = [2][]float32{slices.Clone(pol), slices.Clone(wdl)}
+			ws.Close()
+		}
+		for k, name := range []string{"policy", "value"} {
+			if !slices.Equal(outs[0][k], outs[1][k]) {
+				t.Errorf("%+v: the grown network's %s differs from the network's", grow, name)
+			}
+		}
 	}
-	withOwn, _ := w.WithHeads(Config{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, OwnershipHead: true}, 9)
+	withOwn, _ := w.Grow(Config{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, OwnershipHead: true}, 9)
+	deeper, _ := w.Grow(Config{Blocks: 2, Channels: 8, InputPlanes: 42, ValueHidden: 8}, 9)
 	for _, tc := range []struct {
 		from *Weights
 		to   Config
 		want string
 	}{
-		{w, Config{Blocks: 2, Channels: 8, InputPlanes: 42, ValueHidden: 8, OwnershipHead: true}, "only heads can be added"},
-		{w, Config{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, TacticalPlanes: true}, "only heads can be added"},
+		{w, Config{Blocks: 1, Channels: 16, InputPlanes: 42, ValueHidden: 8}, "only heads and blocks can be added"},
+		{w, Config{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, TacticalPlanes: true}, "only heads and blocks can be added"},
 		{withOwn, base, "cannot lose a head"},
+		{deeper, base, "cannot lose blocks: it has 2, not 1"},
 	} {
-		if _, err := tc.from.WithHeads(tc.to, 9); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := tc.from.Grow(tc.to, 9); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v to %+v: %v, want an error with %q", tc.from.Config, tc.to, err, tc.want)
 		}
 	}

@@ -146,14 +146,19 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
 		weights, want := m.Weights, cfg.NetConfig()
-		if added := addedHeads(m.Weights.Config, want); added != "" {
+		if added := addedHeads(m.Weights.Config, want); added != "" || want.Blocks > m.Weights.Config.Blocks {
 			grow := m.Weights.Config
 			grow.ScoreHead, grow.ShortTermHeads, grow.OwnershipHead = want.ScoreHead, want.ShortTermHeads, want.OwnershipHead
-			if weights, err = m.Weights.WithHeads(grow, mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
+			grow.Blocks = max(grow.Blocks, want.Blocks)
+			if weights, err = m.Weights.Grow(grow, mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
 				return nil, fmt.Errorf("--init %s: %w", init, err)
 			}
-			if opts.Out != nil {
+			if opts.Out != nil && added != "" {
 				fmt.Fprintf(opts.Out, "warm start with new heads: %s has no %s; the run adds them with fresh weights (the %s preset has them)\n", init, added, cfg.Name)
+			}
+			if opts.Out != nil && grow.Blocks > m.Weights.Config.Blocks {
+				fmt.Fprintf(opts.Out, "warm start with more blocks: %s has %d residual blocks, the %s preset %d; the run appends %d, each starting as the identity (the network plays as before)\n",
+					init, m.Weights.Config.Blocks, cfg.Name, grow.Blocks, grow.Blocks-m.Weights.Config.Blocks)
 			}
 		}
 		if first, err = model.NewModel(rules, weights, st.summary(cfg, filepath.Base(dir), 0, st.Hours)); err != nil {
@@ -671,8 +676,10 @@ func (r *Run) generation(ctx context.Context) error {
 // checkInitArchitecture returns an error unless a warm start's network, of
 // architecture has, can train as the config cfg asks: the same input
 // planes, and no auxiliary head that cfg does not ask for. A head that cfg
-// asks for and the model lacks is added (addedHeads); a run otherwise
-// trains the --init model's architecture (blocks and channels).
+// asks for and the model lacks is added (addedHeads), and so are the
+// residual blocks it asks for beyond the model's (net.Weights.Grow); a run
+// otherwise trains the --init model's architecture (its channels, and its
+// blocks when the config asks for fewer).
 func checkInitArchitecture(has net.Config, cfg *Config) error {
 	want := cfg.NetConfig()
 	for _, h := range []struct {

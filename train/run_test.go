@@ -852,6 +852,64 @@ func TestInitCarriesTotals(t *testing.T) {
 	}
 }
 
+// TestInitGrowsBlocks: a warm start into a config with more residual
+// blocks appends them, each starting as the identity, so the run's first
+// network is the model's with the same tensors; a config with fewer blocks
+// trains the model's own.
+func TestInitGrowsBlocks(t *testing.T) {
+	frostviken := configs.MustVariant("frostviken")
+	src := modeltest.NewModel(t, "frostviken", 5) // one block
+	path := filepath.Join(t.TempDir(), "init.dbm")
+	if err := src.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ blocks, want int }{{3, 3}, {1, 1}} {
+		cfg := testConfig(t, 1)
+		cfg.Network.Blocks = tc.blocks
+		var out strings.Builder
+		dir := filepath.Join(t.TempDir(), "run")
+		r, err := CreateRun(dir, cfg, frostviken, path, RunOptions{Out: &out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		first, err := model.LoadModel(filepath.Join(dir, ModelDir, modelName(0)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := first.Weights.Config.Blocks; got != tc.want {
+			t.Errorf("config of %d blocks: the run's network has %d, want %d", tc.blocks, got, tc.want)
+		}
+		if grew := strings.Contains(out.String(), "warm start with more blocks: "+path+" has 1 residual blocks, the test preset 3; the run appends 2"); grew != (tc.want > 1) {
+			t.Errorf("config of %d blocks: output %q", tc.blocks, out.String())
+		}
+		for _, tn := range src.Weights.Tensors {
+			if got := first.Weights.Tensor(tn.Name); got == nil || !slices.Equal(got.Data, tn.Data) {
+				t.Errorf("config of %d blocks: tensor %s is not the model's", tc.blocks, tn.Name)
+			}
+		}
+		// The grown network plays as the model did.
+		a, b := evalStart(t, src), evalStart(t, first)
+		if !slices.Equal(a, b) {
+			t.Errorf("config of %d blocks: the run's first network evaluates the start as %v, the model as %v", tc.blocks, b, a)
+		}
+	}
+}
+
+// evalStart returns m's priors and value of its variant's start position.
+func evalStart(t *testing.T, m *model.Model) []float32 {
+	t.Helper()
+	e := m.NewEvaluator(1, 1)
+	defer e.Close()
+	batch := []mcts.Request{{Pos: m.Rules.Start()}}
+	batch[0].Legal = batch[0].Pos.Decisions(nil)
+	batch[0].Priors = make([]float32, len(batch[0].Legal))
+	if err := e.Evaluate(batch); err != nil {
+		t.Fatal(err)
+	}
+	return append(batch[0].Priors, batch[0].Value)
+}
+
 // TestRunOpponents checks that a generation with fixed opponents counts
 // their games apart in metrics.jsonl, with the network's score.
 func TestRunOpponents(t *testing.T) {
