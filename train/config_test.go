@@ -388,3 +388,12 @@ func TestExperimentConfigs(t *testing.T) {
 		}
 	}
 }
+
+// TestBlocksAblationConfig: the depth ablation's config is overnight with
+// 4 residual blocks and nothing else changed.
+func TestBlocksAblationConfig(t *testing.T) {
+	want := preset(t, "overnight")
+	want.Name = "overnight-blocks4"
+	want.Network.Blocks = 4
+	sameConfig(t, want.Name, preset(t, "../docs/experiments/configs/overnight-blocks4.yaml"), want)
+}
