@@ -26,7 +26,8 @@ import (
 var cmdTrain = &command{
 	name: "train",
 	usage: `--config PRESET|FILE.yaml --variant V [--run DIR] [--init MODEL.dbm] [--fresh] [--hours H] [--cpu-hours H] [--generations N]
-       dablot train --resume DIR [--hours H] [--cpu-hours H] [--generations N]`,
+       dablot train --resume DIR [--hours H] [--cpu-hours H] [--generations N]
+       dablot train --fork DIR --run NEWDIR --set PATH=VALUE [--set ...] [--cpu-hours H] ...`,
 	short: "train a model by self-play (make train runs it)",
 	long: `Trains in DIR (default runs/<variant>-<preset>). If DIR already holds a run of the
 same preset, variant and --init model, it is continued where it stopped (so the same
@@ -47,7 +48,14 @@ records the new condition.
 
 --config names a built-in preset (below) or, given a path (with a / or ending in
 .yaml), a preset file, which may start "base: hour" and state only what differs.
-The run records the whole config in its config.yaml; --resume reads only that.`,
+The run records the whole config in its config.yaml; --resume reads only that.
+
+--fork DIR copies the run in DIR (not in training) into the new directory --run
+NEWDIR with settings of its config.yaml changed, each --set naming one by its YAML path
+(--set train.learning_rate=0.0005 --set selfplay.full_sims=128), and continues the
+copy: same generation, replay buffer and optimiser state, only those settings changed.
+That is an ablation of a long run against the run itself continued as its control
+(the network and the variant cannot change). DIR is left as it was.`,
 	run: runTrain,
 }
 
@@ -78,6 +86,9 @@ func runTrain(args []string, out io.Writer) error {
 	hours := fs.Float64("hours", 0, "stop after this many hours of training in all (replaces the preset's stop:)")
 	cpuHours := fs.Float64("cpu-hours", 0, "stop after this many hours of the run's CPU time (replaces the preset's stop:)")
 	generations := fs.Int("generations", 0, "stop after this many generations of the run (replaces the preset's stop:)")
+	fork := fs.String("fork", "", "copy the run in this directory into --run, with --set changes, and continue the copy")
+	var set stringList
+	fs.Var(&set, "set", "with --fork: PATH=VALUE, a setting of the run's config.yaml by its YAML path (repeatable)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -122,6 +133,33 @@ func runTrain(args []string, out io.Writer) error {
 	switch {
 	case *resume != "" && (*cfgPath != "" || *variant != "" || *init != "" || *dir != "" || *fresh):
 		return usagef("--resume takes the run's own config; give no --config, --variant, --init, --run or --fresh (--hours and --generations change its stop)")
+	case *fork != "" && (*resume != "" || *cfgPath != "" || *variant != "" || *init != "" || *fresh || *dir == "" || len(set) == 0):
+		return usagef("--fork DIR takes --run NEWDIR and one --set PATH=VALUE or more, and no --resume, --config, --variant, --init or --fresh")
+	case *fork != "":
+		unlockSrc, err := train.LockRun(*fork)
+		if err != nil {
+			return err
+		}
+		changed, err := train.ForkRun(*fork, *dir, set)
+		unlockSrc()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "forked %s into %s, changed (old, new): %s\n", *fork, *dir, strings.Join(changed, "; "))
+		unlock, err := train.LockRun(*dir)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		if run, err = train.ResumeRun(*dir, opts); err != nil {
+			// The copy was made a moment ago and nothing has trained in it.
+			if rmErr := os.RemoveAll(*dir); rmErr != nil {
+				return fmt.Errorf("%w (and removing the fork %s: %v)", err, *dir, rmErr)
+			}
+			return fmt.Errorf("%w: the fork cannot go on with these settings, so %s is removed", err, *dir)
+		}
+	case len(set) > 0:
+		return usagef("--set goes with --fork")
 	case *resume != "":
 		unlock, err := train.LockRun(*resume)
 		if err != nil {

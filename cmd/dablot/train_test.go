@@ -355,3 +355,76 @@ func TestTrainContinueRefused(t *testing.T) {
 		t.Errorf("%s now holds %v (%v)", notRun, entries, err)
 	}
 }
+
+// TestTrainFork: a run of one generation forked with a lower learning rate
+// trains on in its copy from the same generation, the copy's config
+// changed in that setting alone and the run itself untouched; a fork that
+// would change the network, names no setting the config has, or goes into
+// a directory already in use is refused before anything is written.
+func TestTrainFork(t *testing.T) {
+	tmp := t.TempDir()
+	src, dst := filepath.Join(tmp, "run"), filepath.Join(tmp, "fork")
+	if out, err := runCmd(t, "train", "--config", "smoke", "--variant", "frostviken", "--run", src, "--generations", "1"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	before, err := os.ReadFile(filepath.Join(src, train.ConfigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--set", "network.blocks=2"}, "a fork keeps the run's network"},
+		{[]string{"--set", "train.nosuch=1"}, "the run's config has no train.nosuch"},
+		{[]string{"--set", "train.learning_rate"}, "want PATH=VALUE"},
+		{[]string{"--set", "train.learning_rate=2"}, "train.learning_rate"},
+		{[]string{"--set", "train.learning_rate=0.002"}, "--set changes nothing"},
+		{[]string{}, "--fork DIR takes --run NEWDIR and one --set"},
+		{[]string{"--set", "train.batch_size=32"}, "the fork cannot go on with these settings"},
+	} {
+		args := append([]string{"train", "--fork", src, "--run", dst, "--generations", "2"}, tc.args...)
+		if out, err := runCmd(t, args...); err == nil || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: %v, want an error with %q\n%s", tc.args, err, tc.want, out)
+		}
+		if _, err := os.Stat(dst); !os.IsNotExist(err) {
+			t.Fatalf("%v: the refused fork left %s (%v)", tc.args, dst, err)
+		}
+	}
+	if out, err := runCmd(t, "train", "--config", "smoke", "--run", dst, "--set", "train.learning_rate=0.001"); err == nil || !strings.Contains(out, "--set goes with --fork") {
+		t.Errorf("--set without --fork: %v\n%s", err, out)
+	}
+	out, err := runCmd(t, "train", "--fork", src, "--run", dst, "--set", "train.learning_rate=0.001", "--generations", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"forked " + src + " into " + dst + ", changed (old, new): train.learning_rate: 0.002, 0.001",
+		"1 generations done", "run finished: 2 generations"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the fork's output lacks %q:\n%s", want, out)
+		}
+	}
+	after, err := os.ReadFile(filepath.Join(src, train.ConfigFile))
+	if err != nil || string(after) != string(before) {
+		t.Errorf("the forked run's config changed (%v)", err)
+	}
+	srcCfg, err := train.LoadConfig(filepath.Join(src, train.ConfigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	forkCfg, err := train.LoadConfig(filepath.Join(dst, train.ConfigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcCfg.Train.LearningRate, srcCfg.Stop = 0.001, forkCfg.Stop
+	if string(srcCfg.YAML()) != string(forkCfg.YAML()) {
+		t.Errorf("the fork's config differs from the run's in more than the learning rate:\n%s\n%s", srcCfg.YAML(), forkCfg.YAML())
+	}
+	// The run itself is still at its first generation and can go on.
+	if _, err := os.Stat(filepath.Join(src, train.ModelDir, "gen-000002.dbm")); err == nil {
+		t.Error("the fork trained in the run's directory")
+	}
+	if out, err := runCmd(t, "train", "--fork", src, "--run", dst, "--set", "train.learning_rate=0.0005"); err == nil || !strings.Contains(out, "already holds files") {
+		t.Errorf("a fork into a used directory: %v\n%s", err, out)
+	}
+}
