@@ -24,8 +24,11 @@ const maxForkSettings = 64
 // replay buffer and optimiser state with only those settings changed: an
 // ablation of a long run, against the run itself continued as its
 // control. The network cannot change (the checkpoints hold its weights),
-// nor can the variant. src must not be in training (the caller holds its
-// lock). ForkRun returns the changes, as "path: old, new"; on an error dst
+// nor can the variant. The copy keeps the run's identity, which its
+// checkpoints, shards and models carry and check, so the two runs share
+// their history up to the fork; their later models tell them apart by
+// their directories' names (TrainingSummary.Run). src must not be in
+// training (the caller holds its lock). ForkRun returns the changes, as "path: old, new"; on an error dst
 // is left as it was.
 func ForkRun(src, dst string, set []string) ([]string, error) {
 	if !HasRun(src) {
