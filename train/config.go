@@ -441,15 +441,21 @@ func yamlError(err error) error {
 // LoadConfig reads a training config file: a regular file of at most
 // maxConfigBytes, parsed by ParseConfig.
 func LoadConfig(path string) (*Config, error) {
+	_, c, err := readConfigFile(path)
+	return c, err
+}
+
+// readConfigFile is LoadConfig that also returns the file's bytes.
+func readConfigFile(path string) ([]byte, *Config, error) {
 	data, err := durable.ReadFile(path, "training config", maxConfigBytes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c, err := ParseConfig(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return c, nil
+	return data, c, nil
 }
 
 // LoadPreset reads the training config spec names: a built-in preset

@@ -44,13 +44,9 @@ func ForkRun(src, dst string, set []string) ([]string, error) {
 		return nil, fmt.Errorf("--set: %d settings, at most %d", len(set), maxForkSettings)
 	}
 	path := filepath.Join(src, ConfigFile)
-	data, err := durable.ReadFile(path, "training config", maxConfigBytes)
+	data, old, err := readConfigFile(path)
 	if err != nil {
 		return nil, err
-	}
-	old, err := ParseConfig(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) != 1 {
