@@ -211,6 +211,7 @@ func TestOvernightAndShortAreHour(t *testing.T) {
 	want.Network.Blocks = 3
 	want.Train.WindowMax = 1000000
 	want.Rating.Anchors = []string{"alphabeta:depth=2", "alphabeta:depth=4"}
+	want.Rating.Every = 40
 	want.Stop.Hours = 8
 	sameConfig(t, "overnight", preset(t, "overnight"), want)
 
@@ -390,10 +391,12 @@ func TestExperimentConfigs(t *testing.T) {
 }
 
 // TestBlocksAblationConfig: the depth ablation's config is overnight with
-// 4 residual blocks and nothing else changed.
+// 4 residual blocks and nothing else changed, rated every 10th generation
+// as overnight was when the ablation ran.
 func TestBlocksAblationConfig(t *testing.T) {
 	want := preset(t, "overnight")
 	want.Name = "overnight-blocks4"
 	want.Network.Blocks = 4
+	want.Rating.Every = 10
 	sameConfig(t, want.Name, preset(t, "../docs/experiments/configs/overnight-blocks4.yaml"), want)
 }
