@@ -86,16 +86,20 @@ func ForkRun(src, dst string, set []string) ([]string, error) {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("--fork: copying %s: %w", src, err)
 	}
-	if err := durable.WriteFile(filepath.Join(tmp, ConfigFile), cfg.YAML()); err != nil {
-		os.RemoveAll(tmp)
-		return nil, err
-	}
-	os.Remove(dst) // an empty directory, if any
-	if err := os.Rename(tmp, dst); err != nil {
+	if err := publishFork(tmp, dst, cfg); err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
 	}
 	return changed, nil
+}
+
+// publishFork writes cfg into the copy tmp and renames it to dst.
+func publishFork(tmp, dst string, cfg *Config) error {
+	if err := durable.WriteFile(filepath.Join(tmp, ConfigFile), cfg.YAML()); err != nil {
+		return err
+	}
+	os.Remove(dst) // an empty directory, if any
+	return os.Rename(tmp, dst)
 }
 
 // setPath sets the value at the YAML path of kv ("a.b=value") in the
