@@ -17,6 +17,13 @@ func vecReluGeneric(x []float32) {
 	}
 }
 
+func vecAddReluGeneric(dst, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = max(dst[i]+src[i], 0)
+	}
+}
+
 func vecReluMaskGeneric(dst, g, y []float32) {
 	g, y = g[:len(dst)], y[:len(dst)]
 	for i := range dst {

@@ -16,9 +16,7 @@ func vecAdd8(dst, src []float32) {
 		archsimd.LoadFloat32x8(d).Add(archsimd.LoadFloat32x8((*[8]float32)(src[i:]))).Store(d)
 	}
 	archsimd.ClearAVXUpperBits()
-	for ; i < len(dst); i++ {
-		dst[i] += src[i]
-	}
+	vecAddGeneric(dst[i:], src[i:])
 }
 
 func vecRelu8(x []float32) {
@@ -29,11 +27,7 @@ func vecRelu8(x []float32) {
 		archsimd.LoadFloat32x8(d).Max(z).Store(d)
 	}
 	archsimd.ClearAVXUpperBits()
-	for ; i < len(x); i++ {
-		if x[i] < 0 {
-			x[i] = 0
-		}
-	}
+	vecReluGeneric(x[i:])
 }
 
 func vecAddRelu8(dst, src []float32) {
@@ -45,9 +39,7 @@ func vecAddRelu8(dst, src []float32) {
 		archsimd.LoadFloat32x8(d).Add(archsimd.LoadFloat32x8((*[8]float32)(src[i:]))).Max(z).Store(d)
 	}
 	archsimd.ClearAVXUpperBits()
-	for ; i < len(dst); i++ {
-		dst[i] = max(dst[i]+src[i], 0)
-	}
+	vecAddReluGeneric(dst[i:], src[i:])
 }
 
 func vecReluMask8(dst, g, y []float32) {
@@ -59,13 +51,7 @@ func vecReluMask8(dst, g, y []float32) {
 		archsimd.LoadFloat32x8((*[8]float32)(g[i:])).Masked(m).Store((*[8]float32)(dst[i:]))
 	}
 	archsimd.ClearAVXUpperBits()
-	for ; i < len(dst); i++ {
-		if y[i] > 0 {
-			dst[i] = g[i]
-		} else {
-			dst[i] = 0
-		}
-	}
+	vecReluMaskGeneric(dst[i:], g[i:], y[i:])
 }
 
 // gatherRow8 is GatherRow for c a multiple of 8.

@@ -4,7 +4,7 @@ package kernel
 
 func VecAdd(dst, src []float32)     { vecAddGeneric(dst, src) }
 func VecRelu(x []float32)           { vecReluGeneric(x) }
-func VecAddRelu(dst, src []float32) { vecAddGeneric(dst, src); vecReluGeneric(dst) }
+func VecAddRelu(dst, src []float32) { vecAddReluGeneric(dst, src) }
 
 // VecReluMask sets dst[i] = g[i] where y[i] > 0, else 0.
 func VecReluMask(dst, g, y []float32) { vecReluMaskGeneric(dst, g, y) }

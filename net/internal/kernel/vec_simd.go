@@ -25,9 +25,7 @@ func VecAdd(dst, src []float32) {
 		archsimd.LoadFloat32x16(d).Add(archsimd.LoadFloat32x16((*[16]float32)(src[i:]))).Store(d)
 	}
 	archsimd.ClearAVXUpperBits()
-	for ; i < len(dst); i++ {
-		dst[i] += src[i]
-	}
+	vecAddGeneric(dst[i:], src[i:])
 }
 
 // VecRelu sets x[i] = max(x[i], 0).
@@ -47,11 +45,7 @@ func VecRelu(x []float32) {
 		archsimd.LoadFloat32x16(d).Max(z).Store(d)
 	}
 	archsimd.ClearAVXUpperBits()
-	for ; i < len(x); i++ {
-		if x[i] < 0 {
-			x[i] = 0
-		}
-	}
+	vecReluGeneric(x[i:])
 }
 
 // VecAddRelu sets dst[i] = max(dst[i]+src[i], 0).
@@ -61,8 +55,7 @@ func VecAddRelu(dst, src []float32) {
 			vecAddRelu8(dst, src)
 			return
 		}
-		vecAddGeneric(dst, src)
-		vecReluGeneric(dst)
+		vecAddReluGeneric(dst, src)
 		return
 	}
 	src = src[:len(dst)]
@@ -73,9 +66,7 @@ func VecAddRelu(dst, src []float32) {
 		archsimd.LoadFloat32x16(d).Add(archsimd.LoadFloat32x16((*[16]float32)(src[i:]))).Max(z).Store(d)
 	}
 	archsimd.ClearAVXUpperBits()
-	for ; i < len(dst); i++ {
-		dst[i] = max(dst[i]+src[i], 0)
-	}
+	vecAddReluGeneric(dst[i:], src[i:])
 }
 
 // VecReluMask sets dst[i] = g[i] where y[i] > 0, else 0 (the gradient of
@@ -97,13 +88,7 @@ func VecReluMask(dst, g, y []float32) {
 		archsimd.LoadFloat32x16((*[16]float32)(g[i:])).Masked(m).Store((*[16]float32)(dst[i:]))
 	}
 	archsimd.ClearAVXUpperBits()
-	for ; i < len(dst); i++ {
-		if y[i] > 0 {
-			dst[i] = g[i]
-		} else {
-			dst[i] = 0
-		}
-	}
+	vecReluMaskGeneric(dst[i:], g[i:], y[i:])
 }
 
 // GatherRow writes the nine c-float rows x[tab[k]] (zeros where tab[k] <
