@@ -28,9 +28,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext", "order", "reduce"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking"},
+		"rollouts", "rollout", "reuse", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking"},
+		"rollouts", "rollout", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -178,6 +178,7 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   tempplies [0], rollouts [1], rollout [0], reuse [true],
 //	                   q [0: none; else the QuiescenceEvaluator scale],
 //	                   mat [0: none; else MaterialBlend's PerSoldier],
+//	                   trade [0: none; else MaterialBlend's Trade, with mat],
 //	                   solve [true: Config.Solver], forced [true: Config.SkipForced],
 //	                   policy [net; uniform: equal priors], value [net; material:
 //	                   MaterialEvaluator's value] (diagnosis: Ablated),
@@ -295,6 +296,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	}
 	qscale := r.float("q", 0, 0, 100)
 	perSoldier := r.float("mat", 0, 0, 100)
+	trade := r.float("trade", 0, 0, 1000)
 	rollouts := r.int("rollouts", 1, 1, 1<<20)
 	maxRollout := r.int("rollout", 0, 0, 1<<30)
 	ablated := Ablated{UniformPolicy: r.choice("policy", "net", "uniform"), MaterialValue: r.choice("value", "net", "material")}
@@ -338,6 +340,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes=, gext=, gorder=, greduce=, gcand=, ghand= and gking= set the guard: they need guard=1 or more", sp.Text)
 	case guardReduce && !guardOrder:
 		return nil, fmt.Errorf("player %q: greduce=1 needs gorder=1: the reductions spare the killers", sp.Text)
+	case trade > 0 && perSoldier == 0:
+		return nil, fmt.Errorf("player %q: trade= counts up the material blend's lead: it needs mat=", sp.Text)
 	case hasSU && !hasModel:
 		return nil, fmt.Errorf("player %q: su= is the score utility of a network: it needs model=", sp.Text)
 	case hasModel:
@@ -395,7 +399,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 			ev = &a
 		}
 		if perSoldier > 0 {
-			ev = &MaterialBlend{Inner: ev, PerSoldier: perSoldier}
+			ev = &MaterialBlend{Inner: ev, PerSoldier: perSoldier, Trade: trade}
 		}
 		if qscale > 0 {
 			ev = NewQuiescenceEvaluator(ev, qscale)

@@ -166,6 +166,13 @@ type SelfPlayConfig struct {
 	// search keeps material that the network's value does not yet see.
 	// 0 turns it off.
 	MaterialBlend float64 `yaml:"material_blend"`
+	// TradeDown, when above 0, counts every material lead of self-play up
+	// as pieces leave the board (mcts.TradeLead with k = TradeDown): the
+	// material blend's, the adjudicated result's and the material
+	// horizon's (and so samples.Sample.Lead), so that the side ahead
+	// learns to trade down and convert before the no-capture limit. 0
+	// turns it off.
+	TradeDown float64 `yaml:"trade_down,omitempty"`
 	// EndgameFraction is the share of self-play games that start from a
 	// random reduced position instead of the variant's setup (an endgame
 	// curriculum): each side keeps its king with probability
@@ -543,6 +550,7 @@ func (c *Config) Validate() error {
 		{s.MaterialWeight >= 0 && s.MaterialWeight <= 1, "selfplay.material_weight", "0 to 1", s.MaterialWeight},
 		{s.Quiescence >= 0 && s.Quiescence <= 100, "selfplay.quiescence", "0 to 100", s.Quiescence},
 		{s.MaterialBlend >= 0 && s.MaterialBlend <= 100, "selfplay.material_blend", "0 to 100", s.MaterialBlend},
+		{s.TradeDown >= 0 && s.TradeDown <= 1000, "selfplay.trade_down", "0 to 1000", s.TradeDown},
 		{s.EndgameFraction >= 0 && s.EndgameFraction <= 1, "selfplay.endgame_fraction", "0 to 1", s.EndgameFraction},
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
 		{eg.KingChance >= 0 && eg.KingChance <= 1, "selfplay.endgame_king_chance", "0 to 1", eg.KingChance},

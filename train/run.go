@@ -848,6 +848,9 @@ func (r *Run) searchSettings(sims int) string {
 	s := fmt.Sprintf("%s sims=%d", sp.Search, sims)
 	if sp.MaterialBlend > 0 {
 		s += fmt.Sprintf(" mat=%g", sp.MaterialBlend)
+		if sp.TradeDown > 0 {
+			s += fmt.Sprintf(" trade=%g", sp.TradeDown)
+		}
 	}
 	if sp.Quiescence > 0 {
 		s += fmt.Sprintf(" q=%g", sp.Quiescence)

@@ -1061,10 +1061,21 @@ func TestSetTargets(t *testing.T) {
 		{"South, material mixed in", mixed, game.South, 0, southWin, 1, 0.5 + 0.5*shaped(3), 3, true},
 		{"North, material mixed in", mixed, game.North, 0, southWin, -1, -0.5 + 0.5*shaped(-3), -3, true},
 		{"no horizon: no lead", noHorizon, game.North, 1, southWin, -1, -1, 0, false},
+		// Leads counted up by TradeDown: the horizon takes them, the
+		// adjudicated draw does not.
+		{"traded lead on", mixed, game.South, 0, southWin, 1, 0.5 + 0.5*shaped(30), 30, true},
+		{"traded lead, drawn by the limit", mixed, game.North, 2, limitDraw, 0, 0.5*shaped(4) + 0.5*shaped(20), 20, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ss := []samples.Sample{{Position: pos[tc.side]}}
-			tc.cfg.setTargets(ss, []int{tc.at}, balance, make([]float64, len(balance)-1), tc.st)
+			var leads []float64
+			if strings.HasPrefix(tc.name, "traded") {
+				leads = make([]float64, len(balance))
+				for i, b := range balance {
+					leads[i] = 10 * b
+				}
+			}
+			tc.cfg.setTargets(ss, []int{tc.at}, balance, leads, make([]float64, len(balance)-1), tc.st)
 			s := ss[0]
 			if s.Result != tc.result || math.Abs(float64(s.Target-tc.target)) > 1e-6 || s.Lead != tc.lead || s.HasLead != tc.hasLead || s.ShortTerm != nil {
 				t.Errorf("result %d, target %v, lead %v (%v), short-term %v; want %d, %v, %v (%v), none", s.Result, s.Target, s.Lead, s.HasLead, s.ShortTerm, tc.result, tc.target, tc.lead, tc.hasLead)
@@ -1130,7 +1141,7 @@ func TestShortTermTargets(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ss := []samples.Sample{{Position: pos[tc.side]}}
-			cfg.setTargets(ss, []int{tc.at}, balance, values, tc.st)
+			cfg.setTargets(ss, []int{tc.at}, balance, nil, values, tc.st)
 			got := ss[0].ShortTerm
 			if len(got) != len(tc.want) {
 				t.Fatalf("short-term targets %v, want %v", got, tc.want)
@@ -1163,7 +1174,7 @@ func TestShortTermTargetsSum(t *testing.T) {
 	st := game.Status{Outcome: game.NorthWins, Reason: game.KingCaptured}
 	for _, k := range []int{0, 1, 150, 290, 299} {
 		ss := []samples.Sample{{Position: pos[game.North]}}
-		cfg.setTargets(ss, []int{k}, balance, values, st)
+		cfg.setTargets(ss, []int{k}, balance, nil, values, st)
 		for i, h := range cfg.ShortTermHorizons {
 			lambda := 1 - 1/float64(h)
 			want, w := 0.0, 1-lambda

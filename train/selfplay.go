@@ -68,7 +68,7 @@ func (s *SelfPlayConfig) SearchConfig(seed uint64, noise bool) mcts.Config {
 // a QuiescenceEvaluator of its own in front of those.
 func (s *SelfPlayConfig) leafEvaluator(ev mcts.Evaluator) mcts.Evaluator {
 	if s.MaterialBlend > 0 {
-		ev = &mcts.MaterialBlend{Inner: ev, PerSoldier: s.MaterialBlend}
+		ev = &mcts.MaterialBlend{Inner: ev, PerSoldier: s.MaterialBlend, Trade: s.TradeDown}
 	}
 	if s.Quiescence > 0 {
 		ev = mcts.NewQuiescenceEvaluator(ev, s.Quiescence)
@@ -213,14 +213,15 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		rec.Turns = append(rec.Turns, t.Format(r.Board))
 		turn, turnStart = turn[:0], p
 	}
-	// balance[k] is South's material lead before decision k, and
+	// balance[k] is South's material lead before decision k (leads[k]
+	// the same counted up by TradeDown), and
 	// values[k] the root value of the network's search of decision k
 	// from South's point of view (NaN for a decision without one).
-	var balance, values []float64
+	var balance, leads, values []float64
 	var sampleAt []int
 	var surprise []float64 // of each sample's search (mcts.Result.PolicySurprise)
 	play := func(d game.Decision, value float64) {
-		balance = append(balance, mcts.Material(&p, game.South)-mcts.Material(&p, game.North))
+		balance, leads = append(balance, southBalance(&p)), append(leads, cfg.southLead(&p))
 		side := p.SideToMove()
 		values = append(values, southView(value, side))
 		p.Apply(d)
@@ -317,10 +318,10 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	}
 	g.Status = p.Status()
 	rec.Finish(g.Status)
-	balance = append(balance, mcts.Material(&p, game.South)-mcts.Material(&p, game.North))
+	balance, leads = append(balance, southBalance(&p)), append(leads, cfg.southLead(&p))
 	// The targets are per decision: set them before the samples are
 	// weighted and copied.
-	cfg.setTargets(g.Samples, sampleAt, balance, values, g.Status)
+	cfg.setTargets(g.Samples, sampleAt, balance, leads, values, g.Status)
 	if m.Weights.Config.OwnershipHead {
 		setOwnership(m.Encoder, g.Samples, &p)
 	}
@@ -335,6 +336,17 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	return g, nil
 }
 
+// southBalance is South's material lead in p.
+func southBalance(p *game.Position) float64 {
+	return mcts.Material(p, game.South) - mcts.Material(p, game.North)
+}
+
+// southLead is South's material lead in p counted up by TradeDown
+// (mcts.TradeLead).
+func (cfg *SelfPlayConfig) southLead(p *game.Position) float64 {
+	return mcts.TradeLead(p, southBalance(p), cfg.TradeDown)
+}
+
 // southView returns x, a number from the point of view of side, from
 // South's (and back: the map is its own inverse).
 func southView(x float64, side game.Side) float64 {
@@ -347,14 +359,19 @@ func southView(x float64, side game.Side) float64 {
 // setTargets sets the targets of the samples ss of a game that ended with
 // status st: sample i was taken before decision sampleAt[i], balance[k]
 // is South's material lead before decision k (the last entry: at the
-// end), and values[k] the root value of the search of decision k from
+// end), leads[k] the same counted up by TradeDown (nil: balance), and
+// values[k] the root value of the search of decision k from
 // South's point of view (NaN without a search). Each sample gets its
 // result and value target (see SelfPlayConfig.Adjudication and
 // MaterialWeight), with a material horizon its material lead
 // (samples.Sample.Lead) MaterialHorizon decisions on, or at the end if
-// sooner, and with short-term horizons its short-term value targets
+// sooner (counted up by TradeDown; the adjudicated result is not: a draw
+// stays a draw however few pieces are left), and with short-term horizons its short-term value targets
 // (samples.Sample.ShortTerm), all from its side to move's point of view.
-func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance, values []float64, st game.Status) {
+func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance, leads, values []float64, st game.Status) {
+	if leads == nil {
+		leads = balance
+	}
 	shaped := func(lead float64) float64 { return cfg.Adjudication * math.Tanh(lead/cfg.AdjudicationScale) }
 	final := balance[len(balance)-1]
 	// The game's result for South, adjudicated.
@@ -372,7 +389,7 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 			s.ShortTerm = append(s.ShortTerm, float32(max(-1, min(1, southView(ts[sampleAt[i]], me)))))
 		}
 		if cfg.MaterialHorizon > 0 {
-			later := southView(balance[min(sampleAt[i]+cfg.MaterialHorizon, len(balance)-1)], me)
+			later := southView(leads[min(sampleAt[i]+cfg.MaterialHorizon, len(leads)-1)], me)
 			s.Lead, s.HasLead = float32(later), true
 			if w := cfg.MaterialWeight; w > 0 {
 				t = (1-w)*t + w*shaped(later)
