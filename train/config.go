@@ -172,7 +172,7 @@ type SelfPlayConfig struct {
 	// horizon's (and so samples.Sample.Lead), so that the side ahead
 	// learns to trade down and convert before the no-capture limit. 0
 	// turns it off.
-	TradeDown float64 `yaml:"trade_down,omitempty"`
+	TradeDown float64 `yaml:"trade_down"`
 	// EndgameFraction is the share of self-play games that start from a
 	// random reduced position instead of the variant's setup (an endgame
 	// curriculum): each side keeps its king with probability

@@ -44,10 +44,13 @@ func ForkRun(src, dst string, set []string) ([]string, error) {
 		return nil, fmt.Errorf("--set: %d settings, at most %d", len(set), maxForkSettings)
 	}
 	path := filepath.Join(src, ConfigFile)
-	data, old, err := readConfigFile(path)
+	_, old, err := readConfigFile(path)
 	if err != nil {
 		return nil, err
 	}
+	// The config as this binary writes it: a setting newer than the run's
+	// file is there with its default, and can be set.
+	data := old.YAML()
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) != 1 {
 		return nil, fmt.Errorf("%s: not a YAML mapping (%v)", path, err)
