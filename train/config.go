@@ -168,10 +168,10 @@ type SelfPlayConfig struct {
 	MaterialBlend float64 `yaml:"material_blend"`
 	// TradeDown, when above 0, counts every material lead of self-play up
 	// as pieces leave the board (mcts.TradeLead with k = TradeDown): the
-	// material blend's, the adjudicated result's and the material
-	// horizon's (and so samples.Sample.Lead), so that the side ahead
-	// learns to trade down and convert before the no-capture limit. 0
-	// turns it off.
+	// material blend's and the material horizon's (and so
+	// samples.Sample.Lead), not the adjudicated result's, so that the side
+	// ahead learns to trade down and convert before the no-capture limit.
+	// 0 turns it off.
 	TradeDown float64 `yaml:"trade_down"`
 	// EndgameFraction is the share of self-play games that start from a
 	// random reduced position instead of the variant's setup (an endgame
