@@ -202,27 +202,39 @@ func BenchmarkGuardDepth(b *testing.B) {
 	}
 }
 
-// BenchmarkFallBehind looks at how the shipped winther model falls behind
-// on the ladder (docs/strength.md §17). In each game of its 100 ms ladder
-// record that the model draws or loses behind on pieces, it takes the model's last
-// six turns before it fell behind for good and asks of each played first
-// decision: is it vetoed by guard searches of 1 to 8 turns (within
-// 1,500,000 nodes in all), and by one the guard completes within 20,000
-// nodes (about its 50 ms)? And how far below the best does a search of up
-// to 6 turns score it? Each game counts once, in the first class it
-// fits: "deep", a decision vetoed by the deepest search but by none within
-// the guard's reach; "reach", one vetoed within reach too; "margin", one
-// scored 50 to 99 below the best (inside the guard's margin); "none".
+// BenchmarkFallBehind looks at how a winther model falls behind on the
+// ladder (docs/strength.md §17, §21). In each game of a ladder record that
+// the model draws or loses behind on pieces, it takes the model's last six
+// turns before it fell behind for good and asks of each played first
+// decision: is it vetoed by guard searches of 1 to maxDepth turns (within
+// maxNodes in all), and by one the guard completes within reach nodes
+// (about its half of the time a decision)? And how far below the best does
+// a search of up to 6 turns score it? Each game counts once, in the first
+// class it fits: "deep", a decision vetoed by the deepest search but by
+// none within the guard's reach; "reach", one vetoed within reach too;
+// "margin", one scored 50 to 99 below the best (inside the guard's
+// margin); "none". The cases: the shipped model at 100 ms (§17) and the
+// 4-block chain's generation 69 at 1 s (§21), where the guard's 500 ms
+// reach about ten times the nodes.
 //
-//	go test ./mcts -run XXX -bench FallBehind -benchtime 1x -v
+//	go test ./mcts -run XXX -bench FallBehind/100ms -benchtime 1x -v
 func BenchmarkFallBehind(b *testing.B) {
-	const (
-		record   = "winther-28501c6-100ms-avx2"
-		window   = 6
-		maxDepth = 8
-		maxNodes = 1_500_000
-		reach    = 20_000
-	)
+	const window = 6
+	cases := []struct {
+		name, record    string
+		maxDepth        int
+		maxNodes, reach int64
+	}{
+		{"100ms", "winther-28501c6-100ms-avx2", 8, 1_500_000, 20_000},
+		{"1s", "winther-b4g69-1s", 10, 8_000_000, 200_000},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) { fallBehind(b, c.record, window, c.maxDepth, c.maxNodes, c.reach) })
+	}
+}
+
+// fallBehind is one case of BenchmarkFallBehind.
+func fallBehind(b *testing.B, record string, window, maxDepth int, maxNodes, reach int64) {
 	recs := readRecords(b, record)
 	for b.Loop() {
 		counts := map[string]int{}
