@@ -215,10 +215,15 @@ func BenchmarkGuardDepth(b *testing.B) {
 // "margin", one scored 50 to 99 below the best (inside the guard's
 // margin); "none". The cases: the shipped model at 100 ms (§17) and the
 // 4-block chain's generation 69 at 1 s (§21), where the guard's 500 ms
-// reach about ten times the nodes.
+// reach about ten times the nodes. It is an analysis, not a speed
+// measurement (the 1 s case takes about 40 minutes), so -short skips it
+// and `make bench` passes -short:
 //
 //	go test ./mcts -run XXX -bench FallBehind/100ms -benchtime 1x -v
 func BenchmarkFallBehind(b *testing.B) {
+	if testing.Short() {
+		b.Skip("an analysis of ladder records, not a speed benchmark; run it without -short")
+	}
 	const window = 6
 	cases := []struct {
 		name, record    string
