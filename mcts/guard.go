@@ -85,7 +85,7 @@ const (
 )
 
 // The guard's usual settings, those of the shipped players ("dablot play",
-// "engine", "serve", "ladder", "analyse balance"): a margin of a soldier,
+// "engine", "serve", "ladder", "analyse balance"): a margin of half a soldier,
 // single replies extended, killers, history and null windows, and up to
 // MaxGuardDepth turns, within half of a time limit or, for a search
 // bounded by simulations, within DefaultGuardNodes alpha-beta nodes. That budget costs a few milliseconds
@@ -96,7 +96,14 @@ const (
 // and stop the king combinations of the variants where soldiers must
 // capture (§10).
 const (
-	DefaultGuardMargin = 100
+	// DefaultGuardMargin is Guard.Margin's default: half a soldier. With
+	// a margin of a soldier the models lost games by concessions inside
+	// it (docs/strength.md §21); half a soldier took dablot.dbm from
+	// 71.0 % to 87.0 % (100 ms, 100 games, +16.0 ± 6.5 points game by
+	// game) and the winther chain from 45.0 % to 63.7 % at 1 s (40 games,
+	// +18.8 ± 13.0), and was level on winther.dbm at 100 ms (+2.0 ± 8.2;
+	// §17, §22). Self-play keeps a soldier (train.SelfPlayGuardMargin).
+	DefaultGuardMargin = 50
 	DefaultGuardShare  = 0.5
 	DefaultGuardDepth  = MaxGuardDepth
 	DefaultGuardNodes  = 50_000
@@ -298,7 +305,7 @@ func (g *Guard) restrict(ctx context.Context, q *game.Position, lim Limits, pref
 
 // Spec returns the guard's settings as the keys of a player spec
 // (NewSpecFactory), every one of them, defaults included: "guard=16,
-// gmargin=100,gshare=0.5,gnodes=50000,gext=1,gorder=1,greduce=0,gcand=0,
+// gmargin=50,gshare=0.5,gnodes=50000,gext=1,gorder=1,greduce=0,gcand=0,
 // ghand=0,gking=10".
 // A record of games played with a guard names it so, and a guard made
 // with other defaults names itself differently.

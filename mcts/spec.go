@@ -187,7 +187,7 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   su [the model's: the score utility it was trained with, 0 to 1;
 //	                   value + su·score of a network with a score head; 0 turns it off],
 //	                   guard [0: none; else Guard's deepest search in turns: alpha-beta
-//	                   vetoes root decisions before each search], gmargin [100: Guard's
+//	                   vetoes root decisions before each search], gmargin [50: Guard's
 //	                   margin], gshare [0.5: Guard's share of ms], gnodes [0: none;
 //	                   else Guard's Nodes, its alpha-beta nodes a decision], gext
 //	                   [1, DefaultGuardExtend: Guard's Extend; 0 turns it off], gorder

@@ -208,7 +208,7 @@ type SelfPlayConfig struct {
 	PolicySurprise bool `yaml:"policy_surprise,omitempty"`
 	// Guard, when above 0, lets an alpha-beta search of up to Guard turns
 	// veto, before every self-play search, the decisions it scores more
-	// than GuardMargin (default 100, a soldier) below the best
+	// than GuardMargin (default SelfPlayGuardMargin, a soldier) below the best
 	// (mcts.Guard): they are neither searched nor played, and policy
 	// targets hold only the decisions left. A single decision left is
 	// played without a search, like a forced one. 0 turns it off.
@@ -216,12 +216,18 @@ type SelfPlayConfig struct {
 	GuardMargin *int `yaml:"guard_margin,omitempty"`
 }
 
-// guardMargin is the guard's margin: GuardMargin, or mcts.DefaultGuardMargin.
+// SelfPlayGuardMargin is the self-play guard's margin when a config names
+// none: a soldier, the margin it was built and measured with. It is not
+// mcts.DefaultGuardMargin, the players' margin, so that a run resumed by a
+// later build plays its games as it began them.
+const SelfPlayGuardMargin = 100
+
+// guardMargin is the guard's margin: GuardMargin, or SelfPlayGuardMargin.
 func (s *SelfPlayConfig) guardMargin() int {
 	if s.GuardMargin != nil {
 		return *s.GuardMargin
 	}
-	return mcts.DefaultGuardMargin
+	return SelfPlayGuardMargin
 }
 
 // Endgame returns the spec of the curriculum's random endgames.

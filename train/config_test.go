@@ -400,3 +400,28 @@ func TestBlocksAblationConfig(t *testing.T) {
 	want.Rating.Every = 10
 	sameConfig(t, want.Name, preset(t, "../docs/experiments/configs/overnight-blocks4.yaml"), want)
 }
+
+// TestSelfPlayGuardMargin: a self-play guard without a margin keeps a
+// soldier whatever the players' default (mcts.DefaultGuardMargin), so a
+// run resumed by a later build plays as it began; a margin set is kept.
+func TestSelfPlayGuardMargin(t *testing.T) {
+	for _, tc := range []struct {
+		yaml string
+		want int
+	}{
+		{"selfplay:\n  guard: 3\n", SelfPlayGuardMargin},
+		{"selfplay:\n  guard: 3\n  guard_margin: 40\n", 40},
+		{"selfplay:\n  guard: 3\n  guard_margin: 0\n", 0},
+	} {
+		c, err := parseConfig([]byte("base: short\nname: margin-test\n"+tc.yaml), withBases(nil))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.yaml, err)
+		}
+		if got := c.SelfPlay.guardMargin(); got != tc.want {
+			t.Errorf("%q: margin %d, want %d", tc.yaml, got, tc.want)
+		}
+	}
+	if SelfPlayGuardMargin != 100 {
+		t.Errorf("SelfPlayGuardMargin = %d: runs begun with a soldier's margin would change on resume", SelfPlayGuardMargin)
+	}
+}

@@ -207,7 +207,12 @@ next:
 }
 
 // ladderSpec returns the spec of the ladder's player: the kind and
-// settings of --player, with model= (unless empty) and ms= added.
+// settings of --player, with model= (unless empty) and ms= added, and the
+// guard's margin (gmargin=, mcts.DefaultGuardMargin) and depth (guard=,
+// mcts.MaxGuardDepth) where --player leaves them to their defaults. The
+// margin is written out because its default changed (a soldier before
+// session 47, half one since): a record says which it was, and a ladder
+// begun with the other margin is not resumed as if it were this one.
 func ladderSpec(player, modelPath string, ms int) (string, error) {
 	sp, err := mcts.ParseSpec(player)
 	if err != nil {
@@ -236,7 +241,13 @@ func ladderSpec(player, modelPath string, ms int) (string, error) {
 	if _, settings, _ := strings.Cut(sp.Text, ":"); settings != "" {
 		spec += "," + settings
 	}
-	if _, ok := sp.Params["guard"]; !ok {
+	guard, hasGuard := sp.Params["guard"]
+	if _, ok := sp.Params["gmargin"]; !ok {
+		if depth, err := strconv.Atoi(guard); !hasGuard || err == nil && depth > 0 {
+			spec += fmt.Sprintf(",gmargin=%d", mcts.DefaultGuardMargin)
+		}
+	}
+	if !hasGuard {
 		spec += fmt.Sprintf(",guard=%d", mcts.MaxGuardDepth)
 	}
 	return spec, nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train/ladder"
@@ -37,7 +38,7 @@ func TestLadder(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, want := range []string{"openings: the first 2 of the 50 in configs/books/frostviken.txt",
-		"B = alphabeta:ms=5,", "B = gumbel:model=" + model2 + ",ms=5,guard=16,", "A W/D/L", "as south", "score", "95% CI", "Elo",
+		"B = alphabeta:ms=5,", "B = gumbel:model=" + model2 + ",ms=5,gmargin=50,guard=16,", "A W/D/L", "as south", "score", "95% CI", "Elo",
 		"row appended to " + results, "records written to " + records} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -68,9 +69,9 @@ func TestLadder(t *testing.T) {
 		if got := fmt.Sprintf("%d/%d/%d", row.WDL.W, row.WDL.D, row.WDL.L); got != strings.Join(wdls[i][1:], "/") {
 			t.Errorf("row %d: W/D/L %s, printed %s", i, got, wdls[i][0])
 		}
-		wantOpp := []string{"alphabeta:ms=5", "gumbel:model=" + model2 + ",ms=5,guard=16"}[i]
+		wantOpp := []string{"alphabeta:ms=5", "gumbel:model=" + model2 + ",ms=5,gmargin=50,guard=16"}[i]
 		if row.Model != modelFile || row.ModelSHA256 != m.Metadata[net.MetaChecksum] || row.ModelSHA256 == "" ||
-			row.Variant != "frostviken" || row.Player != "gumbel:model="+modelFile+",ms=5,guard=16" || row.Opponent != wantOpp ||
+			row.Variant != "frostviken" || row.Player != "gumbel:model="+modelFile+",ms=5,gmargin=50,guard=16" || row.Opponent != wantOpp ||
 			row.MS != 5 || row.WDL.Games() != 4 || row.AsSouth.Games() != 2 || row.AsNorth.Games() != 2 ||
 			row.Book != "configs/books/frostviken.txt" || row.Threads != 2 || row.Seed != 1 || row.Code != buildName() {
 			t.Errorf("row %d: %+v", i, row)
@@ -97,7 +98,7 @@ func TestLadderWithoutModelOrBook(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"note: daablot has no opening book; generating 1 level openings", "A = mcts:ms=5,eval=material,guard=16",
+	for _, want := range []string{"note: daablot has no opening book; generating 1 level openings", "A = mcts:ms=5,eval=material,gmargin=50,guard=16",
 		"games from generated:1", "A W/D/L"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -166,5 +167,29 @@ func TestLadderErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(results); err == nil {
 		t.Error("a failed ladder wrote the results file")
+	}
+}
+
+// TestLadderSpec: the ladder's player spec names the guard's margin and
+// depth where --player leaves them to their defaults, and never gives a
+// margin to a player without a guard.
+func TestLadderSpec(t *testing.T) {
+	for _, tc := range []struct{ player, model, want string }{
+		{"gumbel", "m.dbm", fmt.Sprintf("gumbel:model=m.dbm,ms=100,gmargin=%d,guard=%d", mcts.DefaultGuardMargin, mcts.MaxGuardDepth)},
+		{"gumbel:gmargin=100", "m.dbm", fmt.Sprintf("gumbel:model=m.dbm,ms=100,gmargin=100,guard=%d", mcts.MaxGuardDepth)},
+		{"gumbel:guard=4", "m.dbm", fmt.Sprintf("gumbel:model=m.dbm,ms=100,guard=4,gmargin=%d", mcts.DefaultGuardMargin)},
+		{"gumbel:guard=0", "m.dbm", "gumbel:model=m.dbm,ms=100,guard=0"},
+		{"mcts:eval=material", "", fmt.Sprintf("mcts:ms=100,eval=material,gmargin=%d,guard=%d", mcts.DefaultGuardMargin, mcts.MaxGuardDepth)},
+	} {
+		got, err := ladderSpec(tc.player, tc.model, 100)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.player, err)
+		}
+		if got != tc.want {
+			t.Errorf("%s: spec %q, want %q", tc.player, got, tc.want)
+		}
+		if _, err := mcts.ParseSpec(got); err != nil {
+			t.Errorf("%s: spec %q does not parse: %v", tc.player, got, err)
+		}
 	}
 }
