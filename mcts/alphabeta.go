@@ -128,6 +128,10 @@ type AlphaBetaPlayer struct {
 	ctx      context.Context
 	rootBest game.Decision
 	extLimit int // Extend: no extension at this ply or below
+	// vetoTested is how many decisions the last vetoes search had tested
+	// against the best when it ended (all of them when it completed), or
+	// -1 if it stopped before it had the best score.
+	vetoTested int
 	// Order: the killers of each ply and the history of each side's
 	// quiet decisions (index: the decision, below game.Stop), cleared
 	// at the start of each root's search (clearOrder).
@@ -267,7 +271,11 @@ func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, lim vet
 	ab.deadline, ab.maxNodes = lim.deadline, lim.maxNodes
 	ab.rootBest = nullMove
 	ab.extLimit = extLimit(depth)
+	ab.vetoTested = -1
 	best := ab.search(p, depth, -infScore, infScore, 0)
+	if !ab.stop {
+		ab.vetoTested = 0
+	}
 	bestMove := ab.rootBest
 	threshold := best - margin
 	var out []game.Decision
@@ -298,6 +306,12 @@ func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, lim vet
 		default:
 			passed++
 		}
+		if !ab.stop {
+			ab.vetoTested = i + 1
+		}
+	}
+	if !ab.stop {
+		ab.vetoTested = len(tests)
 	}
 	ab.Nodes += ab.nodes
 	if ab.stop {

@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -156,23 +157,7 @@ func BenchmarkBatcher(b *testing.B) {
 //	go test ./mcts -run XXX -bench GuardDepth -benchtime 1x
 func BenchmarkGuardDepth(b *testing.B) {
 	for _, f := range []string{"dablot-100ms-avx2", "winther-100ms-avx2"} {
-		recs := readRecords(b, f)
-		var positions []game.Position
-		for _, rec := range recs[:6] {
-			r := configs.MustVariant(rec.Variant)
-			for k := 6; k < len(rec.Turns); k += 12 {
-				p, err := rec.StartPosition(r)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := p.ApplyTurns(rec.Turns[:k]); err != nil {
-					b.Fatal(err)
-				}
-				if !p.Status().Over() && len(p.Decisions(nil)) > 1 {
-					positions = append(positions, p)
-				}
-			}
-		}
+		positions := ladderPositions(b, f)
 		for _, tc := range []struct {
 			name          string
 			order, reduce bool
@@ -197,6 +182,100 @@ func BenchmarkGuardDepth(b *testing.B) {
 				}
 				b.ReportMetric(float64(depth)/float64(len(positions)), "turns")
 				b.ReportMetric(float64(len(positions)), "positions")
+			})
+		}
+	}
+}
+
+// ladderPositions returns positions of the ladder record file name (see
+// readRecords): every 12th turn of its first 6 games, from the 6th, where
+// the side to move has more than one decision.
+func ladderPositions(b *testing.B, name string) []game.Position {
+	var positions []game.Position
+	for _, rec := range readRecords(b, name)[:6] {
+		r := configs.MustVariant(rec.Variant)
+		for k := 6; k < len(rec.Turns); k += 12 {
+			p, err := rec.StartPosition(r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := p.ApplyTurns(rec.Turns[:k]); err != nil {
+				b.Fatal(err)
+			}
+			if !p.Status().Over() && len(p.Decisions(nil)) > 1 {
+				positions = append(positions, p)
+			}
+		}
+	}
+	return positions
+}
+
+// BenchmarkGuardWaste measures what the guard throws away: it deepens
+// until its budget runs out and keeps only the deepest search completed,
+// so the nodes of the search it abandons are lost. With node budgets
+// standing for its share of 100 ms and of 1 s (20,000 and 200,000 nodes,
+// docs/strength.md §21), on the positions of BenchmarkGuardDepth, it
+// reports the share of the budget spent on the abandoned search
+// ("wasted"), the share of those searches that had found the best score
+// before they stopped ("had-best"), and the share of the decisions these
+// had tested against it ("tested"). Nodes stand for time here, so the
+// figures do not depend on the machine or its load. An analysis (-short
+// skips it):
+//
+//	go test ./mcts -run XXX -bench GuardWaste -benchtime 1x
+func BenchmarkGuardWaste(b *testing.B) {
+	if testing.Short() {
+		b.Skip("an analysis of the guard's searches, not a speed benchmark; run it without -short")
+	}
+	for _, f := range []string{"dablot-100ms-avx2", "winther-100ms-avx2"} {
+		positions := ladderPositions(b, f)
+		for _, budget := range []int64{20_000, 200_000} {
+			b.Run(fmt.Sprintf("%s/%d", f, budget), func(b *testing.B) {
+				var wasted, tested float64
+				var abandoned, hadBest, depths int
+				for b.Loop() {
+					wasted, tested, abandoned, hadBest, depths = 0, 0, 0, 0, 0
+					for _, p := range positions {
+						g, err := NewDefaultGuard(MaxGuardDepth, Limits{Sims: 1})
+						if err != nil {
+							b.Fatal(err)
+						}
+						ab := g.ab
+						ab.cfg.Extend, ab.cfg.Order = g.Extend, g.Order
+						ab.clearOrder()
+						legal := len(p.Decisions(nil))
+						for d := 1; d <= g.Depth; d++ {
+							before := ab.Nodes
+							if before >= budget {
+								break // spent by the searches completed, as Guard.excluded stops
+							}
+							_, _, err := ab.vetoes(context.Background(), &p, vetoLimits{depth: d, margin: g.Margin, maxNodes: budget - before})
+							if errors.Is(err, errGuardTime) {
+								abandoned++
+								wasted += float64(budget-before) / float64(budget)
+								if ab.vetoTested >= 0 {
+									hadBest++
+									tested += float64(ab.vetoTested) / float64(legal)
+								}
+								break
+							}
+							if err != nil {
+								b.Fatal(err)
+							}
+							depths++
+						}
+					}
+				}
+				n := float64(len(positions))
+				b.ReportMetric(wasted/n, "wasted")
+				b.ReportMetric(float64(depths)/n, "turns")
+				b.ReportMetric(float64(abandoned)/n, "abandoned")
+				if abandoned > 0 {
+					b.ReportMetric(float64(hadBest)/float64(abandoned), "had-best")
+				}
+				if hadBest > 0 {
+					b.ReportMetric(tested/float64(hadBest), "tested")
+				}
 			})
 		}
 	}

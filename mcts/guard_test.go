@@ -3,6 +3,7 @@ package mcts
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -344,6 +345,67 @@ func TestGuardNodes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVetoTested: a vetoes search that completes has tested every legal
+// decision; one stopped within its first 1024 nodes has no best score yet
+// (-1); and a larger budget never tests fewer (what BenchmarkGuardWaste
+// reports).
+func TestVetoTested(t *testing.T) {
+	p := configs.MustVariant("dablot").Start()
+	legal := len(p.Decisions(nil))
+	tested := func(depth int, budget int64) int {
+		g, err := NewGuard(depth, DefaultGuardMargin, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = g.ab.vetoes(context.Background(), &p, vetoLimits{depth: depth, margin: g.Margin, maxNodes: budget})
+		if budget == 0 && err != nil {
+			t.Fatal(err)
+		}
+		if budget > 0 && !errors.Is(err, errGuardTime) && g.ab.vetoTested != legal {
+			t.Fatalf("depth %d within %d nodes: error %v, tested %d of %d", depth, budget, err, g.ab.vetoTested, legal)
+		}
+		return g.ab.vetoTested
+	}
+	// The first depth whose search takes over 50,000 nodes (the budget is
+	// checked every 1024), and its nodes.
+	var depth int
+	var total int64
+	for depth = 3; ; depth++ {
+		if depth > MaxGuardDepth {
+			t.Fatal("no search of the start position takes over 50,000 nodes")
+		}
+		g, err := NewGuard(depth, DefaultGuardMargin, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := g.ab.vetoes(context.Background(), &p, vetoLimits{depth: depth, margin: g.Margin}); err != nil {
+			t.Fatal(err)
+		}
+		if total = g.ab.Nodes; total > 50_000 {
+			break
+		}
+	}
+	if got := tested(depth, 0); got != legal {
+		t.Errorf("a completed search tested %d decisions, want all %d", got, legal)
+	}
+	if got := tested(depth, 1); got != -1 {
+		t.Errorf("a search stopped at once tested %d decisions, want -1 (no best score)", got)
+	}
+	// Budgets down from the search's nodes: the count never rises as the
+	// budget falls. (From the start position the tests after the best
+	// score cost under the 1024 nodes between checks, so no budget stops
+	// among them there; BenchmarkGuardWaste counts how often it happens.)
+	prev := legal
+	for k := int64(16); k >= 1; k-- {
+		budget := total * k / 16
+		got := tested(depth, budget)
+		if got > prev {
+			t.Errorf("within %d nodes tested %d decisions, more than %d within more", budget, got, prev)
+		}
+		prev = got
 	}
 }
 
