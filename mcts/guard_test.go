@@ -409,6 +409,57 @@ func TestVetoTested(t *testing.T) {
 	}
 }
 
+// TestNextSearchFits: the next search is expected to cost the last one's
+// time times the last two's ratio of nodes.
+func TestNextSearchFits(t *testing.T) {
+	now := time.Date(2026, 11, 28, 14, 0, 0, 0, time.UTC)
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name            string
+		left, took      time.Duration
+		nodes, prevNode int64
+		want            bool
+	}{
+		{"no search yet", ms, 0, 0, 0, true},
+		{"one search: no ratio yet", ms, 40 * ms, 1000, 0, true},
+		{"ratio 5: 10 ms expected, 20 left", 20 * ms, 2 * ms, 5000, 1000, true},
+		{"ratio 5: 10 ms expected, 10 left", 10 * ms, 2 * ms, 5000, 1000, true},
+		{"ratio 5: 10 ms expected, 9 left", 9 * ms, 2 * ms, 5000, 1000, false},
+		{"ratio 1/2: 1 ms expected, 2 left", 2 * ms, 2 * ms, 500, 1000, true},
+		{"deadline passed", -ms, 0, 5000, 1000, false},
+	} {
+		if got := nextSearchFits(now, now.Add(tc.left), tc.took, tc.nodes, tc.prevNode); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestGuardStop: with a deadline far away, Guard.Stop (gstop=1) changes
+// nothing: every search is expected to fit, and the guard reaches its
+// Depth with the same vetoes. (Near a deadline it starts fewer searches,
+// by nextSearchFits, tested above without a clock.)
+func TestGuardStop(t *testing.T) {
+	for _, p := range bookOf(t, "winther")[:6] {
+		if len(p.Decisions(nil)) < 2 {
+			continue
+		}
+		var ex [2][]game.Decision
+		for i, stop := range []bool{false, true} {
+			g, err := NewGuard(3, DefaultGuardMargin, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.Stop = stop
+			if ex[i], err = g.Excluded(context.Background(), &p, time.Now().Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !slices.Equal(ex[0], ex[1]) {
+			t.Errorf("%s: vetoes %v with Stop, %v without, a deadline an hour away", p.FEN(), ex[1], ex[0])
+		}
+	}
+}
+
 // TestGuardHandoff: in an endgame where the opponent has at most Handoff
 // pieces and the side to move leads, the guard plays its own best
 // decision; elsewhere it only vetoes.
@@ -593,6 +644,7 @@ func TestGuardSpec(t *testing.T) {
 	}
 	reducing.Reduce = true
 	reducing.Candidates = 4
+	reducing.Stop = true
 	if err := other.SetKingValue(20); err != nil {
 		t.Fatal(err)
 	}

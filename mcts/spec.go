@@ -28,9 +28,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext", "order", "reduce"},
 	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking"},
+		"rollouts", "rollout", "reuse", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gstop"},
 	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking"},
+		"rollouts", "rollout", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gstop"},
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -199,7 +199,9 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   it stops testing and excludes the rest], ghand
 //	                   [0: none; else Guard's Handoff, the enemy pieces at most of an
 //	                   endgame the guard plays], gking [10, DefaultGuardKingValue:
-//	                   the king's value in soldiers in the guard's evaluation]
+//	                   the king's value in soldiers in the guard's evaluation], gstop
+//	                   [0, DefaultGuardStop: Guard's Stop, no search begun under ms
+//	                   that is not expected to finish]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
@@ -317,8 +319,9 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	guardCandidates := r.int("gcand", DefaultGuardCandidates, 0, game.MaxPoints*game.NumDirections)
 	guardHandoff := r.int("ghand", 0, 0, game.MaxPoints)
 	guardKing := r.int("gking", DefaultGuardKingValue, 1, MaxGuardKingValue)
+	guardStop := r.bool("gstop", DefaultGuardStop)
 	// The keys that set the guard, which mean nothing without guard=.
-	setsGuard := slices.ContainsFunc([]string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking"}, func(k string) bool {
+	setsGuard := slices.ContainsFunc([]string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gstop"}, func(k string) bool {
 		_, ok := sp.Params[k]
 		return ok
 	})
@@ -337,7 +340,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	case hasModel && hasEval:
 		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
 	case setsGuard && guardDepth == 0:
-		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes=, gext=, gorder=, greduce=, gcand=, ghand= and gking= set the guard: they need guard=1 or more", sp.Text)
+		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes=, gext=, gorder=, greduce=, gcand=, ghand=, gking= and gstop= set the guard: they need guard=1 or more", sp.Text)
 	case guardReduce && !guardOrder:
 		return nil, fmt.Errorf("player %q: greduce=1 needs gorder=1: the reductions spare the killers", sp.Text)
 	case trade > 0 && perSoldier == 0:
@@ -418,6 +421,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 			pl.Guard.Reduce = guardReduce
 			pl.Guard.Candidates = guardCandidates
 			pl.Guard.Handoff = guardHandoff
+			pl.Guard.Stop = guardStop
 			if err := pl.Guard.SetKingValue(guardKing); err != nil {
 				return nil, err
 			}
