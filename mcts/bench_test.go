@@ -240,9 +240,8 @@ func BenchmarkGuardWaste(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
+						g.ready()
 						ab := g.ab
-						ab.cfg.Extend, ab.cfg.Order = g.Extend, g.Order
-						ab.clearOrder()
 						legal := len(p.Decisions(nil))
 						for d := 1; d <= g.Depth; d++ {
 							before := ab.Nodes
@@ -405,9 +404,8 @@ func fallBehindJudge(b *testing.B, q *game.Position, d game.Decision, maxDepth i
 	if err != nil {
 		b.Fatal(err)
 	}
+	g.ready()
 	ab := g.ab
-	ab.cfg.Extend, ab.cfg.Order = g.Extend, g.Order
-	ab.clearOrder()
 	for depth := 1; depth <= maxDepth && ab.Nodes < maxNodes; depth++ {
 		ex, _, err := ab.vetoes(context.Background(), q, vetoLimits{depth: depth, margin: g.Margin, maxNodes: maxNodes - ab.Nodes})
 		if err != nil {

@@ -225,8 +225,7 @@ func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Ti
 	if g.Reduce && !g.Order {
 		return nil, 0, 0, errors.New("mcts: the guard's reductions need its ordering (Reduce needs Order)")
 	}
-	g.ab.cfg.Extend, g.ab.cfg.Order, g.ab.cfg.Reduce = g.Extend, g.Order, g.Reduce
-	g.ab.clearOrder()
+	g.ready()
 	var out []game.Decision
 	var best game.Decision
 	var used int64
@@ -260,6 +259,13 @@ func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Ti
 		}
 	}
 	return out, best, reached, nil
+}
+
+// ready gives the guard's alpha-beta its settings (Extend, Order,
+// Reduce) and clears its killers and history, before a root's deepening.
+func (g *Guard) ready() {
+	g.ab.cfg.Extend, g.ab.cfg.Order, g.ab.cfg.Reduce = g.Extend, g.Order, g.Reduce
+	g.ab.clearOrder()
 }
 
 // nextSearchFits reports whether a search started at now is expected to

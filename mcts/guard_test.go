@@ -741,7 +741,7 @@ func TestGuardCandidates(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g.ab.cfg.Extend, g.ab.cfg.Order = g.Extend, g.Order
+				g.ready()
 				ex, best, err := g.ab.vetoes(context.Background(), &p, vetoLimits{depth: 3, margin: DefaultGuardMargin, prefer: prefer, passes: passes})
 				if err != nil {
 					t.Fatal(err)

@@ -21,16 +21,20 @@ type Spec struct {
 	Params map[string]string // the settings by key (lower case)
 }
 
+// guardKeys are the keys that set the guard of an mcts or gumbel player,
+// which mean nothing without guard=.
+var guardKeys = []string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gstop"}
+
 // The player kinds and their keys.
 var specKeys = map[string][]string{
 	"random":    {},
 	"greedy":    {},
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext", "order", "reduce"},
-	"mcts": {"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gstop"},
-	"gumbel": {"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gstop"},
+	"mcts": slices.Concat([]string{"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
+		"rollouts", "rollout", "reuse", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard"}, guardKeys),
+	"gumbel": slices.Concat([]string{"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
+		"rollouts", "rollout", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard"}, guardKeys),
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -320,8 +324,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	guardHandoff := r.int("ghand", 0, 0, game.MaxPoints)
 	guardKing := r.int("gking", DefaultGuardKingValue, 1, MaxGuardKingValue)
 	guardStop := r.bool("gstop", DefaultGuardStop)
-	// The keys that set the guard, which mean nothing without guard=.
-	setsGuard := slices.ContainsFunc([]string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gstop"}, func(k string) bool {
+	setsGuard := slices.ContainsFunc(guardKeys, func(k string) bool {
 		_, ok := sp.Params[k]
 		return ok
 	})
@@ -340,7 +343,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	case hasModel && hasEval:
 		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
 	case setsGuard && guardDepth == 0:
-		return nil, fmt.Errorf("player %q: gmargin=, gshare=, gnodes=, gext=, gorder=, greduce=, gcand=, ghand=, gking= and gstop= set the guard: they need guard=1 or more", sp.Text)
+		last := len(guardKeys) - 1
+		return nil, fmt.Errorf("player %q: %s= and %s= set the guard: they need guard=1 or more", sp.Text, strings.Join(guardKeys[:last], "=, "), guardKeys[last])
 	case guardReduce && !guardOrder:
 		return nil, fmt.Errorf("player %q: greduce=1 needs gorder=1: the reductions spare the killers", sp.Text)
 	case trade > 0 && perSoldier == 0:
