@@ -128,10 +128,6 @@ type AlphaBetaPlayer struct {
 	ctx      context.Context
 	rootBest game.Decision
 	extLimit int // Extend: no extension at this ply or below
-	// vetoTested is how many decisions the last vetoes search had tested
-	// against the best when it ended (all of them when it completed), or
-	// -1 if it stopped before it had the best score.
-	vetoTested int
 	// Order: the killers of each ply and the history of each side's
 	// quiet decisions (index: the decision, below game.Stop), cleared
 	// at the start of each root's search (clearOrder).
@@ -232,8 +228,11 @@ func (ab *AlphaBetaPlayer) begin(ctx context.Context, p *game.Position) {
 // errGuardTime.
 func (ab *AlphaBetaPlayer) Vetoes(ctx context.Context, p *game.Position, depth, margin int, deadline time.Time) ([]game.Decision, error) {
 	ab.clearOrder()
-	ex, _, err := ab.vetoes(ctx, p, vetoLimits{depth: depth, margin: margin, deadline: deadline})
-	return ex, err
+	r, err := ab.vetoes(ctx, p, vetoLimits{depth: depth, margin: margin, deadline: deadline})
+	if err != nil {
+		return nil, err
+	}
+	return r.excluded, nil
 }
 
 // vetoLimits are the settings of one vetoes search.
@@ -249,78 +248,88 @@ type vetoLimits struct {
 	prefer []game.Decision
 }
 
+// vetoResult is what a vetoes search found.
+type vetoResult struct {
+	// excluded are the decisions vetoed among the first tested of tests.
+	excluded []game.Decision
+	// best is the search's best decision, when tested is 0 or more.
+	best game.Decision
+	// tests are the legal decisions in the order tested, and tested how
+	// many of them had been judged when the search ended: all of them when
+	// it completed, some when it stopped among the tests, and -1 when it
+	// stopped before it had the best score.
+	tests  []game.Decision
+	tested int
+}
+
 // vetoes is Vetoes that also returns the best decision, and stops, with
 // errGuardTime, once the search has visited lim.maxNodes nodes (checked
 // every 1024 nodes, as the deadline is, so the same position and budget
-// give the same result).
-func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, lim vetoLimits) ([]game.Decision, game.Decision, error) {
+// give the same result). A search that stops returns what it had judged
+// with its error.
+func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, lim vetoLimits) (vetoResult, error) {
 	depth, margin := lim.depth, lim.margin
 	if depth < 1 || depth > maxDepth {
-		return nil, 0, fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d", depth, maxDepth)
+		return vetoResult{tested: -1}, fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d", depth, maxDepth)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, 0, err
+		return vetoResult{tested: -1}, err
 	}
 	start := time.Now()
 	defer func() { ab.Elapsed += time.Since(start) }()
 	legal := p.Decisions(nil)
 	if len(legal) == 0 {
-		return nil, 0, errOver
+		return vetoResult{tested: -1}, errOver
 	}
 	ab.begin(ctx, p)
 	ab.deadline, ab.maxNodes = lim.deadline, lim.maxNodes
 	ab.rootBest = nullMove
 	ab.extLimit = extLimit(depth)
-	ab.vetoTested = -1
-	best := ab.search(p, depth, -infScore, infScore, 0)
-	if !ab.stop {
-		ab.vetoTested = 0
-	}
-	bestMove := ab.rootBest
-	threshold := best - margin
-	var out []game.Decision
-	tests := legal
+	r := vetoResult{tests: legal, tested: -1}
 	if lim.prefer != nil {
 		if len(lim.prefer) != len(legal) {
-			return nil, 0, fmt.Errorf("mcts: %d decisions to test in order, %d legal", len(lim.prefer), len(legal))
+			return r, fmt.Errorf("mcts: %d decisions to test in order, %d legal", len(lim.prefer), len(legal))
 		}
-		tests = lim.prefer
+		r.tests = lim.prefer
 	}
+	best := ab.search(p, depth, -infScore, infScore, 0)
+	if !ab.stop {
+		r.best, r.tested = ab.rootBest, 0
+	}
+	threshold := best - margin
 	passed := 0
-	for i, d := range tests {
+	for i, d := range r.tests {
 		if ab.stop {
 			break
 		}
 		if lim.passes > 0 && passed >= lim.passes {
-			for _, d := range tests[i:] {
-				if d != bestMove {
-					out = append(out, d)
+			for _, d := range r.tests[i:] {
+				if d != r.best {
+					r.excluded = append(r.excluded, d)
 				}
 			}
+			r.tested = len(r.tests)
 			break
 		}
-		switch {
-		case d == bestMove:
-		case ab.searchChild(p, d, depth, threshold-1, threshold, 0) < threshold:
-			out = append(out, d)
-		default:
+		vetoed := d != r.best && ab.searchChild(p, d, depth, threshold-1, threshold, 0) < threshold
+		if ab.stop {
+			break // the test did not finish: no verdict
+		}
+		if vetoed {
+			r.excluded = append(r.excluded, d)
+		} else if d != r.best {
 			passed++
 		}
-		if !ab.stop {
-			ab.vetoTested = i + 1
-		}
-	}
-	if !ab.stop {
-		ab.vetoTested = len(tests)
+		r.tested = i + 1
 	}
 	ab.Nodes += ab.nodes
 	if ab.stop {
 		if err := ctx.Err(); err != nil {
-			return nil, 0, err
+			return r, err
 		}
-		return nil, 0, errGuardTime
+		return r, errGuardTime
 	}
-	return out, bestMove, nil
+	return r, nil
 }
 
 // extLimit is the ply below which a search of depth turns extends single

@@ -184,6 +184,8 @@ func TestSpecs(t *testing.T) {
 		{"gumbel:eval=material,sims=8,gking=20", "set the guard: they need guard=1 or more"},
 		{"gumbel:eval=material,sims=8,gstop=1", "set the guard: they need guard=1 or more"},
 		{"gumbel:eval=material,ms=50,guard=16,gstop=1", ""},
+		{"gumbel:eval=material,sims=8,gkeep=1", "set the guard: they need guard=1 or more"},
+		{"gumbel:eval=material,ms=50,guard=16,gkeep=1", ""},
 		{"gumbel:eval=material,sims=8,guard=16,gnodes=5000,gking=20", ""},
 		{"gumbel:eval=material,sims=8,guard=16,gking=0", "gking=0: want a whole number from 1 to 1000"},
 		{"gumbel:eval=material,sims=8,guard=16,gking=1001", "gking=1001"},

@@ -248,13 +248,13 @@ func BenchmarkGuardWaste(b *testing.B) {
 							if before >= budget {
 								break // spent by the searches completed, as Guard.excluded stops
 							}
-							_, _, err := ab.vetoes(context.Background(), &p, vetoLimits{depth: d, margin: g.Margin, maxNodes: budget - before})
+							r, err := ab.vetoes(context.Background(), &p, vetoLimits{depth: d, margin: g.Margin, maxNodes: budget - before})
 							if errors.Is(err, errGuardTime) {
 								abandoned++
 								wasted += float64(budget-before) / float64(budget)
-								if ab.vetoTested >= 0 {
+								if r.tested >= 0 {
 									hadBest++
-									tested += float64(ab.vetoTested) / float64(legal)
+									tested += float64(r.tested) / float64(legal)
 								}
 								break
 							}
@@ -407,11 +407,11 @@ func fallBehindJudge(b *testing.B, q *game.Position, d game.Decision, maxDepth i
 	g.ready()
 	ab := g.ab
 	for depth := 1; depth <= maxDepth && ab.Nodes < maxNodes; depth++ {
-		ex, _, err := ab.vetoes(context.Background(), q, vetoLimits{depth: depth, margin: g.Margin, maxNodes: maxNodes - ab.Nodes})
+		r, err := ab.vetoes(context.Background(), q, vetoLimits{depth: depth, margin: g.Margin, maxNodes: maxNodes - ab.Nodes})
 		if err != nil {
 			break
 		}
-		vetoed = append(vetoed, slices.Contains(ex, d))
+		vetoed = append(vetoed, slices.Contains(r.excluded, d))
 		if ab.Nodes <= reach {
 			within = depth
 		}

@@ -79,6 +79,14 @@ type Guard struct {
 	// time allows, and 42 to 49 % of its nodes go to the one it abandons
 	// (docs/strength.md §23).
 	Stop bool
+	// Keep makes the guard keep what a search it abandons had judged: when
+	// a deeper search runs out of time or nodes after it has found its
+	// best score, the decisions it had tested take its verdict, its best
+	// decision passes, and the rest keep the verdict of the deepest search
+	// completed. Each search then tests first the decisions that passed
+	// the one before it. Without it the unfinished search's work is lost:
+	// 42 to 49 % of the guard's nodes (docs/strength.md §23).
+	Keep bool
 	ab   *AlphaBetaPlayer
 }
 
@@ -127,6 +135,8 @@ const (
 	DefaultGuardCandidates = 0
 	// DefaultGuardStop is Guard.Stop's default: off, until measured.
 	DefaultGuardStop = false
+	// DefaultGuardKeep is Guard.Keep's default: off, until measured.
+	DefaultGuardKeep = false
 	// DefaultGuardKingValue is the king's value in the guard's evaluation,
 	// in soldiers (the alpha-beta players' weights say 5). Where a king is
 	// taken only by a king (dablot, keyland), the side left with the only
@@ -183,7 +193,7 @@ func NewGuard(depth, margin int, share float64) (*Guard, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Guard{Depth: depth, Margin: margin, Share: share, Extend: DefaultGuardExtend, Order: DefaultGuardOrder, Reduce: DefaultGuardReduce, ab: ab}
+	g := &Guard{Depth: depth, Margin: margin, Share: share, Extend: DefaultGuardExtend, Order: DefaultGuardOrder, Reduce: DefaultGuardReduce, Stop: DefaultGuardStop, Keep: DefaultGuardKeep, ab: ab}
 	if err := g.SetKingValue(DefaultGuardKingValue); err != nil {
 		return nil, err
 	}
@@ -244,21 +254,66 @@ func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Ti
 			break
 		}
 		before := g.ab.Nodes
-		ex, b, err := g.ab.vetoes(search, p, vetoLimits{depth: d, margin: g.Margin, deadline: deadline, maxNodes: budget, prefer: prefer, passes: g.Candidates})
+		order := prefer
+		if g.Keep && reached > 0 {
+			order = passedFirst(order, p, out)
+		}
+		r, err := g.ab.vetoes(search, p, vetoLimits{depth: d, margin: g.Margin, deadline: deadline, maxNodes: budget, prefer: order, passes: g.Candidates})
 		used += g.ab.Nodes - before
 		took, prevNodes, nodes = time.Since(start), nodes, g.ab.Nodes-before
 		if errors.Is(err, errGuardTime) || err != nil && ctx.Err() == nil && search.Err() != nil {
-			break // out of time, or stopped
+			// Out of time, or stopped.
+			if g.Keep && reached > 0 && r.tested >= 0 {
+				out, best = keepJudged(out, r), r.best
+			}
+			break
 		}
 		if err != nil {
 			return nil, 0, 0, err
 		}
-		out, best, reached = ex, b, d
+		out, best, reached = r.excluded, r.best, d
 		if !deadline.IsZero() && time.Now().After(deadline) {
 			break
 		}
 	}
 	return out, best, reached, nil
+}
+
+// passedFirst returns the legal decisions of p in the order of prefer
+// (nil: the order of generation), those not in excluded before those in
+// it: the order in which a guard that keeps what an unfinished search
+// judged (Guard.Keep) tests them, so that the decisions the network's
+// search may play get the deeper verdict first.
+func passedFirst(prefer []game.Decision, p *game.Position, excluded []game.Decision) []game.Decision {
+	if prefer == nil {
+		prefer = p.Decisions(nil)
+	}
+	out := make([]game.Decision, 0, len(prefer))
+	for _, d := range prefer {
+		if !slices.Contains(excluded, d) {
+			out = append(out, d)
+		}
+	}
+	for _, d := range prefer {
+		if slices.Contains(excluded, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// keepJudged merges the vetoes of a search that stopped among its tests
+// (r, with its best score found) into prev, the vetoes of the deepest
+// search completed: the decisions r judged take its verdict, its best
+// passes, and the rest keep their verdict in prev.
+func keepJudged(prev []game.Decision, r vetoResult) []game.Decision {
+	out := slices.Clone(r.excluded)
+	for _, d := range r.tests[r.tested:] {
+		if d != r.best && slices.Contains(prev, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // ready gives the guard's alpha-beta its settings (Extend, Order,
@@ -342,12 +397,12 @@ func (g *Guard) restrict(ctx context.Context, q *game.Position, lim Limits, pref
 // Spec returns the guard's settings as the keys of a player spec
 // (NewSpecFactory), every one of them, defaults included: "guard=16,
 // gmargin=50,gshare=0.5,gnodes=50000,gext=1,gorder=1,greduce=0,gcand=0,
-// ghand=0,gking=10,gstop=0".
+// ghand=0,gking=10,gstop=0,gkeep=0".
 // A record of games played with a guard names it so, and a guard made
 // with other defaults names itself differently.
 func (g *Guard) Spec() string {
-	return fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,greduce=%d,gcand=%d,ghand=%d,gking=%d,gstop=%d",
-		g.Depth, g.Margin, g.Share, g.Nodes, b2i(g.Extend), b2i(g.Order), b2i(g.Reduce), g.Candidates, g.Handoff, g.KingValue(), b2i(g.Stop))
+	return fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,greduce=%d,gcand=%d,ghand=%d,gking=%d,gstop=%d,gkeep=%d",
+		g.Depth, g.Margin, g.Share, g.Nodes, b2i(g.Extend), b2i(g.Order), b2i(g.Reduce), g.Candidates, g.Handoff, g.KingValue(), b2i(g.Stop), b2i(g.Keep))
 }
 
 // b2i is 1 for true and 0 for false, as spec values are written.

@@ -360,14 +360,14 @@ func TestVetoTested(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = g.ab.vetoes(context.Background(), &p, vetoLimits{depth: depth, margin: g.Margin, maxNodes: budget})
+		r, err := g.ab.vetoes(context.Background(), &p, vetoLimits{depth: depth, margin: g.Margin, maxNodes: budget})
 		if budget == 0 && err != nil {
 			t.Fatal(err)
 		}
-		if budget > 0 && !errors.Is(err, errGuardTime) && g.ab.vetoTested != legal {
-			t.Fatalf("depth %d within %d nodes: error %v, tested %d of %d", depth, budget, err, g.ab.vetoTested, legal)
+		if budget > 0 && !errors.Is(err, errGuardTime) && r.tested != legal {
+			t.Fatalf("depth %d within %d nodes: error %v, tested %d of %d", depth, budget, err, r.tested, legal)
 		}
-		return g.ab.vetoTested
+		return r.tested
 	}
 	// The first depth whose search takes over 50,000 nodes (the budget is
 	// checked every 1024), and its nodes.
@@ -381,7 +381,7 @@ func TestVetoTested(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := g.ab.vetoes(context.Background(), &p, vetoLimits{depth: depth, margin: g.Margin}); err != nil {
+		if _, err := g.ab.vetoes(context.Background(), &p, vetoLimits{depth: depth, margin: g.Margin}); err != nil {
 			t.Fatal(err)
 		}
 		if total = g.ab.Nodes; total > 50_000 {
@@ -645,6 +645,7 @@ func TestGuardSpec(t *testing.T) {
 	reducing.Reduce = true
 	reducing.Candidates = 4
 	reducing.Stop = true
+	reducing.Keep = true
 	if err := other.SetKingValue(20); err != nil {
 		t.Fatal(err)
 	}
@@ -742,11 +743,11 @@ func TestGuardCandidates(t *testing.T) {
 					t.Fatal(err)
 				}
 				g.ready()
-				ex, best, err := g.ab.vetoes(context.Background(), &p, vetoLimits{depth: 3, margin: DefaultGuardMargin, prefer: prefer, passes: passes})
+				r, err := g.ab.vetoes(context.Background(), &p, vetoLimits{depth: 3, margin: DefaultGuardMargin, prefer: prefer, passes: passes})
 				if err != nil {
 					t.Fatal(err)
 				}
-				return ex, best, g.ab.Nodes
+				return r.excluded, r.best, g.ab.Nodes
 			}
 			allEx, allBest, allNodes := run(0)
 			var want []game.Decision // the first passing ones, in order
@@ -855,4 +856,104 @@ func bookOf(t *testing.T, v string) []game.Position {
 		t.Fatalf("%s: no book (%v)", v, err)
 	}
 	return book
+}
+
+// TestGuardKeep: a guard that keeps what an unfinished search judged
+// (Keep) vetoes, for each decision, by the deeper search where it had
+// judged it and by the deepest completed search elsewhere. The searches
+// are deterministic within a node budget, so the unfinished one judges as
+// the same search run to the end: every decision both would veto is
+// vetoed, none that neither would, and where the budget stops a search
+// among its tests the vetoes differ from the completed one's. A budget
+// that stops no search changes nothing.
+func TestGuardKeep(t *testing.T) {
+	run := func(p *game.Position, depth int, nodes int64, keep bool) ([]game.Decision, int) {
+		t.Helper()
+		g, err := NewGuard(depth, DefaultGuardMargin, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Nodes, g.Keep = nodes, keep
+		ex, _, reached, err := g.excluded(context.Background(), p, time.Time{}, Limits{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ex, reached
+	}
+	sorted := func(ds []game.Decision) []game.Decision {
+		ds = slices.Clone(ds)
+		slices.Sort(ds)
+		return ds
+	}
+	changed := 0
+	for _, v := range []string{"dablot", "winther"} {
+		for _, p := range bookOf(t, v)[:4] {
+			legal := p.Decisions(nil)
+			if len(legal) < 2 {
+				continue
+			}
+			// Without a budget, Keep only changes the order of the tests.
+			full, _ := run(&p, 4, 0, false)
+			kept, _ := run(&p, 4, 0, true)
+			if !slices.Equal(sorted(full), sorted(kept)) {
+				t.Errorf("%s, no budget: vetoes %v with Keep, %v without", p.FEN(), kept, full)
+			}
+			completed := map[int][]game.Decision{} // by depth
+			vetoesTo := func(depth int) []game.Decision {
+				if _, ok := completed[depth]; !ok {
+					completed[depth], _ = run(&p, depth, 0, true)
+				}
+				return completed[depth]
+			}
+			for nodes := int64(3000); nodes <= 48_000; nodes += 3000 {
+				ex, reached := run(&p, MaxGuardDepth, nodes, true)
+				if reached == 0 || reached == MaxGuardDepth {
+					continue
+				}
+				before := vetoesTo(reached)    // the deepest search completed
+				after := vetoesTo(reached + 1) // the one abandoned, to its end
+				if len(ex) >= len(legal) {
+					t.Fatalf("%s within %d nodes: every decision vetoed", p.FEN(), nodes)
+				}
+				for _, d := range legal {
+					in, was, will := slices.Contains(ex, d), slices.Contains(before, d), slices.Contains(after, d)
+					if was && will && !in || !was && !will && in {
+						t.Errorf("%s within %d nodes: %v vetoed %v by Keep, %v at %d turns, %v at %d", p.FEN(), nodes, d, in, was, reached, will, reached+1)
+					}
+				}
+				if !slices.Equal(sorted(ex), sorted(before)) {
+					changed++
+				}
+			}
+		}
+	}
+	if changed == 0 {
+		t.Error("no budget stopped a search among its tests with another verdict: the test proves nothing")
+	}
+	t.Logf("%d budgets kept another verdict", changed)
+}
+
+// TestKeepJudged: the decisions an unfinished search judged take its
+// verdict, its best passes, the rest keep the earlier verdict; and the
+// tests run those that passed first, each part in the order preferred.
+func TestKeepJudged(t *testing.T) {
+	tests := []game.Decision{5, 3, 8, 1, 9}
+	for _, tc := range []struct {
+		name string
+		prev []game.Decision
+		r    vetoResult
+		want []game.Decision
+	}{
+		{"none judged", []game.Decision{8, 9}, vetoResult{best: 1, tests: tests, tested: 0}, []game.Decision{8, 9}},
+		{"best passes", []game.Decision{1, 9}, vetoResult{best: 1, tests: tests, tested: 0}, []game.Decision{9}},
+		{"judged take the verdict", []game.Decision{5, 9}, vetoResult{excluded: []game.Decision{3}, best: 8, tests: tests, tested: 2}, []game.Decision{3, 9}},
+		{"all judged", []game.Decision{5, 9}, vetoResult{excluded: []game.Decision{1}, best: 3, tests: tests, tested: 5}, []game.Decision{1}},
+	} {
+		if got := keepJudged(tc.prev, tc.r); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if got, want := passedFirst(tests, nil, []game.Decision{3, 1}), []game.Decision{5, 8, 9, 3, 1}; !slices.Equal(got, want) {
+		t.Errorf("passedFirst: %v, want %v", got, want)
+	}
 }

@@ -23,7 +23,7 @@ type Spec struct {
 
 // guardKeys are the keys that set the guard of an mcts or gumbel player,
 // which mean nothing without guard=.
-var guardKeys = []string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gstop"}
+var guardKeys = []string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gstop", "gkeep"}
 
 // The player kinds and their keys.
 var specKeys = map[string][]string{
@@ -205,7 +205,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   endgame the guard plays], gking [10, DefaultGuardKingValue:
 //	                   the king's value in soldiers in the guard's evaluation], gstop
 //	                   [0, DefaultGuardStop: Guard's Stop, no search begun under ms
-//	                   that is not expected to finish]
+//	                   that is not expected to finish], gkeep [0, DefaultGuardKeep:
+//	                   Guard's Keep, the verdicts of an unfinished search kept]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
@@ -324,6 +325,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	guardHandoff := r.int("ghand", 0, 0, game.MaxPoints)
 	guardKing := r.int("gking", DefaultGuardKingValue, 1, MaxGuardKingValue)
 	guardStop := r.bool("gstop", DefaultGuardStop)
+	guardKeep := r.bool("gkeep", DefaultGuardKeep)
 	setsGuard := slices.ContainsFunc(guardKeys, func(k string) bool {
 		_, ok := sp.Params[k]
 		return ok
@@ -426,6 +428,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 			pl.Guard.Candidates = guardCandidates
 			pl.Guard.Handoff = guardHandoff
 			pl.Guard.Stop = guardStop
+			pl.Guard.Keep = guardKeep
 			if err := pl.Guard.SetKingValue(guardKing); err != nil {
 				return nil, err
 			}
