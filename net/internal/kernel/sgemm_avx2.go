@@ -239,26 +239,10 @@ func convGatherAVX2(rows, points int, tab []int32, x []float32, cin int, w []flo
 	one := archsimd.BroadcastFloat32x8(1)
 	tile := (*[rows2 * nr2]float32)(sc.tile()[:rows2*nr2])
 	ptrs := (*[convSegs * rows2]unsafe.Pointer)(sc.rowPtrs[:convSegs*rows2])
+	var cur convCursor
 	for r0 := 0; r0 < rows; r0 += rows2 {
 		np := min(rows2, rows-r0)
-		for r := range rows2 {
-			if r >= np {
-				for s := range convSegs {
-					ptrs[s*rows2+r] = zero
-				}
-				continue
-			}
-			row := r0 + r
-			p := row % points
-			base := row - p
-			for s, src := range tab[p*convSegs : (p+1)*convSegs] {
-				ptr := zero
-				if src >= 0 {
-					ptr = unsafe.Pointer(&x[(base+int(src))*cin])
-				}
-				ptrs[s*rows2+r] = ptr
-			}
-		}
+		cur.rowPtrs(ptrs[:], rows2, np, points, tab, x, cin, zero)
 		for h := range halves {
 			q0 := h * nr2
 			kernelConv6x16asm(convSegs, cin, ptrs, unsafe.Pointer(&vbuf[h*K*nr2]), tile)

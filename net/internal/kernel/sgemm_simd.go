@@ -711,6 +711,38 @@ func kernelConv8x32asm(segs, c int, rows *[convSegs * 2 * mr]unsafe.Pointer, v u
 // itself and its 8 line directions.
 const convSegs = 9
 
+// convCursor walks the rows of a graph convolution's input in order,
+// keeping the point p of the current row and the first row base of its
+// position, so that no row needs a division to find them.
+type convCursor struct{ p, base int }
+
+// rowPtrs sets ptrs[s*n+r], for the next n rows of the convolution (the
+// first np of them real, the rest padding), to the start of the input row
+// that segment s of row r reads: x's row base+tab[p*convSegs+s], or zero
+// where the neighbour is missing (tab < 0) and for the padding. It moves
+// the cursor on by np rows.
+func (c *convCursor) rowPtrs(ptrs []unsafe.Pointer, n, np, points int, tab []int32, x []float32, cin int, zero unsafe.Pointer) {
+	for r := range n {
+		if r >= np {
+			for s := range convSegs {
+				ptrs[s*n+r] = zero
+			}
+			continue
+		}
+		xb := x[c.base*cin:]
+		for s, src := range tab[c.p*convSegs : (c.p+1)*convSegs] {
+			ptr := zero
+			if src >= 0 {
+				ptr = unsafe.Pointer(&xb[int(src)*cin])
+			}
+			ptrs[s*n+r] = ptr
+		}
+		if c.p++; c.p == points {
+			c.p, c.base = 0, c.base+points
+		}
+	}
+}
+
 // ConvGatherFast computes out[r] += sum_s x[src(r, s)]·W[s*cin:(s+1)*cin]
 // for the rows r < rows of whole positions of points points each, where
 // src(r, s) is the row of the same position at point tab[(r%points)*9+s]
@@ -747,26 +779,10 @@ func ConvGatherFast(rows, points int, tab []int32, x []float32, cin int, w []flo
 	out8 := sc.tile8()
 	lo, hi := (*[mr * nr]float32)(out8[:mr*nr]), (*[mr * nr]float32)(out8[mr*nr:])
 	ptrs := &sc.rowPtrs
+	var cur convCursor
 	for r0 := 0; r0 < rows; r0 += 2 * mr {
 		np := min(2*mr, rows-r0)
-		for r := range 2 * mr {
-			if r >= np {
-				for s := range convSegs {
-					ptrs[s*2*mr+r] = zero
-				}
-				continue
-			}
-			row := r0 + r
-			p := row % points
-			base := row - p
-			for s, src := range tab[p*convSegs : (p+1)*convSegs] {
-				ptr := zero
-				if src >= 0 {
-					ptr = unsafe.Pointer(&x[(base+int(src))*cin])
-				}
-				ptrs[s*2*mr+r] = ptr
-			}
-		}
+		cur.rowPtrs(ptrs[:], 2*mr, np, points, tab, x, cin, zero)
 		for qt := range qTiles {
 			q0 := qt * nr
 			nq := min(nr, cout-q0)
