@@ -34,16 +34,6 @@ type AlphaBetaConfig struct {
 	// they are few), so that a won game is pressed instead of drawn by the
 	// no-capture rule.
 	Hunt int
-	// Chaser is the bonus, in evaluation units, for each piece other than
-	// its king of a side that holds the only king(s) on the board. Where a
-	// king is taken only by a king (dablot) that side cannot lose its last
-	// piece, and what decides whether it wins is how many pieces it keeps
-	// to hunt the other side's last ones with: the endings of one piece
-	// against one or two draw, two against one win (docs/strength.md §13).
-	// A bonus makes a trade of one of its pieces for one of the other
-	// side's a loss for it (and a gain for the other side), so that it
-	// keeps its chasers. 0 (the default) counts them like any piece.
-	Chaser int
 	// Extend searches a turn deeper wherever the side to move has a
 	// single legal decision at the start of its turn (a single-reply
 	// extension): a forced reply, such as a compulsory capture of an
@@ -716,9 +706,6 @@ func (ab *AlphaBetaPlayer) Evaluate(p *game.Position) int {
 	if ab.cfg.Mobility != 0 {
 		v += ab.cfg.Mobility * (ab.mobility(p, me) - ab.mobility(p, me.Other()))
 	}
-	if ab.cfg.Chaser != 0 {
-		v += ab.cfg.Chaser * chaserLead(p, me)
-	}
 	if ab.cfg.Hunt != 0 {
 		switch {
 		case mat > 0:
@@ -728,20 +715,6 @@ func (ab *AlphaBetaPlayer) Evaluate(p *game.Position) int {
 		}
 	}
 	return v
-}
-
-// chaserLead is, when one side alone has kings, the number of its other
-// pieces, counted for me if that side is me and against me if not; 0 when
-// both sides or neither have a king (AlphaBetaConfig.Chaser).
-func chaserLead(p *game.Position, me game.Side) int {
-	mine, theirs := !p.Pieces(me, game.King).Empty(), !p.Pieces(me.Other(), game.King).Empty()
-	switch {
-	case mine && !theirs:
-		return p.Occupied(me).Count() - p.Pieces(me, game.King).Count()
-	case theirs && !mine:
-		return -(p.Occupied(me.Other()).Count() - p.Pieces(me.Other(), game.King).Count())
-	}
-	return 0
 }
 
 // materialLead is the side to move's material less the opponent's, by the

@@ -264,59 +264,6 @@ func TestSpecs(t *testing.T) {
 	}
 }
 
-// TestChaser: AlphaBetaConfig.Chaser adds its bonus for each piece beside
-// the only king, for the side that holds it and against the other, and
-// nothing while both sides or neither have a king; a guard's chaser value
-// is in hundredths of a soldier.
-func TestChaser(t *testing.T) {
-	r := configs.MustVariant("dablot")
-	for _, tc := range []struct {
-		fen  string
-		want int // chaserLead for the side to move
-	}{
-		{"6/5/4s1/5/6/5/6/5/1K4/5/3P2/5/6 n - 0 263", -1}, // South: king and prince; North: a soldier
-		{"6/5/4s1/5/6/5/6/5/1K4/5/3P2/5/6 s - 0 263", 1},
-		{"6/5/4s1/5/6/5/6/5/1K4/5/3S2/5/S5 s", 2},
-		{"6/5/4k1/5/6/5/6/5/1K4/5/3S2/5/S5 s", 0},  // both have a king
-		{"6/5/4s1/5/6/5/6/5/1P4/5/3S2/5/S5 n", 0},  // neither
-		{"6/5/4k1/5/2s3/5/6/5/6/5/3S2/5/S5 s", -1}, // North: king and soldier
-	} {
-		p, err := game.ParseFEN(r, tc.fen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := chaserLead(&p, p.SideToMove()); got != tc.want {
-			t.Errorf("%s: chaserLead %d, want %d", tc.fen, got, tc.want)
-		}
-		plain, err := NewAlphaBetaPlayer(DefaultAlphaBetaConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := DefaultAlphaBetaConfig()
-		cfg.Chaser = 30
-		chasing, err := NewAlphaBetaPlayer(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := chasing.Evaluate(&p)-plain.Evaluate(&p), 30*tc.want; got != want {
-			t.Errorf("%s: the bonus adds %d to the evaluation, want %d", tc.fen, got, want)
-		}
-	}
-	g, err := NewGuard(4, DefaultGuardMargin, DefaultGuardShare)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := g.SetChaserValue(150); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := g.ab.cfg.Chaser, 3*g.ab.cfg.Weights[game.Soldier]/2; got != want || g.ChaserValue() != 150 {
-		t.Errorf("chaser value 150: %d evaluation units (want %d), reads back %d", got, want, g.ChaserValue())
-	}
-	if g.SetChaserValue(-1) == nil || g.SetChaserValue(MaxGuardChaserValue+1) == nil {
-		t.Error("chaser values out of range accepted")
-	}
-}
-
 // TestMobility: the step tables count what a walk over each piece's
 // neighbours counts, in every variant, for both sides.
 func TestMobility(t *testing.T) {

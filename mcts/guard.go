@@ -97,8 +97,6 @@ const (
 	// MaxGuardKingValue bounds SetKingValue, well below the alpha-beta's
 	// win score.
 	MaxGuardKingValue = 1000
-	// MaxGuardChaserValue bounds SetChaserValue: ten soldiers a chaser.
-	MaxGuardChaserValue = 1000
 )
 
 // The guard's usual settings, those of the shipped players ("dablot play",
@@ -399,12 +397,12 @@ func (g *Guard) restrict(ctx context.Context, q *game.Position, lim Limits, pref
 // Spec returns the guard's settings as the keys of a player spec
 // (NewSpecFactory), every one of them, defaults included: "guard=16,
 // gmargin=50,gshare=0.5,gnodes=50000,gext=1,gorder=1,greduce=0,gcand=0,
-// ghand=0,gking=10,gchase=0,gstop=0,gkeep=0".
+// ghand=0,gking=10,gstop=0,gkeep=0".
 // A record of games played with a guard names it so, and a guard made
 // with other defaults names itself differently.
 func (g *Guard) Spec() string {
-	return fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,greduce=%d,gcand=%d,ghand=%d,gking=%d,gchase=%d,gstop=%d,gkeep=%d",
-		g.Depth, g.Margin, g.Share, g.Nodes, b2i(g.Extend), b2i(g.Order), b2i(g.Reduce), g.Candidates, g.Handoff, g.KingValue(), g.ChaserValue(), b2i(g.Stop), b2i(g.Keep))
+	return fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,greduce=%d,gcand=%d,ghand=%d,gking=%d,gstop=%d,gkeep=%d",
+		g.Depth, g.Margin, g.Share, g.Nodes, b2i(g.Extend), b2i(g.Order), b2i(g.Reduce), g.Candidates, g.Handoff, g.KingValue(), b2i(g.Stop), b2i(g.Keep))
 }
 
 // b2i is 1 for true and 0 for false, as spec values are written.
@@ -432,27 +430,6 @@ func (g *Guard) SetKingValue(soldiers int) error {
 		return fmt.Errorf("mcts: guard king value %d: want 1 to %d soldiers", soldiers, MaxGuardKingValue)
 	}
 	g.ab.cfg.Weights[game.King] = soldiers * g.ab.cfg.Weights[game.Soldier]
-	return nil
-}
-
-// ChaserValue returns the bonus of each chaser in the guard's evaluation,
-// in hundredths of a soldier (0 unless SetChaserValue changed it): see
-// AlphaBetaConfig.Chaser.
-func (g *Guard) ChaserValue() int {
-	return g.ab.cfg.Chaser * 100 / g.ab.cfg.Weights[game.Soldier]
-}
-
-// SetChaserValue sets the bonus, in hundredths of a soldier (0 to
-// MaxGuardChaserValue), of each piece other than its king of a side that
-// holds the only king, in the guard's evaluation (AlphaBetaConfig.Chaser):
-// with a bonus above the guard's margin, the guard of the side with the
-// only king vetoes trading its pieces one for one, and the guard of the
-// other side vetoes declining such trades.
-func (g *Guard) SetChaserValue(hundredths int) error {
-	if hundredths < 0 || hundredths > MaxGuardChaserValue {
-		return fmt.Errorf("mcts: guard chaser value %d: want 0 to %d hundredths of a soldier", hundredths, MaxGuardChaserValue)
-	}
-	g.ab.cfg.Chaser = hundredths * g.ab.cfg.Weights[game.Soldier] / 100
 	return nil
 }
 

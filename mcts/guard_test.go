@@ -649,9 +649,6 @@ func TestGuardSpec(t *testing.T) {
 	if err := other.SetKingValue(20); err != nil {
 		t.Fatal(err)
 	}
-	if err := other.SetChaserValue(75); err != nil {
-		t.Fatal(err)
-	}
 	for _, g := range []*Guard{def, other, reducing} {
 		f, err := ParseFactory("gumbel:eval=material,sims=8,"+g.Spec(), SpecOptions{})
 		if err != nil {

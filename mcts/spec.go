@@ -23,7 +23,7 @@ type Spec struct {
 
 // guardKeys are the keys that set the guard of an mcts or gumbel player,
 // which mean nothing without guard=.
-var guardKeys = []string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gchase", "gstop", "gkeep"}
+var guardKeys = []string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gstop", "gkeep"}
 
 // The player kinds and their keys.
 var specKeys = map[string][]string{
@@ -203,9 +203,7 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   it stops testing and excludes the rest], ghand
 //	                   [0: none; else Guard's Handoff, the enemy pieces at most of an
 //	                   endgame the guard plays], gking [10, DefaultGuardKingValue:
-//	                   the king's value in soldiers in the guard's evaluation], gchase
-//	                   [0: Guard's chaser value, the bonus in hundredths of a soldier
-//	                   of each piece beside the only king(s)], gstop
+//	                   the king's value in soldiers in the guard's evaluation], gstop
 //	                   [0, DefaultGuardStop: Guard's Stop, no search begun under ms
 //	                   that is not expected to finish], gkeep [0, DefaultGuardKeep:
 //	                   Guard's Keep, the verdicts of an unfinished search kept]
@@ -326,7 +324,6 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	guardCandidates := r.int("gcand", DefaultGuardCandidates, 0, game.MaxPoints*game.NumDirections)
 	guardHandoff := r.int("ghand", 0, 0, game.MaxPoints)
 	guardKing := r.int("gking", DefaultGuardKingValue, 1, MaxGuardKingValue)
-	guardChaser := r.int("gchase", 0, 0, MaxGuardChaserValue)
 	guardStop := r.bool("gstop", DefaultGuardStop)
 	guardKeep := r.bool("gkeep", DefaultGuardKeep)
 	setsGuard := slices.ContainsFunc(guardKeys, func(k string) bool {
@@ -433,9 +430,6 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 			pl.Guard.Stop = guardStop
 			pl.Guard.Keep = guardKeep
 			if err := pl.Guard.SetKingValue(guardKing); err != nil {
-				return nil, err
-			}
-			if err := pl.Guard.SetChaserValue(guardChaser); err != nil {
 				return nil, err
 			}
 		}
