@@ -34,6 +34,15 @@ type AlphaBetaConfig struct {
 	// they are few), so that a won game is pressed instead of drawn by the
 	// no-capture rule.
 	Hunt int
+	// OpponentKing, if not 0, is the weight of a king of the side that is
+	// not to move at the root of the search (the opponent of the player
+	// searching), in place of Weights[King]; the player's own king keeps
+	// Weights[King]. The evaluation is then the player's, no longer the
+	// same for both sides, and the transposition table is cleared when the
+	// side at the root changes. A guard that counts its own king at ten
+	// soldiers and the opponent's at fewer keeps its king as before but
+	// pays less for the other's (docs/strength.md §26).
+	OpponentKing int
 	// Extend searches a turn deeper wherever the side to move has a
 	// single legal decision at the start of its turn (a single-reply
 	// extension): a forced reply, such as a compulsory capture of an
@@ -134,6 +143,10 @@ type AlphaBetaPlayer struct {
 	killers [maxPly + 1][2]game.Decision
 	history [2][numMoves]int32
 	keys    [2 * game.MaxPoints]int64
+	// root is the side to move at the root of the current search, and
+	// ttRoot that of the searches whose scores the table holds
+	// (OpponentKing makes them depend on it).
+	root, ttRoot game.Side
 	// Nodes counts the nodes searched so far; Elapsed the time spent.
 	Nodes   int64
 	Elapsed time.Duration
@@ -214,6 +227,11 @@ func (ab *AlphaBetaPlayer) Search(ctx context.Context, p *game.Position) (ABResu
 // begin readies the player for a search of p under ctx, with no deadline.
 func (ab *AlphaBetaPlayer) begin(ctx context.Context, p *game.Position) {
 	ab.setSteps(p.Rules())
+	ab.root = p.SideToMove()
+	if ab.cfg.OpponentKing != 0 && ab.root != ab.ttRoot {
+		clear(ab.tt)
+		ab.ttRoot = ab.root
+	}
 	ab.ctx, ab.stop, ab.nodes = ctx, false, 0
 	ab.deadline, ab.maxNodes = time.Time{}, 0
 }
@@ -723,6 +741,15 @@ func (ab *AlphaBetaPlayer) materialLead(p *game.Position) int {
 	me, mat := p.SideToMove(), 0
 	for r := range game.Rank(game.NumRanks) {
 		mat += ab.cfg.Weights[r] * (p.Pieces(me, r).Count() - p.Pieces(me.Other(), r).Count())
+	}
+	if ab.cfg.OpponentKing != 0 {
+		opp := ab.root.Other()
+		d := (ab.cfg.OpponentKing - ab.cfg.Weights[game.King]) * p.Pieces(opp, game.King).Count()
+		if me == opp {
+			mat += d
+		} else {
+			mat -= d
+		}
 	}
 	return mat
 }

@@ -264,6 +264,89 @@ func TestSpecs(t *testing.T) {
 	}
 }
 
+// TestOpponentKing: with AlphaBetaConfig.OpponentKing the king of the side
+// not to move at the root is worth that much and the root side's own king
+// keeps its weight, whichever side is to move in the position evaluated;
+// and a player that searches for one side and then for the other finds
+// what a new player finds (its table is cleared).
+func TestOpponentKing(t *testing.T) {
+	r := configs.MustVariant("dablot")
+	plainCfg := DefaultAlphaBetaConfig()
+	plainCfg.Weights[game.King] = 1000
+	plainCfg.Hunt = 0 // its sign follows the material lead
+	cfg := plainCfg
+	cfg.OpponentKing = 600
+	for _, tc := range []struct {
+		fen  string
+		want int // the evaluation less the plain one, root = the side to move
+	}{
+		{"6/5/4k1/5/6/5/6/5/1K4/5/3S2/5/S5 s", 400}, // the other's king worth 400 less
+		{"6/5/4k1/5/6/5/6/5/1K4/5/3S2/5/S5 n", 400},
+		{"6/5/4s1/5/6/5/6/5/1K4/5/3S2/5/S5 s", 0}, // the other side has no king
+		{"6/5/4k1/5/6/5/6/5/1S4/5/3S2/5/S5 s", 400},
+		{"6/5/4k1/5/6/5/6/5/1S4/5/3S2/5/S5 n", 0}, // only the root side's king
+	} {
+		p, err := game.ParseFEN(r, tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := NewAlphaBetaPlayer(plainCfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ab, err := NewAlphaBetaPlayer(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ab.begin(context.Background(), &p)
+		if got := ab.Evaluate(&p) - plain.Evaluate(&p); got != tc.want {
+			t.Errorf("%s: the evaluation less the plain one is %d, want %d", tc.fen, got, tc.want)
+		}
+	}
+	// Searching for South, then North, then South again gives what new
+	// players give.
+	cfg.Depth = 3
+	cfg.TTBits = 12
+	book, ok, err := configs.Book(r)
+	if err != nil || !ok {
+		t.Fatal("no dablot book", err)
+	}
+	reused, err := NewAlphaBetaPlayer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A search a turn deeper of an opening for the side to move there
+	// leaves in the table the positions that a search of the position
+	// after its first decision, for the other side, needs.
+	for i, p := range book[:4] {
+		q := p
+		q.Apply(p.Decisions(nil)[0])
+		if q.SideToMove() == p.SideToMove() {
+			t.Fatalf("opening %d: its first decision does not end the turn", i)
+		}
+		reused.cfg.Depth = cfg.Depth + 1
+		if _, err := reused.Search(context.Background(), &p); err != nil {
+			t.Fatal(err)
+		}
+		reused.cfg.Depth = cfg.Depth
+		fresh, err := NewAlphaBetaPlayer(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := fresh.Search(context.Background(), &q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := reused.Search(context.Background(), &q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Score != want.Score || got.Best != want.Best {
+			t.Errorf("opening %d, after %v: a reused player finds %v %d, a new one %v %d", i, q.FEN(), got.Best, got.Score, want.Best, want.Score)
+		}
+	}
+}
+
 // TestMobility: the step tables count what a walk over each piece's
 // neighbours counts, in every variant, for both sides.
 func TestMobility(t *testing.T) {

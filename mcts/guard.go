@@ -397,12 +397,12 @@ func (g *Guard) restrict(ctx context.Context, q *game.Position, lim Limits, pref
 // Spec returns the guard's settings as the keys of a player spec
 // (NewSpecFactory), every one of them, defaults included: "guard=16,
 // gmargin=50,gshare=0.5,gnodes=50000,gext=1,gorder=1,greduce=0,gcand=0,
-// ghand=0,gking=10,gstop=0,gkeep=0".
+// ghand=0,gking=10,gkopp=0,gstop=0,gkeep=0".
 // A record of games played with a guard names it so, and a guard made
 // with other defaults names itself differently.
 func (g *Guard) Spec() string {
-	return fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,greduce=%d,gcand=%d,ghand=%d,gking=%d,gstop=%d,gkeep=%d",
-		g.Depth, g.Margin, g.Share, g.Nodes, b2i(g.Extend), b2i(g.Order), b2i(g.Reduce), g.Candidates, g.Handoff, g.KingValue(), b2i(g.Stop), b2i(g.Keep))
+	return fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,greduce=%d,gcand=%d,ghand=%d,gking=%d,gkopp=%d,gstop=%d,gkeep=%d",
+		g.Depth, g.Margin, g.Share, g.Nodes, b2i(g.Extend), b2i(g.Order), b2i(g.Reduce), g.Candidates, g.Handoff, g.KingValue(), g.OpponentKingValue(), b2i(g.Stop), b2i(g.Keep))
 }
 
 // b2i is 1 for true and 0 for false, as spec values are written.
@@ -430,6 +430,29 @@ func (g *Guard) SetKingValue(soldiers int) error {
 		return fmt.Errorf("mcts: guard king value %d: want 1 to %d soldiers", soldiers, MaxGuardKingValue)
 	}
 	g.ab.cfg.Weights[game.King] = soldiers * g.ab.cfg.Weights[game.Soldier]
+	return nil
+}
+
+// OpponentKingValue returns the value of the opponent's king in the
+// guard's evaluation, in soldiers; 0 (the default) when it is the same as
+// the guard's own (KingValue).
+func (g *Guard) OpponentKingValue() int {
+	return g.ab.cfg.OpponentKing / g.ab.cfg.Weights[game.Soldier]
+}
+
+// SetOpponentKingValue sets the value of the opponent's king in the
+// guard's evaluation to soldiers soldiers (1 to MaxGuardKingValue; 0: the
+// same as its own, KingValue), through AlphaBetaConfig.OpponentKing. The
+// guard's own king keeps its value: the player still guards its king as
+// closely, and pays no more for the other's than it is worth to it. On the
+// dablot ladder the draws left are the games in which the model took the
+// other king after giving six or seven soldiers for it
+// (docs/strength.md §26).
+func (g *Guard) SetOpponentKingValue(soldiers int) error {
+	if soldiers < 0 || soldiers > MaxGuardKingValue {
+		return fmt.Errorf("mcts: guard opponent's king value %d: want 0 (its own king's) or 1 to %d soldiers", soldiers, MaxGuardKingValue)
+	}
+	g.ab.cfg.OpponentKing = soldiers * g.ab.cfg.Weights[game.Soldier]
 	return nil
 }
 

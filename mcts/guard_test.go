@@ -649,6 +649,9 @@ func TestGuardSpec(t *testing.T) {
 	if err := other.SetKingValue(20); err != nil {
 		t.Fatal(err)
 	}
+	if err := other.SetOpponentKingValue(7); err != nil {
+		t.Fatal(err)
+	}
 	for _, g := range []*Guard{def, other, reducing} {
 		f, err := ParseFactory("gumbel:eval=material,sims=8,"+g.Spec(), SpecOptions{})
 		if err != nil {

@@ -23,7 +23,7 @@ type Spec struct {
 
 // guardKeys are the keys that set the guard of an mcts or gumbel player,
 // which mean nothing without guard=.
-var guardKeys = []string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gstop", "gkeep"}
+var guardKeys = []string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gkopp", "gstop", "gkeep"}
 
 // The player kinds and their keys.
 var specKeys = map[string][]string{
@@ -203,7 +203,9 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   it stops testing and excludes the rest], ghand
 //	                   [0: none; else Guard's Handoff, the enemy pieces at most of an
 //	                   endgame the guard plays], gking [10, DefaultGuardKingValue:
-//	                   the king's value in soldiers in the guard's evaluation], gstop
+//	                   the king's value in soldiers in the guard's evaluation], gkopp
+//	                   [0: as gking; else the opponent's king's value in soldiers in the
+//	                   guard's evaluation, its own keeping gking's], gstop
 //	                   [0, DefaultGuardStop: Guard's Stop, no search begun under ms
 //	                   that is not expected to finish], gkeep [0, DefaultGuardKeep:
 //	                   Guard's Keep, the verdicts of an unfinished search kept]
@@ -324,6 +326,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	guardCandidates := r.int("gcand", DefaultGuardCandidates, 0, game.MaxPoints*game.NumDirections)
 	guardHandoff := r.int("ghand", 0, 0, game.MaxPoints)
 	guardKing := r.int("gking", DefaultGuardKingValue, 1, MaxGuardKingValue)
+	guardOpponentKing := r.int("gkopp", 0, 0, MaxGuardKingValue)
 	guardStop := r.bool("gstop", DefaultGuardStop)
 	guardKeep := r.bool("gkeep", DefaultGuardKeep)
 	setsGuard := slices.ContainsFunc(guardKeys, func(k string) bool {
@@ -430,6 +433,9 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 			pl.Guard.Stop = guardStop
 			pl.Guard.Keep = guardKeep
 			if err := pl.Guard.SetKingValue(guardKing); err != nil {
+				return nil, err
+			}
+			if err := pl.Guard.SetOpponentKingValue(guardOpponentKing); err != nil {
 				return nil, err
 			}
 		}
