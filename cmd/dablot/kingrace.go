@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"gonum.org/v1/gonum/stat"
@@ -23,7 +26,9 @@ left. Prints, for each player, its W/D/L in the games where its own king fell fi
 where the opponent's did, and where no king fell, the median turn of those captures,
 and its draws with only its own or only the opponent's king left. In dablot a king is
 taken only by a king, so the side with the only king cannot lose its last piece; the
-draws with one king left are the games that side did not convert (docs/strength.md §11).`,
+draws with one king left are the games that side did not convert (docs/strength.md §11).
+Then, for each player that took the first king, its results by its lead in pieces
+beside the kings just after: what it paid for the king (docs/strength.md §26).`,
 	run: runKingRace,
 }
 
@@ -55,7 +60,7 @@ func runKingRace(args []string, out io.Writer) error {
 				if kr.FirstLost == game.North {
 					name = kr.North
 				}
-				first = fmt.Sprintf("%s's king (%s) taken at turn %d, %d pieces left", kr.FirstLost, name, kr.Turn, kr.Pieces)
+				first = fmt.Sprintf("%s's king (%s) taken at turn %d, %d pieces left, the taker's lead beside the kings %+d", kr.FirstLost, name, kr.Turn, kr.Pieces, kr.Lead)
 			}
 			fmt.Fprintf(out, "game %d: %s; %s (%s) in %d turns\n", kr.Record, first, kr.Result.Outcome.Result(), kr.Result.Reason.Key(), kr.Turns)
 		}
@@ -65,6 +70,22 @@ func runKingRace(args []string, out io.Writer) error {
 	for _, st := range study.SumKingRaces(races) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", st.Player, wdlText(st.All), raceCell(st.OwnFirst, st.OwnTurns),
 			raceCell(st.TheirsFirst, st.TheirTurns), raceCell(st.NoneTaken, nil), st.DrawsOnlyKing, st.DrawsOpponentOnlyKing)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "\nlead beside the kings when the player took the first king: W/D/L")
+	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	for _, st := range study.SumKingRaces(races) {
+		leads := slices.Sorted(maps.Keys(st.ByLead))
+		if len(leads) == 0 {
+			continue
+		}
+		cells := make([]string, len(leads))
+		for i, l := range leads {
+			cells[i] = fmt.Sprintf("%+d: %s", l, wdlText(st.ByLead[l]))
+		}
+		fmt.Fprintf(tw, "%s\t%s\n", st.Player, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
 }

@@ -43,10 +43,11 @@ func TestKingRace(t *testing.T) {
 	}
 	for _, want := range []string{
 		"kingrace: dablot, 2 games from " + games,
-		"game 1: north's king (B) taken at turn 1, 2 pieces left; 1-0 (no-pieces) in 1 turns",
+		"game 1: north's king (B) taken at turn 1, 2 pieces left, the taker's lead beside the kings +1; 1-0 (no-pieces) in 1 turns",
 		"game 2: no king taken; 1/2-1/2 (no-capture) in 1 turns",
 		"A       1/1/0  0, 0/0/0", "1, 1/0/0, turn 1",
 		"B       0/1/1  1, 0/0/1, turn 1",
+		"lead beside the kings when the player took the first king: W/D/L\nA  +1: 1/0/0\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -22,6 +22,12 @@ type KingRace struct {
 	FirstLost game.Side
 	Turn      int
 	Pieces    int
+	// Lead is, after that turn, the pieces beside the kings of the side
+	// that took the first king less the other side's: what the taker paid
+	// for it (negative) or gained. The side with the only king wins only
+	// if it keeps enough pieces to hunt the other side's last ones with
+	// (docs/strength.md §13, §26).
+	Lead int
 	// Result is the game's end (the record's final position); Turns its
 	// length; Kings the sides that still had a king at the end.
 	Result game.Status
@@ -49,6 +55,7 @@ func KingRaces(recs []*game.Record, r *game.Rules) ([]KingRace, error) {
 				if !kr.Taken && before[s] && !hasKing(&p, s) {
 					kr.Taken, kr.FirstLost, kr.Turn = true, s, k+1
 					kr.Pieces = p.Occupied(game.South).Count() + p.Occupied(game.North).Count()
+					kr.Lead = besideKings(&p, s.Other()) - besideKings(&p, s)
 				}
 			}
 		}
@@ -59,6 +66,11 @@ func KingRaces(recs []*game.Record, r *game.Rules) ([]KingRace, error) {
 		out = append(out, kr)
 	}
 	return out, nil
+}
+
+// besideKings counts side s's pieces other than its kings.
+func besideKings(p *game.Position, s game.Side) int {
+	return p.Occupied(s).Count() - p.Pieces(s, game.King).Count()
 }
 
 // KingRaceStats sums one player's king races: its results in the games
@@ -72,6 +84,9 @@ type KingRaceStats struct {
 	DrawsOnlyKing         int   // drawn with the player's king the only one left
 	DrawsOpponentOnlyKing int   // drawn with the opponent's king the only one left
 	All                   match.WDL
+	// ByLead are the player's results in the games where it took the
+	// first king, by its lead beside the kings then (KingRace.Lead).
+	ByLead map[int]match.WDL
 }
 
 // SumKingRaces sums the races by player, in order of first appearance.
@@ -97,6 +112,12 @@ func SumKingRaces(races []KingRace) []KingRaceStats {
 		default:
 			st.TheirsFirst.Add(score)
 			st.TheirTurns = append(st.TheirTurns, kr.Turn)
+			if st.ByLead == nil {
+				st.ByLead = map[int]match.WDL{}
+			}
+			w := st.ByLead[kr.Lead]
+			w.Add(score)
+			st.ByLead[kr.Lead] = w
 		}
 		if kr.Result.Outcome == game.Draw && kr.Kings[side] != kr.Kings[side.Other()] {
 			if kr.Kings[side] {

@@ -23,11 +23,19 @@ func TestKingRaces(t *testing.T) {
 		{Variant: "dablot", Setup: "s5/5/6/5/6/5/6/5/6/5/6/5/S4K s - 99", South: "B", North: "A", Result: "1/2-1/2",
 			NoCaptureLimit: r.NoCaptureLimit, MaxPlies: r.MaxPlies, Turns: []string{"a1-a3"}},
 	}
+	// North's king takes South's and nothing else, two soldiers behind
+	// beside the kings; the game ends at its ply limit.
+	recs = append(recs, &game.Record{Variant: "dablot", Setup: "6/5/6/5/2k3/5/2K3/5/6/5/S5/5/S5 n - 0 500", South: "A", North: "B", Result: "1/2-1/2",
+		NoCaptureLimit: r.NoCaptureLimit, MaxPlies: r.MaxPlies, Turns: []string{"e9xe5"}})
 	races, err := KingRaces(recs, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if kr := races[0]; !kr.Taken || kr.FirstLost != game.North || kr.Turn != 1 || kr.Pieces != 2 ||
+	if kr := races[2]; !kr.Taken || kr.FirstLost != game.South || kr.Lead != -2 || kr.Result.Outcome != game.Draw {
+		t.Errorf("game 3: %+v", kr)
+	}
+	races = races[:2]
+	if kr := races[0]; !kr.Taken || kr.FirstLost != game.North || kr.Turn != 1 || kr.Pieces != 2 || kr.Lead != 1 ||
 		kr.Result.Outcome != game.SouthWins || kr.Kings != [2]bool{true, false} {
 		t.Errorf("game 1: %+v", kr)
 	}
@@ -41,10 +49,10 @@ func TestKingRaces(t *testing.T) {
 	a, b := stats[0], stats[1]
 	if a.TheirsFirst != (match.WDL{W: 1}) || a.OwnFirst != (match.WDL{}) || a.NoneTaken != (match.WDL{D: 1}) ||
 		a.All != (match.WDL{W: 1, D: 1}) || len(a.TheirTurns) != 1 || a.TheirTurns[0] != 1 ||
-		a.DrawsOnlyKing != 0 || a.DrawsOpponentOnlyKing != 1 {
+		a.DrawsOnlyKing != 0 || a.DrawsOpponentOnlyKing != 1 || len(a.ByLead) != 1 || a.ByLead[1] != (match.WDL{W: 1}) {
 		t.Errorf("A: %+v", a)
 	}
-	if b.OwnFirst != (match.WDL{L: 1}) || b.NoneTaken != (match.WDL{D: 1}) || b.DrawsOnlyKing != 1 || len(b.OwnTurns) != 1 {
+	if b.OwnFirst != (match.WDL{L: 1}) || b.NoneTaken != (match.WDL{D: 1}) || b.DrawsOnlyKing != 1 || len(b.OwnTurns) != 1 || b.ByLead != nil {
 		t.Errorf("B: %+v", b)
 	}
 
