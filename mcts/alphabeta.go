@@ -39,7 +39,8 @@ type AlphaBetaConfig struct {
 	// searching), in place of Weights[King]; the player's own king keeps
 	// Weights[King]. The evaluation is then the player's, no longer the
 	// same for both sides, and the transposition table is cleared when the
-	// side at the root changes. A guard that counts its own king at ten
+	// side at the root changes (Evaluate outside a search takes the side
+	// at the root of the last one). A guard that counts its own king at ten
 	// soldiers and the opponent's at fewer keeps its king as before but
 	// pays less for the other's (docs/strength.md §26).
 	OpponentKing int

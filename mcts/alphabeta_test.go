@@ -303,8 +303,6 @@ func TestOpponentKing(t *testing.T) {
 			t.Errorf("%s: the evaluation less the plain one is %d, want %d", tc.fen, got, tc.want)
 		}
 	}
-	// Searching for South, then North, then South again gives what new
-	// players give.
 	cfg.Depth = 3
 	cfg.TTBits = 12
 	book, ok, err := configs.Book(r)

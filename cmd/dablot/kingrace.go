@@ -67,7 +67,8 @@ func runKingRace(args []string, out io.Writer) error {
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "player\tW/D/L\town king first: games, W/D/L, median turn\tthe other's first\tno king taken\tdraws with only its king\twith only the other's")
-	for _, st := range study.SumKingRaces(races) {
+	stats := study.SumKingRaces(races)
+	for _, st := range stats {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", st.Player, wdlText(st.All), raceCell(st.OwnFirst, st.OwnTurns),
 			raceCell(st.TheirsFirst, st.TheirTurns), raceCell(st.NoneTaken, nil), st.DrawsOnlyKing, st.DrawsOpponentOnlyKing)
 	}
@@ -76,7 +77,7 @@ func runKingRace(args []string, out io.Writer) error {
 	}
 	fmt.Fprintln(out, "\nlead beside the kings when the player took the first king: W/D/L")
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	for _, st := range study.SumKingRaces(races) {
+	for _, st := range stats {
 		leads := slices.Sorted(maps.Keys(st.ByLead))
 		if len(leads) == 0 {
 			continue
