@@ -73,19 +73,23 @@ MODEL ?= models/dablot.dbm
 strength: build
 	$(BIN) ladder $(MODEL) --ms $(MS) --games $(GAMES) $(if $(VS),--vs $(VS))
 
-# The bars of the strength issue (models/README.md), on the models in
-# MODELS (default models/; MODELS=models/chains for the 8-hour chains). Each
-# match prints its W/D/L, score with a 95 % interval and how the games
-# ended, and keeps its game records in BARS.
-#   bars-hour: after an hour from scratch, 200 simulations a move against
-#     alphabeta:depth=2 on dablot, winther and frostviken, 100 games each
-#     from the variant's opening book, each opening once per colour (bar:
-#     90 %); about 10 minutes a variant.
-#   bar-8h: after 8 hours, the ladder at 1 s a move against
-#     alphabeta:ms=1000 (40 games) and at 100 ms against alphabeta:ms=100
-#     (100 games) on dablot and winther (bar: 50 %), rows in docs/ladder.tsv;
-#     and keyland never loses: 40 games against alphabeta:ms=1000 (0 losses)
-#     and 40 against uct:playouts=1000 at 200 simulations (90 %). About 3 hours.
+# The bars of the strength issue (models/README.md). Each match prints its
+# W/D/L, score with a 95 % interval and how the games ended, and keeps its
+# game records in BARS.
+#   bars-hour: the models of an hour from scratch (HOUR_dablot,
+#     HOUR_winther, HOUR_frostviken: the one-hour models, kept in
+#     models/ablations/ once a longer-trained model ships), 200 simulations a
+#     move against alphabeta:depth=2, 100 games each from the variant's
+#     opening book, each opening once per colour (bar: 90 %); about 10
+#     minutes a variant.
+#   bar-8h: the models in MODELS (default models/, where the 8-hour chains'
+#     finals ship), the ladder at 1 s a move against alphabeta:ms=1000 (40
+#     games) and at 100 ms against alphabeta:ms=100 (100 games) on dablot
+#     and winther (bar: 50 %), rows in docs/ladder.tsv; and keyland never
+#     loses: 40 games against alphabeta:ms=1000 (0 losses) and 40 against
+#     uct:playouts=1000 at 200 simulations (90 %). A dablot game at 1 s
+#     takes 5 to 7 minutes (session 50, one core), so the 1 s matches take
+#     hours each and bar-8h spans sessions.
 #   Each match continues from its records in BARS when they are there
 #   (--resume), so a bar-8h stopped by the end of a session goes on where it
 #   stopped; move BARS aside to measure new models.
@@ -94,15 +98,16 @@ strength: build
 #   guard=16 in the ladder. OPTS replaces those settings in both, such as
 #   OPTS=guard=0 for the network's search alone.
 MODELS ?= models
+HOUR_dablot ?= models/ablations/dablot-1cpuh-own.dbm
+HOUR_winther ?= models/winther.dbm
+HOUR_frostviken ?= models/frostviken.dbm
 BARS ?= bars
 OPTS ?=
 GUARD_SIMS = guard=16,gnodes=50000
 LADDER_PLAYER = $(if $(OPTS),--player gumbel:$(OPTS))
 bars-hour: build
 	mkdir -p $(BARS)
-	for v in dablot winther frostviken; do \
-	  $(BIN) arena --variant $$v --a "gumbel:model=$(MODELS)/$$v.dbm,sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b alphabeta:depth=2 --games 100 --book configs/books/$$v.txt --threads 2 --seed 11 --out $(BARS)/hour-$$v-ab2.jsonl --resume || exit 1; \
-	done
+	$(foreach v,dablot winther frostviken,$(BIN) arena --variant $(v) --a "gumbel:model=$(HOUR_$(v)),sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b alphabeta:depth=2 --games 100 --book configs/books/$(v).txt --threads 2 --seed 11 --out $(BARS)/hour-$(v)-ab2.jsonl --resume &&) true
 
 bar-8h: build
 	mkdir -p $(BARS)
