@@ -88,7 +88,7 @@ strength: build
 #     and winther (bar: 50 %), rows in docs/ladder.tsv; and keyland never
 #     loses: 40 games against alphabeta:ms=1000 (0 losses) and 40 against
 #     uct:playouts=1000 at 200 simulations (90 %). A dablot game at 1 s
-#     takes 5 to 7 minutes (session 50, one core), so the 1 s matches take
+#     takes 4 to 7 minutes (session 50, one core), so the 1 s matches take
 #     hours each and bar-8h spans sessions.
 #   Each match continues from its records in BARS when they are there
 #   (--resume), so a bar-8h stopped by the end of a session goes on where it

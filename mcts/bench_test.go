@@ -291,10 +291,10 @@ func BenchmarkGuardWaste(b *testing.B) {
 // turns score it? Each game counts once, in the first class it fits:
 // "deep", a decision vetoed by the deepest search but by none within the
 // guard's reach; "reach", one vetoed within reach too; "margin", one scored
-// 50 to 99 below the best (inside the record's margin, outside half of it,
-// today's default); "none". The cases: the shipped model at 100 ms (§17) and the
-// 4-block chain's generation 69 at 1 s (§21), where the guard's 500 ms
-// reach about ten times the nodes. It is an analysis, not a speed
+// 50 to 99 below the best (inside the record's margin, outside half of
+// it, today's default); "none". The cases: the shipped model at 100 ms
+// (§17) and the 4-block chain's generation 69 at 1 s (§21), where the
+// guard's 500 ms reach about ten times the nodes. It is an analysis, not a speed
 // measurement (the 1 s case takes about 40 minutes), so -short skips it
 // and `make bench` passes -short:
 //
@@ -398,9 +398,9 @@ func fallBehind(b *testing.B, record string, window, maxDepth, margin int, maxNo
 }
 
 // fallBehindJudge searches q with a guard of the given margin from 1 turn
-// to maxDepth within maxNodes, and returns for each depth completed whether it vetoes d, how
-// far below the best a search of up to 6 turns scores d, and the deepest
-// search completed within reach nodes.
+// to maxDepth within maxNodes, and returns for each depth completed
+// whether it vetoes d, how far below the best a search of up to 6 turns
+// scores d, and the deepest search completed within reach nodes.
 func fallBehindJudge(b *testing.B, q *game.Position, d game.Decision, maxDepth, margin int, maxNodes, reach int64) (vetoed []bool, diff, within int) {
 	g, err := NewGuard(maxDepth, margin, 1)
 	if err != nil {
