@@ -118,7 +118,7 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return nil, fmt.Errorf("run directory %s already holds a run (resume it with --resume %s, or choose another --run)", dir, dir)
 	}
-	if err := checkPlayers(cfg, rules); err != nil {
+	if err := checkWithRules(cfg, rules); err != nil {
 		return nil, err
 	}
 	var first *model.Model
@@ -255,7 +255,7 @@ func openRun(dir string, opts RunOptions) (*Run, error) {
 	if rules.Fingerprint() != st.Fingerprint {
 		return nil, fmt.Errorf("the rules in %s (%s) are not the run's (%s)", VariantFile, rules.Fingerprint(), st.Fingerprint)
 	}
-	if err := checkPlayers(cfg, rules); err != nil {
+	if err := checkWithRules(cfg, rules); err != nil {
 		return nil, fmt.Errorf("%s: %w", cfgPath, err)
 	}
 	bestPath := filepath.Join(dir, ModelDir, modelName(st.Best))

@@ -66,6 +66,7 @@ func TestConfigErrors(t *testing.T) {
 		{"quiescence: 0", "quiescence: -1", "selfplay.quiescence"},
 		{"material_blend: 0", "material_blend: 101", "selfplay.material_blend"},
 		{"endgame_fraction: 0", "endgame_fraction: 1.5", "selfplay.endgame_fraction"},
+		{"king_race: 0", "king_race: 1.5", "selfplay.king_race = 1.5: want 0 to 1"},
 		{"endgame_soldiers: 0", "endgame_soldiers: -2", "selfplay.endgame_soldiers"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_king_chance: 1.5", "selfplay.endgame_king_chance"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_prince_chance: .nan", "selfplay.endgame_prince_chance"},

@@ -82,6 +82,11 @@ func (s *SelfPlayConfig) leafEvaluator(ev mcts.Evaluator) mcts.Evaluator {
 // so the same call plays the same games however the work is scheduled.
 // onGame, if set, is called (from one goroutine at a time) as games end.
 func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint64, first, n int, onGame func(*SelfPlayGame)) ([]*SelfPlayGame, error) {
+	if cfg.KingRace > 0 {
+		if err := KingRaceRules(m.Rules); err != nil {
+			return nil, err
+		}
+	}
 	opponents := make([]*mcts.Factory, len(cfg.Opponents))
 	for i, spec := range cfg.Opponents {
 		f, err := mcts.ParseFactory(spec, model.SpecOptions(m.Rules, 1))
@@ -251,9 +256,16 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	}
 	g := &SelfPlayGame{Record: rec, Endgame: endgame, Opponent: oppName, OpponentSide: oppSide}
 	var idx []int32
+	raced := false
 	for !p.Status().Over() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if cfg.KingRace > 0 && !endgame && len(turn) == 0 {
+			if _, ok := onlyKing(&p); ok {
+				raced = true
+				break
+			}
 		}
 		if opponent != nil && p.SideToMove() == oppSide {
 			q := p
@@ -317,6 +329,10 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		play(d, value)
 	}
 	g.Status = p.Status()
+	if raced {
+		holder, _ := onlyKing(&p)
+		g.Status = game.Status{Outcome: game.SouthWins + game.Outcome(holder), Reason: game.Adjudicated}
+	}
 	rec.Finish(g.Status)
 	balance, leads = append(balance, southBalance(&p)), append(leads, cfg.southLead(&p))
 	// The targets are per decision: set them before the samples are
@@ -334,6 +350,37 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	}
 	g.Duration = time.Since(began)
 	return g, nil
+}
+
+// onlyKing returns the side that holds the only king in p, if one does.
+func onlyKing(p *game.Position) (game.Side, bool) {
+	s, n := p.Pieces(game.South, game.King).Empty(), p.Pieces(game.North, game.King).Empty()
+	switch {
+	case !s && n:
+		return game.South, true
+	case s && !n:
+		return game.North, true
+	}
+	return game.South, false
+}
+
+// KingRaceRules reports whether selfplay.king_race may end games of r
+// when one side holds the only king: only where that side cannot lose by
+// the rules' ends, the last piece taken or the last king taken (a king is
+// taken only by a king), which it cannot suffer. A rule under which a
+// lone king loses, an immobilised only piece loses, or a soldier becomes a
+// king would let it lose, and r is refused. (A side with no legal move
+// may lose; with the only king on a crowded board that is left out.)
+func KingRaceRules(r *game.Rules) error {
+	switch {
+	case r.WinLoneKing:
+		return fmt.Errorf("selfplay.king_race: in %s a side reduced to its lone king loses", r.Name)
+	case r.WinImmobilised:
+		return fmt.Errorf("selfplay.king_race: in %s a side whose only piece cannot move loses", r.Name)
+	case r.PromoteTo == game.King:
+		return fmt.Errorf("selfplay.king_race: in %s a soldier becomes a king", r.Name)
+	}
+	return nil
 }
 
 // southBalance is South's material lead in p.
@@ -376,8 +423,11 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 	final := balance[len(balance)-1]
 	// The game's result for South, adjudicated.
 	outcome := 2*st.Outcome.ScoreFor(game.South) - 1
-	if r := st.Reason; cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies) {
+	switch r := st.Reason; {
+	case cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies):
 		outcome = shaped(final)
+	case r == game.Adjudicated && cfg.KingRace > 0:
+		outcome *= cfg.KingRace
 	}
 	shortTerm := cfg.shortTermTargets(values, outcome)
 	for i := range ss {

@@ -181,11 +181,17 @@ func (st *runState) checkShard(name string, h samples.Header) error {
 	return nil
 }
 
-// checkPlayers makes every player of the rating anchors and self-play
-// opponents of cfg once, so that a spec whose model file is missing or
-// plays other rules is an error when a run starts or resumes, not a
-// generation later.
-func checkPlayers(cfg *Config, rules *game.Rules) error {
+// checkWithRules checks what of cfg depends on the rules: that
+// selfplay.king_race suits them (KingRaceRules), and, by making every
+// player of the rating anchors and self-play opponents once, that no spec's
+// model file is missing or plays other rules. So these are errors when a
+// run starts or resumes, not a generation later.
+func checkWithRules(cfg *Config, rules *game.Rules) error {
+	if cfg.SelfPlay.KingRace > 0 {
+		if err := KingRaceRules(rules); err != nil {
+			return err
+		}
+	}
 	for _, set := range []struct {
 		setting string
 		specs   []string

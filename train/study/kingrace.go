@@ -29,10 +29,16 @@ type KingRace struct {
 	// (docs/strength.md §13, §26).
 	Lead int
 	// Result is the game's end (the record's final position); Turns its
-	// length; Kings the sides that still had a king at the end.
+	// length; Kings the sides that still had a king at the end, and
+	// Beside each side's pieces other than kings then (indexed by
+	// game.Side).
 	Result game.Status
 	Turns  int
 	Kings  [2]bool
+	Beside [2]int
+	// FromStart is whether the game began at the variant's start position
+	// (self-play's endgame curriculum begins others).
+	FromStart bool
 }
 
 // KingRaces replays each record (variant r) and finds its king race. A
@@ -45,7 +51,7 @@ func KingRaces(recs []*game.Record, r *game.Rules) ([]KingRace, error) {
 		if err != nil {
 			return nil, &RecordError{Record: i + 1, Err: err}
 		}
-		kr := KingRace{Record: i + 1, South: rec.South, North: rec.North, Turns: len(rec.Turns)}
+		kr := KingRace{Record: i + 1, South: rec.South, North: rec.North, Turns: len(rec.Turns), FromStart: rec.Setup == ""}
 		for k, t := range rec.Turns {
 			before := [2]bool{hasKing(&p, game.South), hasKing(&p, game.North)}
 			if err := p.ApplyTurn(t); err != nil {
@@ -63,6 +69,7 @@ func KingRaces(recs []*game.Record, r *game.Rules) ([]KingRace, error) {
 			return nil, &RecordError{Record: i + 1, Err: fmt.Errorf("the game is unfinished after %d turns", len(rec.Turns))}
 		}
 		kr.Kings = [2]bool{hasKing(&p, game.South), hasKing(&p, game.North)}
+		kr.Beside = [2]int{besideKings(&p, game.South), besideKings(&p, game.North)}
 		out = append(out, kr)
 	}
 	return out, nil
@@ -83,7 +90,11 @@ type KingRaceStats struct {
 	OwnTurns, TheirTurns  []int // the turns at which the kings fell
 	DrawsOnlyKing         int   // drawn with the player's king the only one left
 	DrawsOpponentOnlyKing int   // drawn with the opponent's king the only one left
-	All                   match.WDL
+	// OnlyKingDrawEnds are the draws with the player's king the only one
+	// left, by what was left beside the kings at the end: the player's
+	// pieces and the opponent's (the conversions it missed).
+	OnlyKingDrawEnds map[[2]int]int
+	All              match.WDL
 	// ByLead are the player's results in the games where it took the
 	// first king, by its lead beside the kings then (KingRace.Lead).
 	ByLead map[int]match.WDL
@@ -122,6 +133,10 @@ func SumKingRaces(races []KingRace) []KingRaceStats {
 		if kr.Result.Outcome == game.Draw && kr.Kings[side] != kr.Kings[side.Other()] {
 			if kr.Kings[side] {
 				st.DrawsOnlyKing++
+				if st.OnlyKingDrawEnds == nil {
+					st.OnlyKingDrawEnds = map[[2]int]int{}
+				}
+				st.OnlyKingDrawEnds[[2]int{kr.Beside[side], kr.Beside[side.Other()]}]++
 			} else {
 				st.DrawsOpponentOnlyKing++
 			}

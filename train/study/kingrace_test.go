@@ -1,6 +1,7 @@
 package study
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -31,15 +32,22 @@ func TestKingRaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if kr := races[2]; !kr.Taken || kr.FirstLost != game.South || kr.Lead != -2 || kr.Result.Outcome != game.Draw {
+	if kr := races[2]; !kr.Taken || kr.FirstLost != game.South || kr.Lead != -2 || kr.Result.Outcome != game.Draw ||
+		kr.Beside != [2]int{2, 0} || kr.FromStart {
 		t.Errorf("game 3: %+v", kr)
+	}
+	// North, holding the only king, drew with nothing beside it against two
+	// soldiers: a conversion missed.
+	if st := SumKingRaces(races); st[1].Player != "B" || len(st[1].OnlyKingDrawEnds) != 2 ||
+		st[1].OnlyKingDrawEnds[[2]int{0, 2}] != 1 || st[1].OnlyKingDrawEnds[[2]int{1, 1}] != 1 || st[0].OnlyKingDrawEnds != nil {
+		t.Errorf("draws holding the only king: A %v, B %v", st[0].OnlyKingDrawEnds, st[1].OnlyKingDrawEnds)
 	}
 	races = races[:2]
 	if kr := races[0]; !kr.Taken || kr.FirstLost != game.North || kr.Turn != 1 || kr.Pieces != 2 || kr.Lead != 1 ||
 		kr.Result.Outcome != game.SouthWins || kr.Kings != [2]bool{true, false} {
 		t.Errorf("game 1: %+v", kr)
 	}
-	if kr := races[1]; kr.Taken || kr.Result.Reason != game.NoCaptureLimit || kr.Kings != [2]bool{true, false} {
+	if kr := races[1]; kr.Taken || kr.Result.Reason != game.NoCaptureLimit || kr.Kings != [2]bool{true, false} || kr.Beside != [2]int{1, 1} {
 		t.Errorf("game 2: %+v", kr)
 	}
 	stats := SumKingRaces(races)
@@ -54,6 +62,23 @@ func TestKingRaces(t *testing.T) {
 	}
 	if b.OwnFirst != (match.WDL{L: 1}) || b.NoneTaken != (match.WDL{D: 1}) || b.DrawsOnlyKing != 1 || len(b.OwnTurns) != 1 || b.ByLead != nil {
 		t.Errorf("B: %+v", b)
+	}
+
+	// A game played from the variant's start is told from the others.
+	p := r.Start()
+	start := game.NewRecord(r, &p)
+	rng := rand.New(rand.NewPCG(3, 1))
+	for !p.Status().Over() {
+		turns := p.Turns()
+		s := turns[rng.IntN(len(turns))].Format(r.Board)
+		if err := p.ApplyTurn(s); err != nil {
+			t.Fatal(err)
+		}
+		start.Turns = append(start.Turns, s)
+	}
+	start.Finish(p.Status())
+	if rs, err := KingRaces([]*game.Record{start, recs[0]}, r); err != nil || !rs[0].FromStart || rs[1].FromStart {
+		t.Errorf("from the start: %v, %+v", err, rs)
 	}
 
 	// A record that does not replay, or that is unfinished, names itself.
