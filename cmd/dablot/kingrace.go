@@ -18,7 +18,7 @@ import (
 // cmdKingRace tells whose king fell first in each game, and what followed.
 var cmdKingRace = &command{
 	name:  "kingrace",
-	usage: "--records FILE [--variant V] [--list]",
+	usage: "--records FILE [--variant V] [--from-start] [--list]",
 	short: "whose king fell first in game records, and how those games ended",
 	long: `Replays game records (PGN-like or JSON lines, such as arena and ladder --out write)
 and finds in each the first king taken: whose, at which turn, with how many pieces
@@ -28,7 +28,13 @@ and its draws with only its own or only the opponent's king left. In dablot a ki
 taken only by a king, so the side with the only king cannot lose its last piece; the
 draws with one king left are the games that side did not convert (docs/strength.md §11).
 Then, for each player that took the first king, its results by its lead in pieces
-beside the kings just after: what it paid for the king (docs/strength.md §26).`,
+beside the kings just after: what it paid for the king (docs/strength.md §26); and its
+draws holding the only king by what the other side had left at the end: the
+conversions it missed (docs/strength.md §28).
+
+FILE may be a glob pattern, quoted against the shell, such as a run's self-play games
+'runs/R/games/gen-0002*.pgn'; --from-start then keeps only the games that began at the
+variant's start (self-play's endgame curriculum begins others).`,
 	run: runKingRace,
 }
 
@@ -37,6 +43,7 @@ func runKingRace(args []string, out io.Writer) error {
 	records := fs.String("records", "", "game records to replay")
 	variant := fs.String("variant", "", "variant of the records (default: the first record's)")
 	list := fs.Bool("list", false, "list every game: whose king fell first, at which turn, and the result")
+	fromStart := fs.Bool("from-start", false, "only the games that began at the variant's start position")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -51,6 +58,12 @@ func runKingRace(args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", *records, err)
 	}
+	if *fromStart {
+		races = slices.DeleteFunc(races, func(kr study.KingRace) bool { return !kr.FromStart })
+		if len(races) == 0 {
+			return fmt.Errorf("%s: no game began at the start position", *records)
+		}
+	}
 	fmt.Fprintf(out, "kingrace: %s, %d games from %s\n", r.Name, len(races), *records)
 	if *list {
 		for _, kr := range races {
@@ -62,7 +75,8 @@ func runKingRace(args []string, out io.Writer) error {
 				}
 				first = fmt.Sprintf("%s's king (%s) taken at turn %d, %d pieces left, the taker's lead beside the kings %+d", kr.FirstLost, name, kr.Turn, kr.Pieces, kr.Lead)
 			}
-			fmt.Fprintf(out, "game %d: %s; %s (%s) in %d turns\n", kr.Record, first, kr.Result.Outcome.Result(), kr.Result.Reason.Key(), kr.Turns)
+			fmt.Fprintf(out, "game %d: %s; %s (%s) in %d turns; beside the kings at the end: south %d, north %d\n", kr.Record, first,
+				kr.Result.Outcome.Result(), kr.Result.Reason.Key(), kr.Turns, kr.Beside[game.South], kr.Beside[game.North])
 		}
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
@@ -85,6 +99,47 @@ func runKingRace(args []string, out io.Writer) error {
 		cells := make([]string, len(leads))
 		for i, l := range leads {
 			cells[i] = fmt.Sprintf("%+d: %s", l, wdlText(st.ByLead[l]))
+		}
+		fmt.Fprintf(tw, "%s\t%s\n", st.Player, strings.Join(cells, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeOnlyKingDraws(out, stats)
+}
+
+// onlyKingDrawsAbove is the number of the opponent's pieces from which
+// writeOnlyKingDraws counts draws together.
+const onlyKingDrawsAbove = 6
+
+// writeOnlyKingDraws writes, for each player that drew holding the only
+// king, those draws by how many pieces the opponent had left beside its
+// king at the end, and of them how many with the player ahead.
+func writeOnlyKingDraws(out io.Writer, stats []study.KingRaceStats) error {
+	fmt.Fprintln(out, "\ndraws holding the only king, by the other side's pieces left at the end: games (the player ahead in)")
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	for _, st := range stats {
+		if len(st.OnlyKingDrawEnds) == 0 {
+			continue
+		}
+		var games, ahead [onlyKingDrawsAbove + 1]int
+		for end, n := range st.OnlyKingDrawEnds {
+			k := min(end[1], onlyKingDrawsAbove)
+			games[k] += n
+			if end[0] > end[1] {
+				ahead[k] += n
+			}
+		}
+		var cells []string
+		for k := range games {
+			if games[k] == 0 {
+				continue
+			}
+			label := fmt.Sprint(k)
+			if k == onlyKingDrawsAbove {
+				label += "+"
+			}
+			cells = append(cells, fmt.Sprintf("%s: %d (%d)", label, games[k], ahead[k]))
 		}
 		fmt.Fprintf(tw, "%s\t%s\n", st.Player, strings.Join(cells, "\t"))
 	}

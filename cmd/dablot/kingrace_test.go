@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,8 +15,8 @@ import (
 // alone holding a king, listed and summed by player.
 func TestKingRace(t *testing.T) {
 	r := configs.MustVariant("dablot")
-	var buf strings.Builder
-	for _, g := range []struct{ fen, south, north, turn string }{
+	dir := t.TempDir()
+	for i, g := range []struct{ fen, south, north, turn string }{
 		{"6/5/2s3/5/6/5/2k3/5/2K3/5/6/5/S5 s", "A", "B", "e5xe9xe13"},
 		{"s5/5/6/5/6/5/6/5/6/5/6/5/S4K s - 99", "B", "A", "a1-a3"},
 	} {
@@ -29,28 +30,43 @@ func TestKingRace(t *testing.T) {
 			t.Fatal(err)
 		}
 		rec.Finish(p.Status())
+		var buf strings.Builder
 		if err := writeJSONLine(&buf, rec); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("games-%d.jsonl", i+1)), []byte(buf.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	games := filepath.Join(t.TempDir(), "games.jsonl")
-	if err := os.WriteFile(games, []byte(buf.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// The two files are read as one list through a pattern.
+	games := filepath.Join(dir, "games-*.jsonl")
 	out, err := runCmd(t, "analyse", "kingrace", "--records", games, "--list")
 	if err != nil {
 		t.Fatal(err, out)
 	}
 	for _, want := range []string{
 		"kingrace: dablot, 2 games from " + games,
-		"game 1: north's king (B) taken at turn 1, 2 pieces left, the taker's lead beside the kings +1; 1-0 (no-pieces) in 1 turns",
-		"game 2: no king taken; 1/2-1/2 (no-capture) in 1 turns",
+		"game 1: north's king (B) taken at turn 1, 2 pieces left, the taker's lead beside the kings +1; 1-0 (no-pieces) in 1 turns; beside the kings at the end: south 1, north 0",
+		"game 2: no king taken; 1/2-1/2 (no-capture) in 1 turns; beside the kings at the end: south 1, north 1",
 		"A       1/1/0  0, 0/0/0", "1, 1/0/0, turn 1",
 		"B       0/1/1  1, 0/0/1, turn 1",
 		"lead beside the kings when the player took the first king: W/D/L\nA  +1: 1/0/0\n",
+		"draws holding the only king, by the other side's pieces left at the end: games (the player ahead in)\nB  1: 1 (0)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--records", games, "--from-start"}, "no game began at the start position"},
+		{[]string{"--records", filepath.Join(dir, "none-*.jsonl")}, "matches no file"},
+		{[]string{"--records", filepath.Join(dir, "[")}, "syntax error in pattern"},
+	} {
+		if out, err := runCmd(t, append([]string{"analyse", "kingrace"}, c.args...)...); err == nil || !strings.Contains(err.Error()+out, c.want) {
+			t.Errorf("%v: %v\n%s", c.args, err, out)
 		}
 	}
 	if out, err := runCmd(t, "analyse", "kingrace"); err == nil || !strings.Contains(out, "--records is required") {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
@@ -48,17 +50,39 @@ func (rr *recordRange) read() ([]*game.Record, *game.Rules, error) {
 	return readRecords(*rr.records, *rr.variant)
 }
 
+// maxRecordFiles bounds the files one records pattern may name.
+const maxRecordFiles = 10_000
+
 // readRecords reads the game records of path, and the rules of variant
-// or, if it is empty, of the first record's variant.
+// or, if it is empty, of the first record's variant. A path with a glob
+// pattern (such as runs/r/games/gen-0002*.pgn, quoted against the shell)
+// reads every file it matches, in name order, as one list.
 func readRecords(path, variant string) ([]*game.Record, *game.Rules, error) {
-	name := variant
-	recs, err := study.ReadRecordsFile(path)
-	if err != nil {
-		return nil, nil, err
+	paths := []string{path}
+	if strings.ContainsAny(path, "*?[") {
+		var err error
+		if paths, err = filepath.Glob(path); err != nil {
+			return nil, nil, fmt.Errorf("records pattern %q: %w", path, err)
+		}
+		switch {
+		case len(paths) == 0:
+			return nil, nil, fmt.Errorf("records pattern %q matches no file", path)
+		case len(paths) > maxRecordFiles:
+			return nil, nil, fmt.Errorf("records pattern %q matches %d files; at most %d", path, len(paths), maxRecordFiles)
+		}
+	}
+	var recs []*game.Record
+	for _, p := range paths {
+		rs, err := study.ReadRecordsFile(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		recs = append(recs, rs...)
 	}
 	if len(recs) == 0 {
 		return nil, nil, fmt.Errorf("%s: no game records", path)
 	}
+	name := variant
 	if name == "" {
 		name = recs[0].Variant
 	}
