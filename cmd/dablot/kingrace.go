@@ -64,7 +64,15 @@ func runKingRace(args []string, out io.Writer) error {
 			return fmt.Errorf("%s: no game began at the start position", *records)
 		}
 	}
-	fmt.Fprintf(out, "kingrace: %s, %d games from %s\n", r.Name, len(races), *records)
+	turns, after := 0, 0
+	for _, kr := range races {
+		turns += kr.Turns
+		if kr.Taken {
+			after += kr.Turns - kr.Turn
+		}
+	}
+	fmt.Fprintf(out, "kingrace: %s, %d games from %s; %d of their %d turns (%.1f %%) came after the first king fell\n",
+		r.Name, len(races), *records, after, turns, 100*float64(after)/float64(max(1, turns)))
 	if *list {
 		for _, kr := range races {
 			first := "no king taken"
