@@ -274,7 +274,7 @@ func (p *Position) checkEnd(mover Side, turnEnded bool) bool {
 	oppOcc, oppKings := p.occ[opp], p.pieces[opp][King]
 	onlyKings := func(s Side) bool { return p.occ[s] == p.pieces[s][King] }
 	win := func(reason Reason) bool {
-		p.status = Status{Outcome: winFor(mover), Reason: reason}
+		p.status = Status{Outcome: WinFor(mover), Reason: reason}
 		return true
 	}
 	switch {
@@ -337,7 +337,7 @@ func (p *Position) hasMove(s Side) bool {
 // Status returns whether the game is over, who won and why.
 func (p *Position) Status() Status {
 	if p.status.Outcome == Ongoing && p.rules.NoMove == NoMoveLoses && p.chain < 0 && !p.hasMove(p.side) {
-		return Status{Outcome: winFor(p.side.Other()), Reason: NoMove}
+		return Status{Outcome: WinFor(p.side.Other()), Reason: NoMove}
 	}
 	return p.status
 }

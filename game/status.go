@@ -13,7 +13,8 @@ const (
 	Draw
 )
 
-func winFor(s Side) Outcome { return SouthWins + Outcome(s) }
+// WinFor is the outcome of a game won by s.
+func WinFor(s Side) Outcome { return SouthWins + Outcome(s) }
 
 // Winner returns the side that won, and false for a draw or an unfinished game.
 func (o Outcome) Winner() (Side, bool) {

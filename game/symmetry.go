@@ -50,7 +50,7 @@ func (s Symmetry) Position(p *Position) Position {
 	if s == HalfTurnSwap {
 		swap = 1
 		if w, ok := q.status.Outcome.Winner(); ok {
-			q.status.Outcome = winFor(w.Other())
+			q.status.Outcome = WinFor(w.Other())
 		}
 	}
 	q.setSide(p.side ^ swap)

@@ -63,7 +63,7 @@ func TestSelfPlayKingRace(t *testing.T) {
 		if _, was := onlyKing(&before); !ok || was || before.Pieces(game.South, game.King).Empty() {
 			t.Fatalf("game %d ends in %s (only king: %v), after %s", i, p.FEN(), ok, before.FEN())
 		}
-		if want := (game.Status{Outcome: game.SouthWins + game.Outcome(holder), Reason: game.Adjudicated}); g.Status != want ||
+		if want := (game.Status{Outcome: game.WinFor(holder), Reason: game.Adjudicated}); g.Status != want ||
 			g.Record.Result != want.Outcome.Result() || g.Record.Termination != "adjudicated" {
 			t.Fatalf("game %d: status %v, record %s (%s); want %v", i, g.Status, g.Record.Result, g.Record.Termination, want)
 		}

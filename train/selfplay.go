@@ -256,14 +256,13 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	}
 	g := &SelfPlayGame{Record: rec, Endgame: endgame, Opponent: oppName, OpponentSide: oppSide}
 	var idx []int32
-	raced := false
+	raced, holder := false, game.South // raced: ended by selfplay.king_race, won by holder
 	for !p.Status().Over() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		if cfg.KingRace > 0 && !endgame && len(turn) == 0 {
-			if _, ok := onlyKing(&p); ok {
-				raced = true
+			if holder, raced = onlyKing(&p); raced {
 				break
 			}
 		}
@@ -330,8 +329,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	}
 	g.Status = p.Status()
 	if raced {
-		holder, _ := onlyKing(&p)
-		g.Status = game.Status{Outcome: game.SouthWins + game.Outcome(holder), Reason: game.Adjudicated}
+		g.Status = game.Status{Outcome: game.WinFor(holder), Reason: game.Adjudicated}
 	}
 	rec.Finish(g.Status)
 	balance, leads = append(balance, southBalance(&p)), append(leads, cfg.southLead(&p))
