@@ -69,6 +69,22 @@ func TestKingRace(t *testing.T) {
 			t.Errorf("%v: %v\n%s", c.args, err, out)
 		}
 	}
+	// Files that together exceed one file's bound are refused before they
+	// are read (sparse files: their size costs no disk).
+	big := t.TempDir()
+	for _, name := range []string{"a.jsonl", "b.jsonl"} {
+		f, err := os.Create(filepath.Join(big, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(game.MaxRecordsBytes/2 + 1); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	if out, err := runCmd(t, "analyse", "kingrace", "--records", filepath.Join(big, "*.jsonl")); err == nil || !strings.Contains(err.Error()+out, "its files hold more than") {
+		t.Errorf("too large a pattern: %v\n%s", err, out)
+	}
 	if out, err := runCmd(t, "analyse", "kingrace"); err == nil || !strings.Contains(out, "--records is required") {
 		t.Errorf("no records: %v\n%s", err, out)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -69,6 +70,17 @@ func readRecords(path, variant string) ([]*game.Record, *game.Rules, error) {
 			return nil, nil, fmt.Errorf("records pattern %q matches no file", path)
 		case len(paths) > maxRecordFiles:
 			return nil, nil, fmt.Errorf("records pattern %q matches %d files; at most %d", path, len(paths), maxRecordFiles)
+		}
+		// Together they are bounded as one file is.
+		var total int64
+		for _, p := range paths {
+			fi, err := os.Stat(p)
+			if err != nil {
+				return nil, nil, err
+			}
+			if total += fi.Size(); total > game.MaxRecordsBytes {
+				return nil, nil, fmt.Errorf("records pattern %q: its files hold more than %d MiB; at most %d", path, total>>20, game.MaxRecordsBytes>>20)
+			}
 		}
 	}
 	var recs []*game.Record
