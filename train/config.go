@@ -186,6 +186,18 @@ type SelfPlayConfig struct {
 	// games' time on the race instead; the curriculum's games still play
 	// their endings out. 0 turns it off.
 	KingRace float64 `yaml:"king_race"`
+	// RaceTarget, when above 0, keeps a self-play game from the setup whole
+	// but gives the samples taken before the first turn that left one side
+	// holding the only king the race's value target instead of the game's:
+	// RaceTarget for that side and -RaceTarget for the other (mixed with
+	// the material target as the game's would be). The samples after it,
+	// and the games in which no side ever held the only king, keep the
+	// game's. So the race is taught by its own result, not by the end of
+	// a conversion that is half noise (docs/strength.md §28), and the
+	// conversion is still played and learnt, which ending the game at the
+	// race (KingRace) unlearnt. It asks the same of the rules as KingRace
+	// (KingRaceRules); the two are not set together. 0 turns it off.
+	RaceTarget float64 `yaml:"race_target"`
 	// EndgameFraction is the share of self-play games that start from a
 	// random reduced position instead of the variant's setup (an endgame
 	// curriculum): each side keeps its king with probability
@@ -572,6 +584,8 @@ func (c *Config) Validate() error {
 		{s.TradeDown >= 0 && s.TradeDown <= 1000, "selfplay.trade_down", "0 to 1000", s.TradeDown},
 		{s.EndgameFraction >= 0 && s.EndgameFraction <= 1, "selfplay.endgame_fraction", "0 to 1", s.EndgameFraction},
 		{s.KingRace >= 0 && s.KingRace <= 1, "selfplay.king_race", "0 to 1", s.KingRace},
+		{s.RaceTarget >= 0 && s.RaceTarget <= 1, "selfplay.race_target", "0 to 1", s.RaceTarget},
+		{s.RaceTarget == 0 || s.KingRace == 0, "selfplay.race_target", "0 when selfplay.king_race is set", s.RaceTarget},
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
 		{eg.KingChance >= 0 && eg.KingChance <= 1, "selfplay.endgame_king_chance", "0 to 1", eg.KingChance},
 		{eg.PrinceChance >= 0 && eg.PrinceChance <= 1, "selfplay.endgame_prince_chance", "0 to 1", eg.PrinceChance},

@@ -114,4 +114,75 @@ func TestKingRaceRules(t *testing.T) {
 	if _, err := SelfPlay(context.Background(), m, cfg.SelfPlay, 1, 0, 1, nil); err == nil || !strings.Contains(err.Error(), "selfplay.king_race") {
 		t.Errorf("self-play of winther with the race: %v", err)
 	}
+	cfg.SelfPlay.KingRace, cfg.SelfPlay.RaceTarget = 0, 0.5
+	if _, err := CreateRun(t.TempDir(), cfg, configs.MustVariant("winther"), "", RunOptions{}); err == nil || !strings.Contains(err.Error(), "selfplay.race_target: in winther") {
+		t.Errorf("the race's target on winther: %v", err)
+	}
+	if _, err := SelfPlay(context.Background(), m, cfg.SelfPlay, 1, 0, 1, nil); err == nil || !strings.Contains(err.Error(), "selfplay.race_target") {
+		t.Errorf("self-play of winther with the race's target: %v", err)
+	}
+}
+
+// TestSelfPlayRaceTarget checks selfplay.race_target on dablot: the games
+// are played as without it, whole; the samples taken while both sides
+// still had a king take the race's result (the side left holding the only
+// king, the one with a king at the end), the others the game's target as
+// without the option.
+func TestSelfPlayRaceTarget(t *testing.T) {
+	cfg := testConfig(t, 1)
+	variant := filepath.Join(t.TempDir(), "race.yaml")
+	if err := os.WriteFile(variant, []byte("base: dablot\nname: dablot-race\nno_capture_limit: 40\nmax_plies: 150\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := modeltest.NewModel(t, variant, 2)
+	play := func(target float64) []*SelfPlayGame {
+		sp := cfg.SelfPlay
+		sp.RaceTarget, sp.FullFraction, sp.MaterialWeight, sp.MaterialHorizon, sp.PolicySurprise = target, 1, 0, 0, false
+		games, err := SelfPlay(context.Background(), m, sp, 11, 0, 5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return games
+	}
+	plain, raced := play(0), play(0.75)
+	before, after, changed := 0, 0, 0
+	for i, g := range raced {
+		if !slices.Equal(g.Record.Turns, plain[i].Record.Turns) || g.Status != plain[i].Status || len(g.Samples) != len(plain[i].Samples) {
+			t.Fatalf("game %d differs from the game without the race's target", i)
+		}
+		end := m.Rules.Start()
+		for _, turn := range g.Record.Turns {
+			if err := end.ApplyTurn(turn); err != nil {
+				t.Fatalf("game %d: %v", i, err)
+			}
+		}
+		holder, decided := onlyKing(&end)
+		for k, s := range g.Samples {
+			kings := !s.Position.Pieces(game.South, game.King).Empty() && !s.Position.Pieces(game.North, game.King).Empty()
+			want := plain[i].Samples[k].Target
+			if kings && decided {
+				before++
+				want = -0.75
+				if s.Position.SideToMove() == holder {
+					want = 0.75
+				}
+				if want != plain[i].Samples[k].Target {
+					changed++
+				}
+			} else {
+				after++
+			}
+			if s.Target != want {
+				t.Fatalf("game %d sample %d (%s): target %v, want %v", i, k, s.Position.FEN(), s.Target, want)
+			}
+		}
+	}
+	if before == 0 || after == 0 || changed == 0 {
+		t.Fatalf("%d samples before a race, %d after or without one, %d targets changed", before, after, changed)
+	}
+	t.Logf("%d samples before a race (%d targets changed), %d after or without one", before, changed, after)
+	cfg.SelfPlay.KingRace, cfg.SelfPlay.RaceTarget = 0.5, 0.5
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "selfplay.race_target") {
+		t.Errorf("king_race and race_target together: %v", err)
+	}
 }

@@ -67,6 +67,7 @@ func TestConfigErrors(t *testing.T) {
 		{"material_blend: 0", "material_blend: 101", "selfplay.material_blend"},
 		{"endgame_fraction: 0", "endgame_fraction: 1.5", "selfplay.endgame_fraction"},
 		{"king_race: 0", "king_race: 1.5", "selfplay.king_race = 1.5: want 0 to 1"},
+		{"race_target: 0", "race_target: -0.5", "selfplay.race_target = -0.5: want 0 to 1"},
 		{"endgame_soldiers: 0", "endgame_soldiers: -2", "selfplay.endgame_soldiers"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_king_chance: 1.5", "selfplay.endgame_king_chance"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_prince_chance: .nan", "selfplay.endgame_prince_chance"},
@@ -1076,7 +1077,7 @@ func TestSetTargets(t *testing.T) {
 					leads[i] = 10 * b
 				}
 			}
-			tc.cfg.setTargets(ss, []int{tc.at}, balance, leads, make([]float64, len(balance)-1), tc.st)
+			tc.cfg.setTargets(ss, []int{tc.at}, balance, leads, make([]float64, len(balance)-1), tc.st, noRace)
 			s := ss[0]
 			if s.Result != tc.result || math.Abs(float64(s.Target-tc.target)) > 1e-6 || s.Lead != tc.lead || s.HasLead != tc.hasLead || s.ShortTerm != nil {
 				t.Errorf("result %d, target %v, lead %v (%v), short-term %v; want %d, %v, %v (%v), none", s.Result, s.Target, s.Lead, s.HasLead, s.ShortTerm, tc.result, tc.target, tc.lead, tc.hasLead)
@@ -1142,7 +1143,7 @@ func TestShortTermTargets(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ss := []samples.Sample{{Position: pos[tc.side]}}
-			cfg.setTargets(ss, []int{tc.at}, balance, nil, values, tc.st)
+			cfg.setTargets(ss, []int{tc.at}, balance, nil, values, tc.st, noRace)
 			got := ss[0].ShortTerm
 			if len(got) != len(tc.want) {
 				t.Fatalf("short-term targets %v, want %v", got, tc.want)
@@ -1175,7 +1176,7 @@ func TestShortTermTargetsSum(t *testing.T) {
 	st := game.Status{Outcome: game.NorthWins, Reason: game.KingCaptured}
 	for _, k := range []int{0, 1, 150, 290, 299} {
 		ss := []samples.Sample{{Position: pos[game.North]}}
-		cfg.setTargets(ss, []int{k}, balance, nil, values, st)
+		cfg.setTargets(ss, []int{k}, balance, nil, values, st, noRace)
 		for i, h := range cfg.ShortTermHorizons {
 			lambda := 1 - 1/float64(h)
 			want, w := 0.0, 1-lambda

@@ -82,10 +82,8 @@ func (s *SelfPlayConfig) leafEvaluator(ev mcts.Evaluator) mcts.Evaluator {
 // so the same call plays the same games however the work is scheduled.
 // onGame, if set, is called (from one goroutine at a time) as games end.
 func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint64, first, n int, onGame func(*SelfPlayGame)) ([]*SelfPlayGame, error) {
-	if cfg.KingRace > 0 {
-		if err := KingRaceRules(m.Rules); err != nil {
-			return nil, err
-		}
+	if err := cfg.checkRace(m.Rules); err != nil {
+		return nil, err
 	}
 	opponents := make([]*mcts.Factory, len(cfg.Opponents))
 	for i, spec := range cfg.Opponents {
@@ -256,14 +254,17 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	}
 	g := &SelfPlayGame{Record: rec, Endgame: endgame, Opponent: oppName, OpponentSide: oppSide}
 	var idx []int32
-	raced, holder := false, game.South // raced: ended by selfplay.king_race, won by holder
+	race := noRace
 	for !p.Status().Over() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if cfg.KingRace > 0 && !endgame && len(turn) == 0 {
-			if holder, raced = onlyKing(&p); raced {
-				break
+		if (cfg.KingRace > 0 || cfg.RaceTarget > 0) && !endgame && race.at < 0 && len(turn) == 0 {
+			if holder, ok := onlyKing(&p); ok {
+				race = raceMark{at: len(balance), holder: holder}
+				if cfg.KingRace > 0 {
+					break
+				}
 			}
 		}
 		if opponent != nil && p.SideToMove() == oppSide {
@@ -328,14 +329,14 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		play(d, value)
 	}
 	g.Status = p.Status()
-	if raced {
-		g.Status = game.Status{Outcome: game.WinFor(holder), Reason: game.Adjudicated}
+	if race.at >= 0 && cfg.KingRace > 0 {
+		g.Status = game.Status{Outcome: game.WinFor(race.holder), Reason: game.Adjudicated}
 	}
 	rec.Finish(g.Status)
 	balance, leads = append(balance, southBalance(&p)), append(leads, cfg.southLead(&p))
 	// The targets are per decision: set them before the samples are
 	// weighted and copied.
-	cfg.setTargets(g.Samples, sampleAt, balance, leads, values, g.Status)
+	cfg.setTargets(g.Samples, sampleAt, balance, leads, values, g.Status, race)
 	if m.Weights.Config.OwnershipHead {
 		setOwnership(m.Encoder, g.Samples, &p)
 	}
@@ -350,6 +351,18 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	return g, nil
 }
 
+// raceMark is where a game from the setup was first left with one side,
+// holder, holding the only king: before its decision at (an index into
+// the game's decisions, as sampleAt's); at < 0 (noRace) if it never was.
+type raceMark struct {
+	at     int
+	holder game.Side
+}
+
+// noRace marks a game in which no side held the only king, or one whose
+// race was not looked for.
+var noRace = raceMark{at: -1}
+
 // onlyKing returns the side that holds the only king in p, if one does.
 func onlyKing(p *game.Position) (game.Side, bool) {
 	s, n := p.Pieces(game.South, game.King).Empty(), p.Pieces(game.North, game.King).Empty()
@@ -363,20 +376,37 @@ func onlyKing(p *game.Position) (game.Side, bool) {
 }
 
 // KingRaceRules reports whether selfplay.king_race may end games of r
-// when one side holds the only king: only where that side cannot lose by
-// the rules' ends, the last piece taken or the last king taken (a king is
-// taken only by a king), which it cannot suffer. A rule under which a
-// lone king loses, an immobilised only piece loses, or a soldier becomes a
-// king would let it lose, and r is refused. (A side with no legal move
-// may lose; with the only king on a crowded board that is left out.)
+// when one side holds the only king (and selfplay.race_target count that
+// as its win): only where that side cannot lose by the rules' ends, the
+// last piece taken or the last king taken (a king is taken only by a
+// king), which it cannot suffer. A rule under which a lone king loses, an
+// immobilised only piece loses, or a soldier becomes a king would let it
+// lose, and r is refused. (A side with no legal move may lose; with the
+// only king on a crowded board that is left out.)
 func KingRaceRules(r *game.Rules) error {
 	switch {
 	case r.WinLoneKing:
-		return fmt.Errorf("selfplay.king_race: in %s a side reduced to its lone king loses", r.Name)
+		return fmt.Errorf("in %s a side reduced to its lone king loses", r.Name)
 	case r.WinImmobilised:
-		return fmt.Errorf("selfplay.king_race: in %s a side whose only piece cannot move loses", r.Name)
+		return fmt.Errorf("in %s a side whose only piece cannot move loses", r.Name)
 	case r.PromoteTo == game.King:
-		return fmt.Errorf("selfplay.king_race: in %s a soldier becomes a king", r.Name)
+		return fmt.Errorf("in %s a soldier becomes a king", r.Name)
+	}
+	return nil
+}
+
+// checkRace refuses selfplay.king_race and selfplay.race_target on rules
+// they do not suit (KingRaceRules).
+func (cfg *SelfPlayConfig) checkRace(r *game.Rules) error {
+	for _, o := range []struct {
+		setting string
+		value   float64
+	}{{"selfplay.king_race", cfg.KingRace}, {"selfplay.race_target", cfg.RaceTarget}} {
+		if o.value > 0 {
+			if err := KingRaceRules(r); err != nil {
+				return fmt.Errorf("%s: %w", o.setting, err)
+			}
+		}
 	}
 	return nil
 }
@@ -413,7 +443,9 @@ func southView(x float64, side game.Side) float64 {
 // sooner (counted up by TradeDown; the adjudicated result is not: a draw
 // stays a draw however few pieces are left), and with short-term horizons its short-term value targets
 // (samples.Sample.ShortTerm), all from its side to move's point of view.
-func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance, leads, values []float64, st game.Status) {
+// With RaceTarget, the samples taken before race.at take the race's
+// result, RaceTarget for race.holder, in place of the game's.
+func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance, leads, values []float64, st game.Status, race raceMark) {
 	if leads == nil {
 		leads = balance
 	}
@@ -433,6 +465,12 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 		me := s.Position.SideToMove()
 		s.Result = int8(2*st.Outcome.ScoreFor(me) - 1)
 		t := southView(outcome, me)
+		if cfg.RaceTarget > 0 && sampleAt[i] < race.at {
+			t = cfg.RaceTarget
+			if me != race.holder {
+				t = -t
+			}
+		}
 		for _, ts := range shortTerm {
 			s.ShortTerm = append(s.ShortTerm, float32(max(-1, min(1, southView(ts[sampleAt[i]], me)))))
 		}

@@ -182,15 +182,14 @@ func (st *runState) checkShard(name string, h samples.Header) error {
 }
 
 // checkWithRules checks what of cfg depends on the rules: that
-// selfplay.king_race suits them (KingRaceRules), and, by making every
-// player of the rating anchors and self-play opponents once, that no spec's
-// model file is missing or plays other rules. So these are errors when a
-// run starts or resumes, not a generation later.
+// selfplay.king_race and selfplay.race_target suit them (KingRaceRules),
+// and, by making every player of the rating anchors and self-play
+// opponents once, that no spec's model file is missing or plays other
+// rules. So these are errors when a run starts or resumes, not a
+// generation later.
 func checkWithRules(cfg *Config, rules *game.Rules) error {
-	if cfg.SelfPlay.KingRace > 0 {
-		if err := KingRaceRules(rules); err != nil {
-			return err
-		}
+	if err := cfg.SelfPlay.checkRace(rules); err != nil {
+		return err
 	}
 	for _, set := range []struct {
 		setting string
