@@ -219,6 +219,9 @@ type SearchPlayer struct {
 	// counts against a time limit. A decision it leaves alone is played
 	// without a search.
 	Guard *Guard
+	// Endgames, if set, plays the endings it holds in place of the search
+	// (and the guard).
+	Endgames *EndgameTables
 	// Simulations counts the simulations run so far; Elapsed the time
 	// spent searching.
 	Simulations int64
@@ -242,6 +245,12 @@ func NewSearchPlayer(ev Evaluator, cfg Config, lim Limits) (*SearchPlayer, error
 func (sp *SearchPlayer) Turn(ctx context.Context, p *game.Position) ([]game.Decision, error) {
 	if sp.search == nil {
 		return nil, errors.New("mcts: SearchPlayer not made by NewSearchPlayer")
+	}
+	if sp.Endgames != nil {
+		ds, ok, err := sp.Endgames.Turn(ctx, p)
+		if err != nil || ok {
+			return ds, err
+		}
 	}
 	sp.search.SetPosition(*p)
 	q := *p

@@ -32,9 +32,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext", "order", "reduce"},
 	"mcts": slices.Concat([]string{"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard"}, guardKeys),
+		"rollouts", "rollout", "reuse", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "eg"}, guardKeys),
 	"gumbel": slices.Concat([]string{"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard"}, guardKeys),
+		"rollouts", "rollout", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "eg"}, guardKeys),
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -208,7 +208,9 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   guard's evaluation, its own keeping gking's], gstop
 //	                   [0, DefaultGuardStop: Guard's Stop, no search begun under ms
 //	                   that is not expected to finish], gkeep [0, DefaultGuardKeep:
-//	                   Guard's Keep, the verdicts of an unfinished search kept]
+//	                   Guard's Keep, the verdicts of an unfinished search kept],
+//	                   eg [0: none; else EndgameTables' Pieces, 2 to 3: the endings of
+//	                   that many pieces or fewer played from exact tables]
 //	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
 //	                   if ms or nodes is given: halving in passes of doubling budgets],
 //	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
@@ -329,6 +331,10 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	guardOpponentKing := r.int("gkopp", 0, 0, MaxGuardKingValue)
 	guardStop := r.bool("gstop", DefaultGuardStop)
 	guardKeep := r.bool("gkeep", DefaultGuardKeep)
+	egPieces := r.int("eg", 0, 0, MaxEndgamePieces)
+	if egPieces == 1 {
+		r.fail("eg", sp.Params["eg"], fmt.Sprintf("0 (none) or 2 to %d", MaxEndgamePieces))
+	}
 	setsGuard := slices.ContainsFunc(guardKeys, func(k string) bool {
 		_, ok := sp.Params[k]
 		return ok
@@ -419,6 +425,11 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		pl, err := NewSearchPlayer(ev, c, lim)
 		if err != nil {
 			return nil, err
+		}
+		if egPieces > 0 {
+			if pl.Endgames, err = NewEndgameTables(egPieces); err != nil {
+				return nil, err
+			}
 		}
 		if guardDepth > 0 {
 			if pl.Guard, err = NewGuard(guardDepth, guardMargin, guardShare); err != nil {
