@@ -6,19 +6,22 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/game/endgame"
+	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/train/progress"
+	"github.com/dablot-zero/dablot/train/study"
 )
 
 // cmdEndgame solves endings of a few pieces.
 var cmdEndgame = &command{
 	name:  "endgame",
-	usage: "[--variant V] [--pieces N | --material M,...] [--fen F]",
+	usage: "[--variant V] [--pieces N | --material M,...] [--fen F] | --records FILE [--pieces N] [--list]",
 	short: "solve the endings of a few pieces exactly, under the no-capture limit",
 	long: `Solves by retrograde analysis every ending of up to --pieces pieces (at most 3),
 or the endings --material names (South's pieces, a dash, North's: K king, P
@@ -30,6 +33,15 @@ side to move wins, draws and loses, and the longest win with a position that
 needs it. With --fen it also gives that position's result for its no-capture
 counter and the turn the tables play.
 
+With --records it replays game records (such as arena and ladder --out
+write) instead and finds in each the first position, at the start of a
+turn, with at most --pieces pieces (up to 4): it solves the endings reached
+and prints, for each player, its results in those games as played and as
+the tables give them from there (the player's eg= plays them so), the wins
+it did not play out, and its score both ways. The score with the tables is
+what a player with them is sure of against one without: such an opponent
+can only do worse than the tables.
+
 Three pieces on the 72-point board solve in about a minute on one core; an
 ending of four (such as KP-SS) in minutes, with a few GB of memory.`,
 	run: runEndgame,
@@ -38,11 +50,22 @@ ending of four (such as KP-SS) in minutes, with a few GB of memory.`,
 func runEndgame(args []string, out io.Writer) error {
 	fs := newFlags("analyse endgame", out)
 	variant := fs.String("variant", "dablot", "variant name, YAML file, or name,key=value,...")
-	pieces := rangeFlag(fs, "pieces", 3, 2, 3, "solve every ending of up to this many pieces")
+	pieces := rangeFlag(fs, "pieces", 3, 2, endgame.MaxPieces, "solve every ending of up to this many pieces (4 only with --records)")
 	materials := fs.String("material", "", "solve these endings (comma-separated, such as KP-SS,K-SSS) in place of --pieces")
 	fen := fs.String("fen", "", "a position to look up")
+	records := fs.String("records", "", "game records to replay: judge each game's first ending of up to --pieces pieces")
+	list := fs.Bool("list", false, "with --records, list every game that reached such an ending")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *records != "" {
+		if *materials != "" || *fen != "" {
+			return usagef("--records judges the endings the games reached: give neither --material nor --fen with it")
+		}
+		return endgameRecords(out, *records, *variant, *pieces, *list)
+	}
+	if *pieces > 3 && *materials == "" {
+		return usagef("--pieces %d: every ending of %d pieces would take hours; name them with --material", *pieces, *pieces)
 	}
 	r, p, err := position(*variant, *fen)
 	if err != nil {
@@ -109,4 +132,107 @@ func runEndgame(args []string, out io.Writer) error {
 func wdlShares(c endgame.ClassStats, s game.Side) string {
 	n := float64(max(c.Positions[s], 1))
 	return fmt.Sprintf("%.1f/%.1f/%.1f %%", 100*float64(c.Wins[s])/n, 100*float64(c.Draws(s))/n, 100*float64(c.Losses[s])/n)
+}
+
+// endgameRecords judges, with exact tables, the first ending of up to
+// pieces pieces of each game of the records at path (variant: their
+// variant, or the first record's if empty) against how it was played.
+func endgameRecords(out io.Writer, path, variant string, pieces int, list bool) error {
+	if variant == "dablot" {
+		variant = "" // the flag's default: the records say theirs
+	}
+	recs, r, err := readRecords(path, variant)
+	if err != nil {
+		return err
+	}
+	if err := endgame.Check(r); err != nil {
+		return usagef("--records %s: %v", path, err)
+	}
+	ends, err := study.Endings(recs, r, pieces)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	var ms []endgame.Material
+	reached := 0
+	for _, e := range ends {
+		if !e.Reached {
+			continue
+		}
+		reached++
+		if m := endgame.MaterialOf(&e.Position); !slices.Contains(ms, m) {
+			ms = append(ms, m)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	t, err := endgame.Solve(ctx, r, ms, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "endgame: %s, %d games from %s; %d reached an ending of %d pieces or fewer (%d endings solved, %v)\n",
+		r.Name, len(recs), path, reached, pieces, len(t.Classes), time.Since(start).Round(time.Second))
+	// Each player's results: in all its games, and in those reaching an
+	// ending as played and as the tables give them.
+	type tally struct {
+		all, played, tables match.WDL
+		missed              int // won by the tables, not won in play
+	}
+	byPlayer := map[string]*tally{}
+	var players []string
+	player := func(name string) *tally {
+		if byPlayer[name] == nil {
+			byPlayer[name] = &tally{}
+			players = append(players, name)
+		}
+		return byPlayer[name]
+	}
+	for _, e := range ends {
+		player(e.South).all.Add(e.Result.Outcome.ScoreFor(game.South))
+		player(e.North).all.Add(e.Result.Outcome.ScoreFor(game.North))
+	}
+	for _, e := range ends {
+		if !e.Reached {
+			continue
+		}
+		res, ok := t.Probe(&e.Position)
+		if !ok {
+			return fmt.Errorf("%s: record %d: the tables do not hold %s", path, e.Record, e.Position.FEN())
+		}
+		mover := e.Position.SideToMove()
+		for _, side := range []game.Side{game.South, game.North} {
+			name := e.South
+			if side == game.North {
+				name = e.North
+			}
+			tl := player(name)
+			got := e.Result.Outcome.ScoreFor(side)
+			outcome := res.Outcome
+			if side != mover {
+				outcome = -outcome
+			}
+			want := (float64(outcome) + 1) / 2
+			tl.played.Add(got)
+			tl.tables.Add(want)
+			if outcome == endgame.Win && got < 1 {
+				tl.missed++
+			}
+		}
+		if list {
+			fmt.Fprintf(out, "game %d: %s after turn %d: %s to move %s; played: %s (%s) in %d turns\n", e.Record,
+				endgame.MaterialOf(&e.Position), e.Turn, mover, res.Outcome, e.Result.Outcome.Result(), e.Result.Reason.Key(), e.Turns)
+		}
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "player\tW/D/L\tin the endings: played\tthe tables\twins not played out\tscore played\twith the tables from there")
+	for _, name := range players {
+		tl := byPlayer[name]
+		with := tl.all
+		with.W += tl.tables.W - tl.played.W
+		with.D += tl.tables.D - tl.played.D
+		with.L += tl.tables.L - tl.played.L
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%.1f %%\t%.1f %%\n", name, wdlText(tl.all), wdlText(tl.played), wdlText(tl.tables),
+			tl.missed, 100*tl.all.Score(), 100*with.Score())
+	}
+	return tw.Flush()
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/game/endgame"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
@@ -29,7 +30,7 @@ var cmdLadder = &command{
 	name:  "ladder",
 	usage: "MODEL [--ms 100] [--games 100] [--vs MODEL2] [--player gumbel|mcts[:KEY=V,...]] [--book FILE] [--results FILE] [--threads N] [--seed S] [--out FILE [--resume]]",
 	short: "strength at equal time: a model against alpha-beta, from an opening book",
-	long: `Plays MODEL (as gumbel:model=MODEL,ms=T,guard=16) against alphabeta:ms=T, the same time T
+	long: `Plays MODEL (as gumbel:model=MODEL,ms=T,guard=16,eg=3) against alphabeta:ms=T, the same time T
 per decision for both, and with --vs also against MODEL2 at the same T. The games
 start from the variant's opening book (configs/books/VARIANT.txt; "dablot analyse
 book" makes one), each opening twice with the colours swapped; a variant without a book
@@ -41,7 +42,9 @@ results file (tab-separated; its first line names the columns).
 --player sets the search: gumbel or mcts, with extra settings after a colon
 (mcts:mat=1, gumbel:q=1); the ladder adds model= and ms=, and guard=16 (the
 alpha-beta guard of the shipped players, deepening within half the time) unless
-the settings have guard= (guard=0 measures the search alone). With eval=material
+the settings have guard= (guard=0 measures the search alone), and, where the
+variant allows, eg=3 (endings of three pieces or fewer played from exact tables,
+solved once per process when first reached; eg=0 turns them off). With eval=material
 and no MODEL it measures a search without a network (then --variant is needed).
 
 A long ladder (40 games at 1 s a move take about two hours on 2 cores) can span
@@ -85,11 +88,14 @@ func runLadder(args []string, out io.Writer) error {
 	if *vs != "" && modelPath == "" {
 		return usagef("--vs compares two models: give MODEL too")
 	}
-	spec, err := ladderSpec(*player, modelPath, *ms)
+	if _, err := ladderSpec(*player, modelPath, *ms, nil); err != nil {
+		return err // a bad --player before a missing model
+	}
+	r, sha, err := ladderRules(modelPath, *variant)
 	if err != nil {
 		return err
 	}
-	r, sha, err := ladderRules(modelPath, *variant)
+	spec, err := ladderSpec(*player, modelPath, *ms, r)
 	if err != nil {
 		return err
 	}
@@ -115,7 +121,7 @@ func runLadder(args []string, out io.Writer) error {
 	// found at once.
 	specs := []string{fmt.Sprintf("alphabeta:ms=%d", *ms)}
 	if *vs != "" {
-		vsSpec, err := ladderSpec(*player, *vs, *ms)
+		vsSpec, err := ladderSpec(*player, *vs, *ms, r)
 		if err != nil {
 			return err
 		}
@@ -213,7 +219,9 @@ next:
 // margin is written out because its default changed (a soldier before
 // session 47, half one since): a record says which it was, and a ladder
 // begun with the other margin is not resumed as if it were this one.
-func ladderSpec(player, modelPath string, ms int) (string, error) {
+// On rules r whose endings exact tables can play (endgame.Check; r nil:
+// none), it adds eg= (mcts.MaxEndgamePieces) where --player leaves it out.
+func ladderSpec(player, modelPath string, ms int, r *game.Rules) (string, error) {
 	sp, err := mcts.ParseSpec(player)
 	if err != nil {
 		return "", usagef("--player: %v", err)
@@ -249,6 +257,9 @@ func ladderSpec(player, modelPath string, ms int) (string, error) {
 	}
 	if !hasGuard {
 		spec += fmt.Sprintf(",guard=%d", mcts.MaxGuardDepth)
+	}
+	if _, ok := sp.Params["eg"]; !ok && r != nil && endgame.Check(r) == nil {
+		spec += fmt.Sprintf(",eg=%d", mcts.MaxEndgamePieces)
 	}
 	return spec, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
@@ -69,9 +70,9 @@ func TestLadder(t *testing.T) {
 		if got := fmt.Sprintf("%d/%d/%d", row.WDL.W, row.WDL.D, row.WDL.L); got != strings.Join(wdls[i][1:], "/") {
 			t.Errorf("row %d: W/D/L %s, printed %s", i, got, wdls[i][0])
 		}
-		wantOpp := []string{"alphabeta:ms=5", "gumbel:model=" + model2 + ",ms=5,gmargin=50,guard=16"}[i]
+		wantOpp := []string{"alphabeta:ms=5", "gumbel:model=" + model2 + ",ms=5,gmargin=50,guard=16,eg=3"}[i]
 		if row.Model != modelFile || row.ModelSHA256 != m.Metadata[net.MetaChecksum] || row.ModelSHA256 == "" ||
-			row.Variant != "frostviken" || row.Player != "gumbel:model="+modelFile+",ms=5,gmargin=50,guard=16" || row.Opponent != wantOpp ||
+			row.Variant != "frostviken" || row.Player != "gumbel:model="+modelFile+",ms=5,gmargin=50,guard=16,eg=3" || row.Opponent != wantOpp ||
 			row.MS != 5 || row.WDL.Games() != 4 || row.AsSouth.Games() != 2 || row.AsNorth.Games() != 2 ||
 			row.Book != "configs/books/frostviken.txt" || row.Threads != 2 || row.Seed != 1 || row.Code != buildName() {
 			t.Errorf("row %d: %+v", i, row)
@@ -83,7 +84,7 @@ func TestLadder(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if rows, err := ladder.Read(results); err != nil || len(rows) != 3 || rows[2].Seed != 3 || rows[2].WDL.Games() != 2 ||
-		rows[2].Player != "gumbel:model="+modelFile+",ms=5,guard=0" {
+		rows[2].Player != "gumbel:model="+modelFile+",ms=5,guard=0,eg=3" {
 		t.Errorf("after a second ladder: %d rows (%v), %+v", len(rows), err, rows[len(rows)-1])
 	}
 }
@@ -181,7 +182,7 @@ func TestLadderSpec(t *testing.T) {
 		{"gumbel:guard=0", "m.dbm", "gumbel:model=m.dbm,ms=100,guard=0"},
 		{"mcts:eval=material", "", fmt.Sprintf("mcts:ms=100,eval=material,gmargin=%d,guard=%d", mcts.DefaultGuardMargin, mcts.MaxGuardDepth)},
 	} {
-		got, err := ladderSpec(tc.player, tc.model, 100)
+		got, err := ladderSpec(tc.player, tc.model, 100, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.player, err)
 		}
@@ -190,6 +191,19 @@ func TestLadderSpec(t *testing.T) {
 		}
 		if _, err := mcts.ParseSpec(got); err != nil {
 			t.Errorf("%s: spec %q does not parse: %v", tc.player, got, err)
+		}
+	}
+	// The endgame tables: added where the rules allow them, unless set.
+	for _, tc := range []struct{ variant, player, want string }{
+		{"dablot", "gumbel", fmt.Sprintf(",guard=%d,eg=%d", mcts.MaxGuardDepth, mcts.MaxEndgamePieces)},
+		{"dablot", "gumbel:eg=0", fmt.Sprintf(",guard=%d", mcts.MaxGuardDepth)},
+		{"winther", "gumbel", ",eg=3"},
+		{"keyland", "gumbel", fmt.Sprintf(",guard=%d", mcts.MaxGuardDepth)},           // passes: no tables
+		{"winther-promotion", "gumbel", fmt.Sprintf(",guard=%d", mcts.MaxGuardDepth)}, // promotion: no tables
+	} {
+		got, err := ladderSpec(tc.player, "m.dbm", 100, configs.MustVariant(tc.variant))
+		if err != nil || !strings.HasSuffix(got, tc.want) {
+			t.Errorf("%s, %s: spec %q (%v), want it to end %q", tc.variant, tc.player, got, err, tc.want)
 		}
 	}
 }
