@@ -44,22 +44,29 @@ func NewEndgameTables(pieces int) (*EndgameTables, error) {
 // if p is not an ending of up to e.Pieces pieces at the start of a turn.
 // Rules the tables cannot follow (endgame.Check) are an error.
 func (e *EndgameTables) Turn(ctx context.Context, p *game.Position) ([]game.Decision, bool, error) {
+	ds, _, ok, err := e.Play(ctx, p)
+	return ds, ok, err
+}
+
+// Play is Turn with p's result for the side to move, as the tables give
+// it for p's no-capture counter.
+func (e *EndgameTables) Play(ctx context.Context, p *game.Position) ([]game.Decision, endgame.Result, bool, error) {
 	if p.Chain() >= 0 || p.Status().Over() || p.Occupied(game.South).Count()+p.Occupied(game.North).Count() > e.Pieces {
-		return nil, false, nil
+		return nil, endgame.Result{}, false, nil
 	}
 	t, err := solvedEnding(ctx, p.Rules(), endgame.MaterialOf(p))
 	if err != nil {
-		return nil, false, err
+		return nil, endgame.Result{}, false, err
 	}
-	turn, _, ok := t.BestTurn(p)
+	turn, res, ok := t.BestTurn(p)
 	if !ok {
-		return nil, false, nil
+		return nil, endgame.Result{}, false, nil
 	}
 	ds, err := p.TurnDecisions(turn)
 	if err != nil {
-		return nil, false, fmt.Errorf("mcts: the endgame tables' turn %v in %s: %w", turn, p.FEN(), err)
+		return nil, endgame.Result{}, false, fmt.Errorf("mcts: the endgame tables' turn %v in %s: %w", turn, p.FEN(), err)
 	}
-	return ds, true, nil
+	return ds, res, true, nil
 }
 
 // endings holds the endings solved so far in this process, by rules

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/game/endgame"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/analysis"
 	"github.com/dablot-zero/dablot/net/model"
@@ -39,6 +40,9 @@ type searchSettings struct {
 	// for none, -1 (the default) for mcts.DefaultGuardDepth. A search
 	// without a time limit also bounds its nodes (mcts.DefaultGuardNodesFor).
 	Guard int
+	// Endgames is the most pieces of a position played from exact endgame
+	// tables (mcts.EndgameTables) where the rules allow them; 0: none.
+	Endgames int
 }
 
 // addFlags defines --sims, --movetime, --gumbel, --solve, --forced, --threads and
@@ -55,6 +59,8 @@ func (s *searchSettings) addFlags(fs *flagSet) {
 	rangeVar(fs, &s.Guard, "guard", -1, -1, mcts.MaxGuardDepth, fmt.Sprintf(
 		"most turns of the alpha-beta guard that vetoes blunders before each search, deepening within half of --movetime, else within %d nodes (0: none; -1: %d)",
 		mcts.DefaultGuardNodes, mcts.DefaultGuardDepth))
+	rangeVar(fs, &s.Endgames, "eg", mcts.MaxEndgamePieces, 0, mcts.MaxEndgamePieces,
+		"play positions of this many pieces or fewer from exact endgame tables, solved the first time one is reached, where the rules allow them (0: never)")
 }
 
 // guardDepth returns the guard's most turns (0: none).
@@ -85,6 +91,8 @@ func (s *searchSettings) validate() error {
 		return usagef("--sims 0 needs --movetime: the search needs a limit")
 	case s.Gumbel && s.Sims == 0:
 		return usagef("--gumbel needs --sims: the Gumbel search spreads a number of simulations")
+	case s.Endgames == 1:
+		return usagef("--eg 1: the tables hold 2 or 3 pieces (0: none)")
 	}
 	return nil
 }
@@ -174,6 +182,12 @@ func newAnalyst(m *model.Model, s searchSettings) (*analyst, error) {
 		ev.Close()
 		return nil, err
 	}
+	if s.Endgames > 0 && endgame.Check(m.Rules) == nil {
+		if an.Endgames, err = mcts.NewEndgameTables(s.Endgames); err != nil {
+			ev.Close()
+			return nil, err
+		}
+	}
 	return &analyst{Analyst: an, model: m, ev: ev, settings: s}, nil
 }
 
@@ -236,6 +250,9 @@ func (m *modelPlayer) Move(ctx context.Context, p game.Position) ([]game.Decisio
 	if an.Proof != nil {
 		note += ", proven " + an.Proof.String()
 	}
+	if an.Tables != nil {
+		note = "endgame tables: " + tablesText(an.Tables)
+	}
 	return b.Decisions, note, nil
 }
 
@@ -273,4 +290,13 @@ func newSpecPlayer(spec string, r *game.Rules, threads int, seed uint64) (*specP
 // formatWDL writes win/draw/loss chances as percentages, such as "45/30/25".
 func formatWDL(wdl [3]float32) string {
 	return fmt.Sprintf("%.0f/%.0f/%.0f", 100*wdl[0], 100*wdl[1], 100*wdl[2])
+}
+
+// tablesText says what the endgame tables give a position: "win 17" (the
+// settling move in 17 turns), "draw" or "loss 9".
+func tablesText(r *endgame.Result) string {
+	if r.Outcome == endgame.Draw {
+		return "draw"
+	}
+	return fmt.Sprintf("%s %d", r.Outcome, r.Turns)
 }

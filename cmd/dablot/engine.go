@@ -395,6 +395,9 @@ func (e *engine) answerGo(a searchAnswer) {
 	if a.an.Proof != nil {
 		proven = " proven " + a.an.Proof.String()
 	}
+	if a.an.Tables != nil {
+		proven = " tables " + tablesText(a.an.Tables)
+	}
 	e.reply(fmt.Sprintf("info sims %d value %.3f wdl %.3f %.3f %.3f%s pv %s",
 		a.an.Sims, b.Value, b.WDL[0], b.WDL[1], b.WDL[2], proven, strings.Join(a.an.PV, " ")))
 	e.reply("bestmove " + b.Text)

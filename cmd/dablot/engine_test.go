@@ -440,3 +440,25 @@ func TestEngineProof(t *testing.T) {
 		t.Errorf("forced root: %q; want a search (sims > 0) proving a loss in 4 by e7xg5, value -1", lines)
 	}
 }
+
+// TestEngineTables: in an ending of three pieces the endgame tables
+// (--eg, 3 by default where the rules allow them) choose the turn without
+// a search and the info line says so, with the exact value; with --eg 0
+// the model searches.
+func TestEngineTables(t *testing.T) {
+	modelFile := "../../models/dablot.dbm"
+	// King and prince against a soldier, the king's side to move: won.
+	script := "position fen 1p4/5/6/5/4k1/5/6/5/1S4/5/6/5/6 n - 0 265\ngo sims 16\n"
+	lines := engineSession(t, script, "--model", modelFile)
+	if len(lines) != 2 {
+		t.Fatalf("lines %q", lines)
+	}
+	f := strings.Fields(lines[0])
+	if len(f) < 14 || f[2] != "0" || f[4] != "1.000" || f[9] != "tables" || f[10] != "win" || f[12] != "pv" || "bestmove "+f[13] != lines[1] {
+		t.Errorf("info line %q, %q: want info sims 0 value 1.000 ... tables win N pv T, bestmove T", lines[0], lines[1])
+	}
+	lines = engineSession(t, script, "--model", modelFile, "--eg", "0")
+	if len(lines) != 2 || strings.Contains(lines[0], "tables") || strings.HasPrefix(lines[0], "info sims 0 ") {
+		t.Errorf("with --eg 0: %q", lines)
+	}
+}

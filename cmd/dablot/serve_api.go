@@ -139,6 +139,9 @@ type analysisJSON struct {
 	Sims     int        `json:"sims"`
 	Millis   int64      `json:"ms"`
 	Proof    *proof     `json:"proof,omitempty"` // once the solver proves the position (off with --solve=false)
+	// Tables is the endgame tables' result when they chose the turn
+	// (--eg): "win 17" (the settling move in 17 turns), "draw", "loss 9".
+	Tables string `json:"tables,omitempty"`
 }
 
 // proof is what the solver proved of the position (analysis.Proof).
@@ -356,6 +359,9 @@ func (s *webServer) handleEngine(w http.ResponseWriter, r *http.Request, req *ga
 	b := an.Best()
 	res := engineJSON{Analysis: analysisJSON{Side: an.Side.String(), Value: b.Value, WDL: b.WDL,
 		SouthWDL: an.WDLFor(game.South), PV: an.PV, Sims: an.Sims, Millis: an.Time.Milliseconds(), Proof: proofJSON(an.Proof)}}
+	if an.Tables != nil {
+		res.Analysis.Tables = tablesText(an.Tables)
+	}
 	for _, t := range an.Top {
 		res.Analysis.Top = append(res.Analysis.Top, turnJSON{Turn: t.Text, Visits: t.Visits, Value: t.Value, WDL: t.WDL})
 	}

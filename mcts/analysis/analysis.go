@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/game/endgame"
 	"github.com/dablot-zero/dablot/mcts"
 )
 
@@ -41,6 +42,9 @@ type Analyst struct {
 	// time limit. The vetoed first decisions are not among the turns
 	// reported.
 	Guard *mcts.Guard
+	// Endgames, if set, plays the endings it holds from exact tables in
+	// place of the search, as it does for mcts.SearchPlayer.
+	Endgames *mcts.EndgameTables
 }
 
 // New returns an Analyst that searches with evaluator ev and configuration
@@ -86,6 +90,10 @@ type Analysis struct {
 	Nodes int           // nodes in the main tree at the end of the main search
 	Time  time.Duration // wall time of the analysis
 	Proof *Proof        // what the solver proved of the position (nil: nothing, or no solver)
+	// Tables is the position's result from the endgame tables when they
+	// chose the turn (Analyst.Endgames), with no search: Top holds their
+	// turn alone, with the exact value.
+	Tables *endgame.Result
 	// Vetoed is the number of first decisions the guard (Analyst.Guard)
 	// kept from the search.
 	Vetoed int
@@ -154,6 +162,15 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 	start := time.Now()
 	if len(p.Decisions(nil)) == 0 {
 		return nil, GameOverError(&p)
+	}
+	if a.Endgames != nil {
+		ds, res, ok, err := a.Endgames.Play(ctx, &p)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return fromTables(&p, ds, res, start), nil
+		}
 	}
 	lim := q.Limits
 	top := max(q.Top, 1)
@@ -263,6 +280,20 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 	}
 	an.Time = time.Since(start)
 	return an, nil
+}
+
+// fromTables is the analysis of p when the endgame tables play ds, with
+// result res for the side to move.
+func fromTables(p *game.Position, ds []game.Decision, res endgame.Result, start time.Time) *Analysis {
+	wdl := [3]float32{0, 1, 0}
+	switch res.Outcome {
+	case endgame.Win:
+		wdl = [3]float32{1, 0, 0}
+	case endgame.Loss:
+		wdl = [3]float32{0, 0, 1}
+	}
+	best := Turn{Text: formatTurn(p, ds), Decisions: ds, Value: float32(res.Outcome), WDL: wdl}
+	return &Analysis{Side: p.SideToMove(), Top: []Turn{best}, PV: []string{best.Text}, Tables: &res, Time: time.Since(start)}
 }
 
 // walkPV follows the most visited decisions of the search's tree from its
