@@ -123,6 +123,9 @@ func (p *Position) Pieces(s Side, r Rank) Bits { return p.pieces[s][r] }
 // Occupied returns the points holding pieces of side s.
 func (p *Position) Occupied(s Side) Bits { return p.occ[s] }
 
+// PieceCount returns the pieces on the board, both sides together.
+func (p *Position) PieceCount() int { return p.occ[South].Count() + p.occ[North].Count() }
+
 // PieceAt returns the piece on point q, if any.
 func (p *Position) PieceAt(q int) (s Side, r Rank, ok bool) {
 	for s := South; s <= North; s++ {

@@ -71,3 +71,25 @@ func TestSetup(t *testing.T) {
 		t.Errorf("North without pieces: status %+v, want a South win", st)
 	}
 }
+
+// TestPieceCount: the pieces of both sides together, at the start of
+// each board's game and after a capture.
+func TestPieceCount(t *testing.T) {
+	for _, tc := range []struct {
+		variant string
+		want    int
+	}{{"dablot", 60}, {"daablot", 40}} {
+		p := configs.MustVariant(tc.variant).Start()
+		if got := p.PieceCount(); got != tc.want {
+			t.Errorf("%s: %d pieces at the start, want %d", tc.variant, got, tc.want)
+		}
+	}
+	r := configs.MustVariant("dablot")
+	p, err := game.ParseFEN(r, "1p4/5/4k1/5/6/5/6/5/1S4/5/6/5/6 s - 0 264")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.PieceCount(); got != 3 {
+		t.Errorf("%s: %d pieces, want 3", p.FEN(), got)
+	}
+}

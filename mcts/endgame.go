@@ -51,7 +51,7 @@ func (e *EndgameTables) Turn(ctx context.Context, p *game.Position) ([]game.Deci
 // Play is Turn with p's result for the side to move, as the tables give
 // it for p's no-capture counter.
 func (e *EndgameTables) Play(ctx context.Context, p *game.Position) ([]game.Decision, endgame.Result, bool, error) {
-	if p.Chain() >= 0 || p.Status().Over() || p.Occupied(game.South).Count()+p.Occupied(game.North).Count() > e.Pieces {
+	if p.Chain() >= 0 || p.Status().Over() || p.PieceCount() > e.Pieces {
 		return nil, endgame.Result{}, false, nil
 	}
 	t, err := solvedEnding(ctx, p.Rules(), endgame.MaterialOf(p))

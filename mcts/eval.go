@@ -197,8 +197,8 @@ func TradeLead(p *game.Position, b, k float64) float64 {
 		return b
 	}
 	start := p.Rules().Start()
-	n0 := float64(start.Occupied(game.South).Count() + start.Occupied(game.North).Count())
-	n := float64(p.Occupied(game.South).Count() + p.Occupied(game.North).Count())
+	n0 := float64(start.PieceCount())
+	n := float64(p.PieceCount())
 	return b * (n0 + k) / (n + k)
 }
 

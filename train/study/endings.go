@@ -29,21 +29,20 @@ type Ending struct {
 // end, is a *RecordError.
 func Endings(recs []*game.Record, r *game.Rules, pieces int) ([]Ending, error) {
 	out := make([]Ending, 0, len(recs))
-	count := func(p *game.Position) int { return p.Occupied(game.South).Count() + p.Occupied(game.North).Count() }
 	for i, rec := range recs {
 		p, err := rec.StartPosition(r)
 		if err != nil {
 			return nil, &RecordError{Record: i + 1, Err: err}
 		}
 		e := Ending{Record: i + 1, South: rec.South, North: rec.North, Turns: len(rec.Turns)}
-		if count(&p) <= pieces && !p.Status().Over() {
+		if p.PieceCount() <= pieces && !p.Status().Over() {
 			e.Reached, e.Position = true, p
 		}
 		for k, t := range rec.Turns {
 			if err := p.ApplyTurn(t); err != nil {
 				return nil, &RecordError{Record: i + 1, Turn: k + 1, Text: t, Err: err}
 			}
-			if !e.Reached && count(&p) <= pieces && !p.Status().Over() {
+			if !e.Reached && p.PieceCount() <= pieces && !p.Status().Over() {
 				e.Reached, e.Turn, e.Position = true, k+1, p
 			}
 		}

@@ -60,7 +60,7 @@ func KingRaces(recs []*game.Record, r *game.Rules) ([]KingRace, error) {
 			for _, s := range []game.Side{game.South, game.North} {
 				if !kr.Taken && before[s] && !hasKing(&p, s) {
 					kr.Taken, kr.FirstLost, kr.Turn = true, s, k+1
-					kr.Pieces = p.Occupied(game.South).Count() + p.Occupied(game.North).Count()
+					kr.Pieces = p.PieceCount()
 					kr.Lead = besideKings(&p, s.Other()) - besideKings(&p, s)
 				}
 			}
