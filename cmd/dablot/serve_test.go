@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net/model"
 )
 
@@ -288,5 +289,31 @@ func TestLoopbackHost(t *testing.T) {
 		if got := loopbackHost(host); got != want {
 			t.Errorf("loopbackHost(%q) = %v, want %v", host, got, want)
 		}
+	}
+}
+
+// TestServeTables: in an ending of three pieces /api/engine answers from
+// the endgame tables (--eg, on by default where the rules allow them): the
+// tables' result, the exact value, no search.
+func TestServeTables(t *testing.T) {
+	m, err := model.LoadModel("../../models/dablot.dbm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := newAnalyst(m, searchSettings{Sims: 16, Threads: 1, Endgames: mcts.MaxEndgamePieces})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(newWebServer(a, "test.dbm", 16, true))
+	defer func() { srv.Close(); a.Close() }()
+	var eng engineJSON
+	// King and prince against a soldier, the soldier's side to move: lost.
+	req := `{"setup":"1p4/5/4k1/5/6/5/6/5/1S4/5/6/5/6 s - 0 264","sims":16}`
+	if code, body := call(t, srv, "POST", "/api/engine", "application/json", req, nil, &eng); code != http.StatusOK {
+		t.Fatalf("engine: %d %s", code, body)
+	}
+	an := eng.Analysis
+	if !strings.HasPrefix(an.Tables, "loss ") || an.Sims != 0 || an.Value != -1 || an.WDL != [3]float32{0, 0, 1} || len(an.Top) != 1 {
+		t.Errorf("analysis %+v: want the tables' loss, value -1, no simulations", an)
 	}
 }

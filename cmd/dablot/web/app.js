@@ -51,6 +51,14 @@ function say(text, isError) {
 }
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+// tablesText reads the endgame tables' result ("win 17", "draw", "loss 9":
+// the turns to the move that settles it) for the side to move.
+function tablesText(r) {
+  const [result, turns] = r.split(" ");
+  if (result === "draw") return "draws";
+  return `${result === "win" ? "wins" : "loses"}, settled within ${turns} ${turns === "1" ? "turn" : "turns"}`;
+}
 const pname = (i) => S.info.board.points[i].name;
 
 // ---- drawing ----
@@ -209,7 +217,8 @@ function renderAnalysis() {
   $("evaltext").textContent = `For South: win ${pct(w)}, draw ${pct(d)}, loss ${pct(l)} ` +
     `(${a.sims} simulations, ${a.ms} ms; ${cap(a.side)} to move, value ${a.value >= 0 ? "+" : ""}${a.value.toFixed(2)})` +
     (a.proof ? `; proven: ${cap(a.side)} ${a.proof.result === "win" ? "wins" : a.proof.result === "loss" ? "loses" : "draws"} ` +
-      `within ${a.proof.decisions} ${a.proof.decisions === 1 ? "decision" : "decisions"}` : "");
+      `within ${a.proof.decisions} ${a.proof.decisions === 1 ? "decision" : "decisions"}` : "") +
+    (a.tables ? `; endgame tables: ${cap(a.side)} ${tablesText(a.tables)}` : "");
   for (const t of a.top) {
     const li = document.createElement("li");
     li.textContent = `${t.turn}: win ${pct(t.wdl[0])}, draw ${pct(t.wdl[1])}, loss ${pct(t.wdl[2])} (${t.visits} ${t.visits === 1 ? "visit" : "visits"})`;
