@@ -12,8 +12,8 @@ const mod = "github.com/dablot-zero/dablot/"
 
 // TestImportGraph: the packages a program needs to load a model and play
 // (the model, the search, inference) import neither gorgonia nor the
-// training pipeline, the analysis engine needs only the rules and the
-// search, and the analysis tools of train/study need neither the pipeline
+// training pipeline, the analysis engine needs only the rules (with their
+// endgame tables) and the search, and the analysis tools of train/study need neither the pipeline
 // nor the trainer.
 func TestImportGraph(t *testing.T) {
 	for _, tc := range []struct {
@@ -30,7 +30,7 @@ func TestImportGraph(t *testing.T) {
 		{
 			name: "analysis",
 			pkgs: []string{"./mcts/analysis"},
-			only: []string{mod + "game", mod + "mcts", mod + "mcts/analysis"},
+			only: []string{mod + "game", mod + "game/endgame", mod + "mcts", mod + "mcts/analysis"},
 		},
 		{
 			name:   "study",
