@@ -198,6 +198,16 @@ type SelfPlayConfig struct {
 	// race (KingRace) unlearnt. It asks the same of the rules as KingRace
 	// (KingRaceRules); the two are not set together. 0 turns it off.
 	RaceTarget float64 `yaml:"race_target"`
+	// EndgameTables, when 2 or 3, ends a self-play game at the start of a
+	// turn with that many pieces or fewer, as the exact endgame tables
+	// (mcts.EndgameTables) give it: won, drawn or lost for the side to
+	// move, adjudicated, the value targets of its samples that result. A
+	// game of a few pieces is otherwise drawn by the no-capture limit as
+	// often as not where the tables say it is won (docs/strength.md §29),
+	// after up to a hundred plies of self-play spent on it. Rules the
+	// tables cannot follow are refused, and so is KingRace with it. 0
+	// turns it off.
+	EndgameTables int `yaml:"endgame_tables"`
 	// EndgameFraction is the share of self-play games that start from a
 	// random reduced position instead of the variant's setup (an endgame
 	// curriculum): each side keeps its king with probability
@@ -586,6 +596,8 @@ func (c *Config) Validate() error {
 		{s.KingRace >= 0 && s.KingRace <= 1, "selfplay.king_race", "0 to 1", s.KingRace},
 		{s.RaceTarget >= 0 && s.RaceTarget <= 1, "selfplay.race_target", "0 to 1", s.RaceTarget},
 		{s.RaceTarget == 0 || s.KingRace == 0, "selfplay.race_target", "0 when selfplay.king_race is set", s.RaceTarget},
+		{s.EndgameTables == 0 || s.EndgameTables >= 2 && s.EndgameTables <= mcts.MaxEndgamePieces, "selfplay.endgame_tables", fmt.Sprintf("0 or 2 to %d", mcts.MaxEndgamePieces), s.EndgameTables},
+		{s.EndgameTables == 0 || s.KingRace == 0, "selfplay.endgame_tables", "0 when selfplay.king_race is set", s.EndgameTables},
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
 		{eg.KingChance >= 0 && eg.KingChance <= 1, "selfplay.endgame_king_chance", "0 to 1", eg.KingChance},
 		{eg.PrinceChance >= 0 && eg.PrinceChance <= 1, "selfplay.endgame_prince_chance", "0 to 1", eg.PrinceChance},

@@ -68,6 +68,7 @@ func TestConfigErrors(t *testing.T) {
 		{"endgame_fraction: 0", "endgame_fraction: 1.5", "selfplay.endgame_fraction"},
 		{"king_race: 0", "king_race: 1.5", "selfplay.king_race = 1.5: want 0 to 1"},
 		{"race_target: 0", "race_target: -0.5", "selfplay.race_target = -0.5: want 0 to 1"},
+		{"endgame_tables: 0", "endgame_tables: 4", "selfplay.endgame_tables = 4: want 0 or 2 to 3"},
 		{"endgame_soldiers: 0", "endgame_soldiers: -2", "selfplay.endgame_soldiers"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_king_chance: 1.5", "selfplay.endgame_king_chance"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_prince_chance: .nan", "selfplay.endgame_prince_chance"},

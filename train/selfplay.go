@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/game/endgame"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net/encode"
@@ -246,6 +247,12 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	if err != nil {
 		return nil, err
 	}
+	var tables *mcts.EndgameTables
+	if cfg.EndgameTables > 0 {
+		if tables, err = mcts.NewEndgameTables(cfg.EndgameTables); err != nil {
+			return nil, err
+		}
+	}
 	var guard *mcts.Guard
 	if cfg.Guard > 0 {
 		if guard, err = mcts.NewGuard(cfg.Guard, cfg.guardMargin(), 1); err != nil {
@@ -255,9 +262,20 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	g := &SelfPlayGame{Record: rec, Endgame: endgame, Opponent: oppName, OpponentSide: oppSide}
 	var idx []int32
 	race := noRace
+	var tabled *game.Status // the tables' verdict that ended the game
 	for !p.Status().Over() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if tables != nil && len(turn) == 0 {
+			_, res, ok, err := tables.Play(ctx, &p)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				tabled = &game.Status{Outcome: tablesOutcome(res.Outcome, p.SideToMove()), Reason: game.Adjudicated}
+				break
+			}
 		}
 		if (cfg.KingRace > 0 || cfg.RaceTarget > 0) && !endgame && race.at < 0 && len(turn) == 0 {
 			if holder, ok := onlyKing(&p); ok {
@@ -332,6 +350,9 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	if race.at >= 0 && cfg.KingRace > 0 {
 		g.Status = game.Status{Outcome: game.WinFor(race.holder), Reason: game.Adjudicated}
 	}
+	if tabled != nil {
+		g.Status = *tabled
+	}
 	rec.Finish(g.Status)
 	balance, leads = append(balance, southBalance(&p)), append(leads, cfg.southLead(&p))
 	// The targets are per decision: set them before the samples are
@@ -349,6 +370,18 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	}
 	g.Duration = time.Since(began)
 	return g, nil
+}
+
+// tablesOutcome is the game's outcome when the endgame tables give o to
+// side, the side to move.
+func tablesOutcome(o endgame.Outcome, side game.Side) game.Outcome {
+	switch o {
+	case endgame.Win:
+		return game.WinFor(side)
+	case endgame.Loss:
+		return game.WinFor(side.Other())
+	}
+	return game.Draw
 }
 
 // raceMark is where a game from the setup was first left with one side,
@@ -396,8 +429,14 @@ func KingRaceRules(r *game.Rules) error {
 }
 
 // checkRace refuses selfplay.king_race and selfplay.race_target on rules
-// they do not suit (KingRaceRules).
+// they do not suit (KingRaceRules), and selfplay.endgame_tables on rules
+// the tables cannot follow (endgame.Check).
 func (cfg *SelfPlayConfig) checkRace(r *game.Rules) error {
+	if cfg.EndgameTables > 0 {
+		if err := endgame.Check(r); err != nil {
+			return fmt.Errorf("selfplay.endgame_tables: %w", err)
+		}
+	}
 	for _, o := range []struct {
 		setting string
 		value   float64
