@@ -83,7 +83,7 @@ func (s *SelfPlayConfig) leafEvaluator(ev mcts.Evaluator) mcts.Evaluator {
 // so the same call plays the same games however the work is scheduled.
 // onGame, if set, is called (from one goroutine at a time) as games end.
 func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint64, first, n int, onGame func(*SelfPlayGame)) ([]*SelfPlayGame, error) {
-	if err := cfg.checkRace(m.Rules); err != nil {
+	if err := cfg.checkRules(m.Rules); err != nil {
 		return nil, err
 	}
 	opponents := make([]*mcts.Factory, len(cfg.Opponents))
@@ -273,7 +273,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 				return nil, err
 			}
 			if ok {
-				tabled = &game.Status{Outcome: tablesOutcome(res.Outcome, p.SideToMove()), Reason: game.Adjudicated}
+				tabled = &game.Status{Outcome: res.GameOutcome(p.SideToMove()), Reason: game.Adjudicated}
 				break
 			}
 		}
@@ -372,18 +372,6 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	return g, nil
 }
 
-// tablesOutcome is the game's outcome when the endgame tables give o to
-// side, the side to move.
-func tablesOutcome(o endgame.Outcome, side game.Side) game.Outcome {
-	switch o {
-	case endgame.Win:
-		return game.WinFor(side)
-	case endgame.Loss:
-		return game.WinFor(side.Other())
-	}
-	return game.Draw
-}
-
 // raceMark is where a game from the setup was first left with one side,
 // holder, holding the only king: before its decision at (an index into
 // the game's decisions, as sampleAt's); at < 0 (noRace) if it never was.
@@ -428,10 +416,10 @@ func KingRaceRules(r *game.Rules) error {
 	return nil
 }
 
-// checkRace refuses selfplay.king_race and selfplay.race_target on rules
+// checkRules refuses selfplay.king_race and selfplay.race_target on rules
 // they do not suit (KingRaceRules), and selfplay.endgame_tables on rules
 // the tables cannot follow (endgame.Check).
-func (cfg *SelfPlayConfig) checkRace(r *game.Rules) error {
+func (cfg *SelfPlayConfig) checkRules(r *game.Rules) error {
 	if cfg.EndgameTables > 0 {
 		if err := endgame.Check(r); err != nil {
 			return fmt.Errorf("selfplay.endgame_tables: %w", err)

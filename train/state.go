@@ -188,7 +188,7 @@ func (st *runState) checkShard(name string, h samples.Header) error {
 // rules. So these are errors when a run starts or resumes, not a
 // generation later.
 func checkWithRules(cfg *Config, rules *game.Rules) error {
-	if err := cfg.SelfPlay.checkRace(rules); err != nil {
+	if err := cfg.SelfPlay.checkRules(rules); err != nil {
 		return err
 	}
 	for _, set := range []struct {

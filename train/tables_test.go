@@ -58,7 +58,7 @@ func TestSelfPlayEndgameTables(t *testing.T) {
 		if !ok {
 			t.Fatalf("game %d: the tables do not hold %s", i, p.FEN())
 		}
-		if want := tablesOutcome(res.Outcome, p.SideToMove()); g.Status.Outcome != want {
+		if want := res.GameOutcome(p.SideToMove()); g.Status.Outcome != want {
 			t.Fatalf("game %d ends %v in %s; the tables give %v to the side to move", i, g.Status, p.FEN(), res.Outcome)
 		}
 		for _, s := range g.Samples {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -62,7 +63,13 @@ func runEndgame(args []string, out io.Writer) error {
 		if *materials != "" || *fen != "" {
 			return usagef("--records judges the endings the games reached: give neither --material nor --fen with it")
 		}
-		return endgameRecords(out, *records, *variant, *pieces, *list)
+		recordsVariant := "" // the records' own, unless --variant is given
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "variant" {
+				recordsVariant = *variant
+			}
+		})
+		return endgameRecords(out, *records, recordsVariant, *pieces, *list)
 	}
 	if *pieces > 3 && *materials == "" {
 		return usagef("--pieces %d: every ending of %d pieces would take hours; name them with --material", *pieces, *pieces)
@@ -138,9 +145,6 @@ func wdlShares(c endgame.ClassStats, s game.Side) string {
 // pieces pieces of each game of the records at path (variant: their
 // variant, or the first record's if empty) against how it was played.
 func endgameRecords(out io.Writer, path, variant string, pieces int, list bool) error {
-	if variant == "dablot" {
-		variant = "" // the flag's default: the records say theirs
-	}
 	recs, r, err := readRecords(path, variant)
 	if err != nil {
 		return err
@@ -206,15 +210,10 @@ func endgameRecords(out io.Writer, path, variant string, pieces int, list bool) 
 				name = e.North
 			}
 			tl := player(name)
-			got := e.Result.Outcome.ScoreFor(side)
-			outcome := res.Outcome
-			if side != mover {
-				outcome = -outcome
-			}
-			want := (float64(outcome) + 1) / 2
+			got, want := e.Result.Outcome.ScoreFor(side), res.GameOutcome(mover).ScoreFor(side)
 			tl.played.Add(got)
 			tl.tables.Add(want)
-			if outcome == endgame.Win && got < 1 {
+			if want == 1 && got < 1 {
 				tl.missed++
 			}
 		}

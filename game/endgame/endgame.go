@@ -136,6 +136,18 @@ const (
 	Win  Outcome = 1
 )
 
+// GameOutcome returns the game's outcome when r is the result for mover,
+// the side to move.
+func (r Result) GameOutcome(mover game.Side) game.Outcome {
+	switch r.Outcome {
+	case Win:
+		return game.WinFor(mover)
+	case Loss:
+		return game.WinFor(mover.Other())
+	}
+	return game.Draw
+}
+
 func (o Outcome) String() string {
 	switch o {
 	case Win:

@@ -285,15 +285,9 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 // fromTables is the analysis of p when the endgame tables play ds, with
 // result res for the side to move.
 func fromTables(p *game.Position, ds []game.Decision, res endgame.Result, start time.Time) *Analysis {
-	wdl := [3]float32{0, 1, 0}
-	switch res.Outcome {
-	case endgame.Win:
-		wdl = [3]float32{1, 0, 0}
-	case endgame.Loss:
-		wdl = [3]float32{0, 0, 1}
-	}
-	best := Turn{Text: formatTurn(p, ds), Decisions: ds, Value: float32(res.Outcome), WDL: wdl}
-	return &Analysis{Side: p.SideToMove(), Top: []Turn{best}, PV: []string{best.Text}, Tables: &res, Time: time.Since(start)}
+	me := p.SideToMove()
+	best := Turn{Text: formatTurn(p, ds), Decisions: ds, Value: float32(res.Outcome), WDL: outcomeWDL(res.GameOutcome(me), me)}
+	return &Analysis{Side: me, Top: []Turn{best}, PV: []string{best.Text}, Tables: &res, Time: time.Since(start)}
 }
 
 // walkPV follows the most visited decisions of the search's tree from its
