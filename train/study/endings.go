@@ -1,10 +1,6 @@
 package study
 
-import (
-	"fmt"
-
-	"github.com/dablot-zero/dablot/game"
-)
+import "github.com/dablot-zero/dablot/game"
 
 // Ending is where a game first reached an ending of a few pieces, if it
 // did: the position at the start of a turn with no more pieces on the
@@ -30,25 +26,16 @@ type Ending struct {
 func Endings(recs []*game.Record, r *game.Rules, pieces int) ([]Ending, error) {
 	out := make([]Ending, 0, len(recs))
 	for i, rec := range recs {
-		p, err := rec.StartPosition(r)
-		if err != nil {
-			return nil, &RecordError{Record: i + 1, Err: err}
-		}
 		e := Ending{Record: i + 1, South: rec.South, North: rec.North, Turns: len(rec.Turns)}
-		if p.PieceCount() <= pieces && !p.Status().Over() {
-			e.Reached, e.Position = true, p
-		}
-		for k, t := range rec.Turns {
-			if err := p.ApplyTurn(t); err != nil {
-				return nil, &RecordError{Record: i + 1, Turn: k + 1, Text: t, Err: err}
-			}
+		end, err := replayFinished(i, rec, r, func(k int, p *game.Position) {
 			if !e.Reached && p.PieceCount() <= pieces && !p.Status().Over() {
-				e.Reached, e.Turn, e.Position = true, k+1, p
+				e.Reached, e.Turn, e.Position = true, k, *p
 			}
+		})
+		if err != nil {
+			return nil, err
 		}
-		if e.Result = p.Status(); !e.Result.Over() {
-			return nil, &RecordError{Record: i + 1, Err: fmt.Errorf("the game is unfinished after %d turns", len(rec.Turns))}
-		}
+		e.Result = end.Status()
 		out = append(out, e)
 	}
 	return out, nil

@@ -65,16 +65,12 @@ func AnalyseGames(recs []*game.Record, r *game.Rules, from, every, horizon int) 
 		if !ok {
 			continue // unfinished
 		}
-		p, err := rec.StartPosition(r)
-		if err != nil {
-			return f, &RecordError{Record: i + 1, Err: err}
-		}
 		// lead[k] is South's lead before turn k; kings[k] whether both
 		// kings are then on the board.
 		lead := make([]float64, 0, len(rec.Turns)+1)
 		kings := make([]bool, 0, len(rec.Turns)+1)
 		firstTaken, taken := game.South, false
-		for k := 0; ; k++ {
+		_, err := replay(i, rec, r, func(_ int, p *game.Position) bool {
 			ks, kn := p.Pieces(game.South, game.King).Count() > 0, p.Pieces(game.North, game.King).Count() > 0
 			if !taken && (!ks || !kn) {
 				taken = true
@@ -82,14 +78,12 @@ func AnalyseGames(recs []*game.Record, r *game.Rules, from, every, horizon int) 
 					firstTaken = game.North
 				}
 			}
-			lead = append(lead, soldierMaterial(&p, game.South)-soldierMaterial(&p, game.North))
+			lead = append(lead, soldierMaterial(p, game.South)-soldierMaterial(p, game.North))
 			kings = append(kings, ks && kn)
-			if k == len(rec.Turns) {
-				break
-			}
-			if err := p.ApplyTurn(rec.Turns[k]); err != nil {
-				return f, &RecordError{Record: i + 1, Turn: k + 1, Text: rec.Turns[k], Err: err}
-			}
+			return true
+		})
+		if err != nil {
+			return f, err
 		}
 		f.Games++
 		if taken {

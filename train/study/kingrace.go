@@ -1,7 +1,6 @@
 package study
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/dablot-zero/dablot/game"
@@ -47,29 +46,25 @@ func KingRaces(recs []*game.Record, r *game.Rules) ([]KingRace, error) {
 	out := make([]KingRace, 0, len(recs))
 	hasKing := func(p *game.Position, s game.Side) bool { return !p.Pieces(s, game.King).Empty() }
 	for i, rec := range recs {
-		p, err := rec.StartPosition(r)
-		if err != nil {
-			return nil, &RecordError{Record: i + 1, Err: err}
-		}
 		kr := KingRace{Record: i + 1, South: rec.South, North: rec.North, Turns: len(rec.Turns), FromStart: rec.Setup == ""}
-		for k, t := range rec.Turns {
-			before := [2]bool{hasKing(&p, game.South), hasKing(&p, game.North)}
-			if err := p.ApplyTurn(t); err != nil {
-				return nil, &RecordError{Record: i + 1, Turn: k + 1, Text: t, Err: err}
-			}
+		var before [2]bool // the kings before turn k
+		end, err := replayFinished(i, rec, r, func(k int, p *game.Position) {
+			now := [2]bool{hasKing(p, game.South), hasKing(p, game.North)}
 			for _, s := range []game.Side{game.South, game.North} {
-				if !kr.Taken && before[s] && !hasKing(&p, s) {
-					kr.Taken, kr.FirstLost, kr.Turn = true, s, k+1
+				if k > 0 && !kr.Taken && before[s] && !now[s] {
+					kr.Taken, kr.FirstLost, kr.Turn = true, s, k
 					kr.Pieces = p.PieceCount()
-					kr.Lead = besideKings(&p, s.Other()) - besideKings(&p, s)
+					kr.Lead = besideKings(p, s.Other()) - besideKings(p, s)
 				}
 			}
+			before = now
+		})
+		if err != nil {
+			return nil, err
 		}
-		if kr.Result = p.Status(); !kr.Result.Over() {
-			return nil, &RecordError{Record: i + 1, Err: fmt.Errorf("the game is unfinished after %d turns", len(rec.Turns))}
-		}
-		kr.Kings = [2]bool{hasKing(&p, game.South), hasKing(&p, game.North)}
-		kr.Beside = [2]int{besideKings(&p, game.South), besideKings(&p, game.North)}
+		kr.Result = end.Status()
+		kr.Kings = [2]bool{hasKing(&end, game.South), hasKing(&end, game.North)}
+		kr.Beside = [2]int{besideKings(&end, game.South), besideKings(&end, game.North)}
 		out = append(out, kr)
 	}
 	return out, nil
