@@ -20,11 +20,7 @@ func TestArena(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"A W/D/L", "score", "95% CI", "Elo", "records written"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	wantOutput(t, out, "A W/D/L", "score", "95% CI", "Elo", "records written")
 	// Not a terminal: no bar, but a line per game, in order, with the
 	// score so far; the last one's score is the match's.
 	var lines []string

@@ -45,15 +45,11 @@ func TestBalanceCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}
-	for _, w := range []string{
-		"balance: frostviken, model " + filepath.Join(models, "frostviken.dbm"),
+	wantOutput(t, stdout,
+		"balance: frostviken, model "+filepath.Join(models, "frostviken.dbm"),
 		"## Balance at the main strength", "| frostviken | south | 4 | 2 |", "| daablot | south | 4 | 2 |",
 		"| 4 sims | 8 sims |", balance.Unreliable, "balance.md", "first-player-score.png",
-	} {
-		if !strings.Contains(stdout, w) {
-			t.Errorf("output lacks %q:\n%s", w, stdout)
-		}
-	}
+	)
 	md, err := os.ReadFile(filepath.Join(out, "balance.md"))
 	if err != nil || !strings.Contains(string(md), "| daablot |") {
 		t.Errorf("balance.md: %v\n%s", err, md)
@@ -127,12 +123,8 @@ func TestBalancePreset(t *testing.T) {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}
 	best := filepath.Join(out, "runs", "frostviken-tiny", train.BestFile)
-	for _, w := range []string{"no model; training one with " + preset, "run finished: 1 generations", "model " + best,
-		"strength not checked against alphabeta:depth=4"} {
-		if !strings.Contains(stdout, w) {
-			t.Errorf("output lacks %q:\n%s", w, stdout)
-		}
-	}
+	wantOutput(t, stdout, "no model; training one with "+preset, "run finished: 1 generations", "model "+best,
+		"strength not checked against alphabeta:depth=4")
 	code, stdout, stderr = run(args...)
 	if code != 0 || !strings.Contains(stdout, "resuming the training run") || strings.Contains(stdout, "no model; training") {
 		t.Errorf("second run: exit %d: %s\n%s", code, stderr, stdout)

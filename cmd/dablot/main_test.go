@@ -288,3 +288,14 @@ func TestRangeHelper(t *testing.T) {
 		t.Errorf("the usage does not give the range:\n%s", usage.String())
 	}
 }
+
+// wantOutput fails t for each of wants that out does not contain, showing
+// out.
+func wantOutput(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+}
