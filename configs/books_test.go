@@ -45,7 +45,8 @@ func TestBook(t *testing.T) {
 		{"dablot", true},
 		{"keyland", true},
 		{"dablot,no_capture_limit=6", false},
-		{"daablot", false},
+		{"daablot", true},
+		{"daablot,no_return=true", false},
 	} {
 		ps, ok, err := Book(MustVariant(tc.spec))
 		if err != nil || ok != tc.ok || (len(ps) > 0) != tc.ok {
@@ -55,7 +56,7 @@ func TestBook(t *testing.T) {
 	if _, err := BookText("../variants/dablot"); err == nil {
 		t.Error("a path as a book name was accepted")
 	}
-	if _, err := BookText("nosuch"); err == nil || !strings.Contains(err.Error(), "books: dablot") {
+	if _, err := BookText("nosuch"); err == nil || !strings.Contains(err.Error(), "books: cyningstan, ") {
 		t.Errorf("unknown book: %v", err)
 	}
 }

@@ -91,11 +91,11 @@ func TestLadder(t *testing.T) {
 func TestLadderWithoutModelOrBook(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	out, err := runCmd(t, "ladder", "--player", "mcts:eval=material", "--variant", "daablot", "--ms", "5", "--games", "2", "--results", "")
+	out, err := runCmd(t, "ladder", "--player", "mcts:eval=material", "--variant", "daablot,no_return=true", "--ms", "5", "--games", "2", "--results", "")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	wantOutput(t, out, "note: daablot has no opening book; generating 1 level openings", "A = mcts:ms=5,eval=material,gmargin=50,guard=16",
+	wantOutput(t, out, "has no opening book; generating 1 level openings", "A = mcts:ms=5,eval=material,gmargin=50,guard=16",
 		"games from generated:1", "A W/D/L")
 	if strings.Contains(out, "row appended") {
 		t.Errorf("a row was appended with --results \"\":\n%s", out)
