@@ -51,34 +51,40 @@ func TestEndgame(t *testing.T) {
 // king's side), played on by random players.
 func TestEndgameRecords(t *testing.T) {
 	r := configs.MustVariant("dablot")
-	p, err := game.ParseFEN(r, "6/5/4s1/5/6/5/6/5/1K4/5/3P2/5/6 n - 0 263")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := game.NewRecord(r, &p)
-	rec.South, rec.North = "randomS", "randomN"
-	players := [2]mcts.Player{mcts.NewRandomPlayer(1), mcts.NewRandomPlayer(2)}
-	for !p.Status().Over() {
-		q := p
-		ds, err := mcts.PlayTurn(context.Background(), players[p.SideToMove()], &p)
+	// play writes a game of random players from fen to a file and returns
+	// its path, record and final position.
+	play := func(fen string) (string, *game.Record, game.Position) {
+		p, err := game.ParseFEN(r, fen)
 		if err != nil {
 			t.Fatal(err)
 		}
-		turn, _, complete := q.DecisionsToTurn(ds)
-		if !complete {
-			t.Fatalf("an unfinished turn %v in %s", ds, q.FEN())
+		rec := game.NewRecord(r, &p)
+		rec.South, rec.North = "randomS", "randomN"
+		players := [2]mcts.Player{mcts.NewRandomPlayer(1), mcts.NewRandomPlayer(2)}
+		for !p.Status().Over() {
+			q := p
+			ds, err := mcts.PlayTurn(context.Background(), players[p.SideToMove()], &p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			turn, _, complete := q.DecisionsToTurn(ds)
+			if !complete {
+				t.Fatalf("an unfinished turn %v in %s", ds, q.FEN())
+			}
+			rec.Turns = append(rec.Turns, turn.Format(r.Board))
 		}
-		rec.Turns = append(rec.Turns, turn.Format(r.Board))
+		rec.Finish(p.Status())
+		var buf bytes.Buffer
+		if err := rec.WritePGN(&buf); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "games.pgn")
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path, rec, p
 	}
-	rec.Finish(p.Status())
-	var buf bytes.Buffer
-	if err := rec.WritePGN(&buf); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "games.pgn")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path, rec, p := play("6/5/4s1/5/6/5/6/5/1K4/5/3P2/5/6 n - 0 263")
 	out, err := runCmd(t, "analyse", "endgame", "--records", path, "--list")
 	if err != nil {
 		t.Fatal(err, out)
@@ -97,6 +103,15 @@ func TestEndgameRecords(t *testing.T) {
 	if !strings.Contains(out, "100.0 %\n") {
 		t.Errorf("South's score with the tables is not 100 %%:\n%s", out)
 	}
+	// The same ending ten plies before the length limit: the tables' win
+	// could be drawn by it, so the game counts as played.
+	late, _, _ := play("6/5/4s1/5/6/5/6/5/1K4/5/3P2/5/6 n - 0 496")
+	out, err = runCmd(t, "analyse", "endgame", "--records", late)
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	wantOutput(t, out, "1 games reached their ending too near the game's length limit (max_plies 1000) for the tables to judge: counted as played",
+		"randomS  0/1/0  0/0/0")
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -17,7 +17,8 @@
 // position is its placement and side to move: variants in which a side
 // with no move passes (the passes are state) or soldiers are promoted (a
 // promotion changes the material without restarting the limit) are
-// refused.
+// refused. Nor is the game's length limit (max_plies) in them: where it
+// could draw a result they give, Probe and BestTurn do not answer.
 package endgame
 
 import (
@@ -310,13 +311,40 @@ func fits(m, most Material) bool {
 }
 
 // Probe returns the result of p for the side to move, ok false if p is not
-// at the start of a turn of a solved ending, or is over.
+// at the start of a turn of a solved ending, is over, or is so near the
+// game's length limit that the limit could draw the win or loss the
+// tables give (beforeMaxPlies).
 func (t *Tables) Probe(p *game.Position) (Result, bool) {
 	v, ok := t.value(p)
 	if !ok {
 		return Result{}, false
 	}
-	return t.result(v, p.Quiet()), true
+	res := t.result(v, p.Quiet())
+	if !t.beforeMaxPlies(p, res) {
+		return Result{}, false
+	}
+	return res, true
+}
+
+// Holds reports whether p, at the start of a turn and not over, is in the
+// tables, whatever Probe answers for its place in the game.
+func (t *Tables) Holds(p *game.Position) bool {
+	_, ok := t.value(p)
+	return ok
+}
+
+// beforeMaxPlies reports whether the game that res settles from p ends
+// before the variant's length limit (game.Rules.MaxPlies), which the
+// tables do not hold, however it is played: res.Turns to the settling
+// move, then up to the no-capture limit for each capture the rest can
+// need, one a piece of the losing side's after the first (the pieces but
+// two, the winner keeping one). A draw is one whatever the length.
+func (t *Tables) beforeMaxPlies(p *game.Position, res Result) bool {
+	most := t.rules.MaxPlies
+	if res.Outcome == Draw || most <= 0 {
+		return true
+	}
+	return p.Ply()+res.Turns+max(0, p.PieceCount()-2)*t.limit <= most
 }
 
 // result reads a stored value at no-capture counter quiet.

@@ -2,6 +2,7 @@ package endgame
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -240,6 +241,68 @@ func TestNoCaptureLimit(t *testing.T) {
 	}
 	if r, ok := tb.Probe(&pos); !ok || r.Outcome != Win || r.Turns != int(far) {
 		t.Errorf("Probe(%s) = %+v, %v; want a win in %d", pos.FEN(), r, ok, far)
+	}
+}
+
+// TestMaxPlies: near the game's length limit the tables give no win
+// that the limit could draw, and past it they still give their draws.
+func TestMaxPlies(t *testing.T) {
+	tb := solve(t, "dablot", "KP-S")
+	c := tb.classes[mustMaterial(t, "KP-S")]
+	var far Value
+	var pos game.Position
+	for idx, v := range c.val {
+		if v != notPlaced && Value(v) > far {
+			far = Value(v)
+			pos, _ = c.decode(idx)
+		}
+	}
+	most := tb.rules.MaxPlies
+	if most <= 0 {
+		t.Fatal("dablot has no length limit")
+	}
+	// at returns pos at ply ply (of pos's side to move's parity).
+	at := func(ply int) game.Position {
+		fields := strings.Fields(pos.FEN())
+		q, err := game.ParseFEN(tb.rules, fmt.Sprintf("%s %s - 0 %d", fields[0], fields[1], ply/2+1))
+		if err != nil || q.Ply() != ply {
+			t.Fatalf("ply %d: %v, got ply %d", ply, err, q.Ply())
+		}
+		return q
+	}
+	// The win settles in far turns; then one capture of North's last piece,
+	// within the no-capture limit.
+	last := most - int(far) - tb.limit
+	if (last%2 == 1) != (pos.SideToMove() == game.North) {
+		last--
+	}
+	for _, tc := range []struct {
+		ply int
+		ok  bool
+	}{{last % 2, true}, {last, true}, {last + 2, false}} {
+		q := at(tc.ply)
+		r, ok := tb.Probe(&q)
+		if ok != tc.ok || (ok && (r.Outcome != Win || r.Turns != int(far))) {
+			t.Errorf("ply %d of %d: Probe = %+v, %v; want ok %v (a win in %d)", tc.ply, most, r, ok, tc.ok, far)
+		}
+		if _, _, ok := tb.BestTurn(&q); ok != tc.ok {
+			t.Errorf("ply %d of %d: BestTurn ok %v, want %v", tc.ply, most, ok, tc.ok)
+		}
+	}
+	// A drawn placement stays a draw however late.
+	for idx, v := range c.val {
+		if v == 0 {
+			d, _ := c.decode(idx)
+			fields := strings.Fields(d.FEN())
+			q, err := game.ParseFEN(tb.rules, fmt.Sprintf("%s %s - 0 %d", fields[0], fields[1], most/2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, ok := tb.Probe(&q); !ok || r.Outcome != Draw {
+				t.Errorf("a draw at ply %d: %+v, %v", q.Ply(), r, ok)
+			}
+			break
+		}
 	}
 }
 
