@@ -114,6 +114,20 @@ func TestEndgameTablesShared(t *testing.T) {
 			t.Errorf("tables of %d pieces made", n)
 		}
 	}
+	// Where the rules are known, eg= on rules the tables refuse fails at
+	// once; on rules they follow, or unknown ones, it is a player.
+	for _, tc := range []struct {
+		rules *game.Rules
+		want  string
+	}{{k, "eg=3: endgame: keyland"}, {r, ""}, {nil, ""}} {
+		f, err := ParseFactory("gumbel:eval=material,sims=8,eg=3", SpecOptions{Rules: tc.rules})
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("rules %v: %v, want %q", tc.rules != nil, err, tc.want)
+		}
+		if f != nil {
+			f.Close()
+		}
+	}
 }
 
 // mustPlayer makes a player of spec s, seeded with seed.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/game/endgame"
 )
 
 // Spec is a player description such as "alphabeta:depth=4" or
@@ -94,6 +95,11 @@ type SpecOptions struct {
 	// without Clone is shared as above). Each search then evaluates on its
 	// own goroutine, so a match of N games at once uses N cores.
 	OwnEvaluators bool
+	// Rules are the rules the players will play, if known (nil: not): a
+	// spec asking for what they cannot do, such as eg= on rules the
+	// endgame tables refuse (endgame.Check), is then an error at once
+	// rather than when a game first reaches such an ending.
+	Rules *game.Rules
 }
 
 // specReader reads a spec's values, remembering the first error.
@@ -353,6 +359,8 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	switch {
 	case hasModel && hasEval:
 		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
+	case egPieces > 0 && opts.Rules != nil && endgame.Check(opts.Rules) != nil:
+		return nil, fmt.Errorf("player %q: eg=%d: %w", sp.Text, egPieces, endgame.Check(opts.Rules))
 	case setsGuard && guardDepth == 0:
 		last := len(guardKeys) - 1
 		return nil, fmt.Errorf("player %q: %s= and %s= set the guard: they need guard=1 or more", sp.Text, strings.Join(guardKeys[:last], "=, "), guardKeys[last])

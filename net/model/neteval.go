@@ -150,7 +150,7 @@ func SpecOptions(r *game.Rules, threads int) mcts.SpecOptions {
 			return nil, fmt.Errorf("model %s: %w", path, err)
 		}
 		return m.NewEvaluator(256, threads), nil
-	}}
+	}, Rules: r}
 }
 
 // OwnSpecOptions is SpecOptions for matches of one search per core: each
