@@ -218,15 +218,7 @@ func TestKingAndPrinceCatchASoldier(t *testing.T) {
 // the settling move.
 func TestNoCaptureLimit(t *testing.T) {
 	tb := solve(t, "dablot", "KP-S")
-	c := tb.classes[mustMaterial(t, "KP-S")]
-	var far Value
-	var pos game.Position
-	for idx, v := range c.val {
-		if v != notPlaced && Value(v) > far {
-			far = Value(v)
-			pos, _ = c.decode(idx)
-		}
-	}
+	far, pos := longestWin(t, tb, "KP-S")
 	if far < 3 {
 		t.Fatalf("longest win %d turns", far)
 	}
@@ -244,11 +236,11 @@ func TestNoCaptureLimit(t *testing.T) {
 	}
 }
 
-// TestMaxPlies: near the game's length limit the tables give no win
-// that the limit could draw, and past it they still give their draws.
-func TestMaxPlies(t *testing.T) {
-	tb := solve(t, "dablot", "KP-S")
-	c := tb.classes[mustMaterial(t, "KP-S")]
+// longestWin returns the longest win stored in ending m of tb and a
+// placement that needs it.
+func longestWin(t *testing.T, tb *Tables, m string) (Value, game.Position) {
+	t.Helper()
+	c := tb.classes[mustMaterial(t, m)]
 	var far Value
 	var pos game.Position
 	for idx, v := range c.val {
@@ -257,6 +249,14 @@ func TestMaxPlies(t *testing.T) {
 			pos, _ = c.decode(idx)
 		}
 	}
+	return far, pos
+}
+
+// TestMaxPlies: near the game's length limit the tables give no win
+// that the limit could draw, and past it they still give their draws.
+func TestMaxPlies(t *testing.T) {
+	tb := solve(t, "dablot", "KP-S")
+	far, pos := longestWin(t, tb, "KP-S")
 	most := tb.rules.MaxPlies
 	if most <= 0 {
 		t.Fatal("dablot has no length limit")
@@ -290,6 +290,7 @@ func TestMaxPlies(t *testing.T) {
 		}
 	}
 	// A drawn placement stays a draw however late.
+	c := tb.classes[mustMaterial(t, "KP-S")]
 	for idx, v := range c.val {
 		if v == 0 {
 			d, _ := c.decode(idx)
