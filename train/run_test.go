@@ -1553,7 +1553,7 @@ func TestRatingOpenings(t *testing.T) {
 	}{
 		{"frostviken", true, true},
 		{"frostviken", false, false},
-		{"daablot", true, false}, // no book
+		{"daablot,no_return=true", true, false}, // changed rules: no book
 	} {
 		cfg := testConfig(t, 1)
 		cfg.Variant, cfg.Rating.Book = tc.variant, tc.book
