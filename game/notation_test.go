@@ -182,6 +182,36 @@ func TestReadPGNErrors(t *testing.T) {
 	}
 }
 
+// TestRecordDeclared: the end a record states, and the errors of one it
+// cannot state.
+func TestRecordDeclared(t *testing.T) {
+	for _, tc := range []struct {
+		result, termination string
+		want                game.Status
+		err                 string
+	}{
+		{"*", "", game.Status{}, ""},
+		{"1-0", "king-captured", game.Status{Outcome: game.SouthWins, Reason: game.KingCaptured}, ""},
+		{"0-1", "adjudicated", game.Status{Outcome: game.NorthWins, Reason: game.Adjudicated}, ""},
+		{"1/2-1/2", "max-plies", game.Status{Outcome: game.Draw, Reason: game.MaxPlies}, ""},
+		{"1/2-1/2", "", game.Status{Outcome: game.Draw}, ""},
+		{"2-0", "", game.Status{}, "want 1-0"},
+		{"1-0", "bored", game.Status{}, "unknown termination"},
+		{"*", "no-capture", game.Status{}, "with Result *"},
+	} {
+		rec := &game.Record{Variant: "keyland", Result: tc.result, Termination: tc.termination}
+		got, err := rec.Declared()
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s %q: %v", tc.result, tc.termination, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s %q: error %v, want one saying %q", tc.result, tc.termination, err, tc.err)
+		case tc.err == "" && got != tc.want:
+			t.Errorf("%s %q: %v, want %v", tc.result, tc.termination, got, tc.want)
+		}
+	}
+}
+
 func TestReadRecordsErrors(t *testing.T) {
 	for _, tc := range []struct{ text, err string }{
 		{`{"variant": "keyland", "turns": ["i5-i7"]}` + "\n{\"turns\": 3}\n", "record line 2"},

@@ -52,6 +52,30 @@ func (rec *Record) Finish(st Status) {
 	}
 }
 
+// Declared returns the end the record states, its Result and Termination:
+// Ongoing for "*". A result without a termination (records written before
+// terminations were kept) ends for a reason of NotOver; an unknown result
+// or termination, or one without the other's agreement, is an error.
+func (rec *Record) Declared() (Status, error) {
+	var st Status
+	if i := slices.Index(resultSet, rec.Result); i < 0 {
+		return st, fmt.Errorf("Result %q: want 1-0, 0-1, 1/2-1/2 or *", rec.Result)
+	} else if rec.Result != "*" {
+		st.Outcome = SouthWins + Outcome(i)
+	}
+	if rec.Termination != "" {
+		reason, err := ParseReason(rec.Termination)
+		if err != nil {
+			return st, err
+		}
+		if st.Outcome == Ongoing {
+			return st, fmt.Errorf("Termination %q with Result *", rec.Termination)
+		}
+		st.Reason = reason
+	}
+	return st, nil
+}
+
 // StartPosition returns the record's first position.
 func (rec *Record) StartPosition(r *Rules) (Position, error) {
 	if r.Name != rec.Variant {

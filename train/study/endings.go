@@ -22,12 +22,12 @@ type Ending struct {
 // Endings replays each record (variant r) and returns, for each game,
 // the first position with at most pieces pieces at the start of a turn
 // that it reached, if any. A record that does not replay, or does not
-// end, is a *RecordError.
+// end (by the rules or declared adjudicated), is a *RecordError.
 func Endings(recs []*game.Record, r *game.Rules, pieces int) ([]Ending, error) {
 	out := make([]Ending, 0, len(recs))
 	for i, rec := range recs {
 		e := Ending{Record: i + 1, South: rec.South, North: rec.North, Turns: len(rec.Turns)}
-		end, err := replayFinished(i, rec, r, func(k int, p *game.Position) {
+		_, end, err := replayFinished(i, rec, r, func(k int, p *game.Position) {
 			if !e.Reached && p.PieceCount() <= pieces && !p.Status().Over() {
 				e.Reached, e.Turn, e.Position = true, k, *p
 			}
@@ -35,7 +35,7 @@ func Endings(recs []*game.Record, r *game.Rules, pieces int) ([]Ending, error) {
 		if err != nil {
 			return nil, err
 		}
-		e.Result = end.Status()
+		e.Result = end
 		out = append(out, e)
 	}
 	return out, nil

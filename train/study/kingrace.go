@@ -41,14 +41,15 @@ type KingRace struct {
 }
 
 // KingRaces replays each record (variant r) and finds its king race. A
-// record that does not replay, or does not end, is a *RecordError.
+// record that does not replay, or does not end (by the rules or declared
+// adjudicated), is a *RecordError.
 func KingRaces(recs []*game.Record, r *game.Rules) ([]KingRace, error) {
 	out := make([]KingRace, 0, len(recs))
 	hasKing := func(p *game.Position, s game.Side) bool { return !p.Pieces(s, game.King).Empty() }
 	for i, rec := range recs {
 		kr := KingRace{Record: i + 1, South: rec.South, North: rec.North, Turns: len(rec.Turns), FromStart: rec.Setup == ""}
 		var before [2]bool // the kings before turn k
-		end, err := replayFinished(i, rec, r, func(k int, p *game.Position) {
+		end, st, err := replayFinished(i, rec, r, func(k int, p *game.Position) {
 			now := [2]bool{hasKing(p, game.South), hasKing(p, game.North)}
 			for _, s := range []game.Side{game.South, game.North} {
 				if k > 0 && !kr.Taken && before[s] && !now[s] {
@@ -62,7 +63,7 @@ func KingRaces(recs []*game.Record, r *game.Rules) ([]KingRace, error) {
 		if err != nil {
 			return nil, err
 		}
-		kr.Result = end.Status()
+		kr.Result = st
 		kr.Kings = [2]bool{hasKing(&end, game.South), hasKing(&end, game.North)}
 		kr.Beside = [2]int{besideKings(&end, game.South), besideKings(&end, game.North)}
 		out = append(out, kr)

@@ -65,17 +65,33 @@ func replay(i int, rec *game.Record, r *game.Rules, visit func(k int, p *game.Po
 	}
 }
 
-// replayFinished is replay over the whole game, which must end: a record
-// whose final position is not over is a *RecordError too.
-func replayFinished(i int, rec *game.Record, r *game.Rules, visit func(k int, p *game.Position)) (game.Position, error) {
+// replayFinished is replay over the whole game, which must end: by the
+// rules, or adjudicated as the record declares (self-play ends games by
+// its tables or a king race before the rules do). It returns the final
+// position and how the game ended. A record that does not end, or whose
+// declared result the rules contradict, is a *RecordError too.
+func replayFinished(i int, rec *game.Record, r *game.Rules, visit func(k int, p *game.Position)) (game.Position, game.Status, error) {
 	p, err := replay(i, rec, r, func(k int, p *game.Position) bool {
 		visit(k, p)
 		return true
 	})
-	if err == nil && !p.Status().Over() {
-		err = &RecordError{Record: i + 1, Err: fmt.Errorf("the game is unfinished after %d turns", len(rec.Turns))}
+	if err != nil {
+		return p, game.Status{}, err
 	}
-	return p, err
+	declared, err := rec.Declared()
+	st := p.Status()
+	switch {
+	case err != nil:
+	case st.Over() && declared.Over() && declared.Outcome != st.Outcome:
+		err = fmt.Errorf("the record says %s, but the game ends %s (%s)", rec.Result, st.Outcome.Result(), st)
+	case st.Over():
+		return p, st, nil
+	case declared.Reason == game.Adjudicated:
+		return p, declared, nil
+	default:
+		err = fmt.Errorf("the game is unfinished after %d turns", len(rec.Turns))
+	}
+	return p, st, &RecordError{Record: i + 1, Err: err}
 }
 
 // RecordPositions returns positions to judge players on, taken from game
