@@ -10,8 +10,8 @@
 // Game i of a study opens with OpeningTurns complete turns drawn decision by
 // decision from the network's policy at OpeningTemperature (seeded by
 // mcts.Mix(Seed, i) alone; an opening whose position repeats an earlier
-// one's is drawn again, so that no two games start alike while the policy
-// allows), then both sides search with the same model and the same settings
+// one's is drawn again, at a higher temperature each time, so that no two
+// games start alike while the policy allows), then both sides search with the same model and the same settings
 // until the game ends. Because both sides are the same
 // player, swapping colours within a pair of games adds nothing: with a
 // deterministic search (PUCT at temperature 0, the default) the two games of
@@ -235,9 +235,10 @@ type VariantResult struct {
 	OpeningTurns       int     `json:"opening_turns"`
 	OpeningTemperature float64 `json:"opening_temperature"`
 	// DistinctOpenings is the number of different opening positions: an
-	// opening that repeats an earlier one is drawn again (up to 64 times),
-	// so fewer than the games means the policy gave no more.
+	// opening that repeats an earlier one is drawn again (OpeningRedraw
+	// says how), so fewer than the games means the policy gave no more.
 	DistinctOpenings int    `json:"distinct_openings"`
+	OpeningRedraw    string `json:"opening_redraw"`
 	Search           string `json:"search"`
 	Seed             uint64 `json:"seed"`
 	// MainSims is the fixed strength; PerSims the ladder, weakest first.
@@ -289,7 +290,7 @@ func (v *VariantResult) Matches(m *model.Model, opts Options) bool {
 	}
 	return v.Variant == m.Rules.Name && v.ModelSHA256 != "" && v.ModelSHA256 == m.Metadata[net.MetaChecksum] &&
 		slices.Equal(ladder, sims) && v.MainSims == mainSims && v.OpeningTurns == opts.OpeningTurns &&
-		v.OpeningTemperature == opts.OpeningTemperature && v.Search == describeSearch(search, opts.Guard) &&
+		v.OpeningTemperature == opts.OpeningTemperature && v.OpeningRedraw == openingRedraw && v.Search == describeSearch(search, opts.Guard) &&
 		v.Seed == opts.Seed && v.Anchor == opts.CheckAnchor && v.CheckGames == opts.CheckGames
 }
 
@@ -344,7 +345,7 @@ func Study(ctx context.Context, m *model.Model, opts Options) (*VariantResult, e
 
 	res := &VariantResult{
 		Variant: r.Name, FirstName: r.First.String(), Training: m.Training, ModelSHA256: m.Metadata[net.MetaChecksum],
-		OpeningTurns: opts.OpeningTurns, OpeningTemperature: opts.OpeningTemperature,
+		OpeningTurns: opts.OpeningTurns, OpeningTemperature: opts.OpeningTemperature, OpeningRedraw: openingRedraw,
 		Search: describeSearch(search, opts.Guard), Seed: opts.Seed, MainSims: mainSims,
 		Anchor: opts.CheckAnchor, CheckGames: opts.CheckGames, Reliable: true,
 	}
@@ -585,9 +586,22 @@ func sample(priors []float32, temp float64, rng *rand.Rand) int {
 // maxOpeningDraws bounds the draws of one opening in redrawRepeats.
 const maxOpeningDraws = 64
 
+// redrawTemperature is the factor of the opening temperature at draw d of
+// an opening: 1 + d/8, up to about 9 at the last draw. A sharp policy
+// gives few openings at its own temperature (daablot's 16 of 96 in four
+// turns at temperature 1, session 54); flattened, it gives more, still
+// weighted by the policy. Temperature 0 stays 0.
+func redrawTemperature(d int) float64 { return 1 + float64(d)/8 }
+
+// openingRedraw describes how redrawRepeats draws, as VariantResult
+// records it: a study resumed by a build that draws otherwise does not
+// keep the openings of the old way.
+var openingRedraw = fmt.Sprintf("up to %d draws, temperature x (1 + draw/8)", maxOpeningDraws)
+
 // redrawRepeats draws again every opening whose position repeats an earlier
-// opening's (draw 1, 2, … of its index, up to maxOpeningDraws in all), so
-// that the games are independent as the interval assumes. It goes through
+// opening's (draw 1, 2, … of its index, up to maxOpeningDraws in all, each
+// at redrawTemperature times the opening temperature), so that the games
+// are independent as the interval assumes. It goes through
 // the openings in order on one evaluator, so the result does not depend on
 // scheduling, and returns the number of distinct openings: fewer than there
 // are when the policy is too sharp to give that many.
@@ -616,7 +630,7 @@ func (s *study) opening(ctx context.Context, i, draw int, ev mcts.Evaluator) (op
 	if draw > 0 {
 		seed = mcts.Mix(seed, uint64(draw))
 	}
-	pp := &policyPlayer{ev: ev, temp: s.opts.OpeningTemperature, rng: rand.New(rand.NewPCG(seed, 0x6f70656e))}
+	pp := &policyPlayer{ev: ev, temp: s.opts.OpeningTemperature * redrawTemperature(draw), rng: rand.New(rand.NewPCG(seed, 0x6f70656e))}
 	p := s.r.Start()
 	var turns []string
 	for range s.opts.OpeningTurns {

@@ -164,6 +164,15 @@ func TestOpeningsDistinct(t *testing.T) {
 		t.Errorf("%d distinct first turns, DistinctOpenings %d: want 12 and 12", len(firsts), res.DistinctOpenings)
 	}
 
+	// A near-zero temperature is a sharp policy: its openings repeat,
+	// and only the rising temperature of the redraws varies them.
+	// (At 0.005 this network's openings give 4 of 12 when redrawn at the
+	// same temperature, 12 when the temperature rises.)
+	o.OpeningTemperature = 0.005
+	if res, _ = studyGames(t, m, o); res.DistinctOpenings < 10 {
+		t.Errorf("temperature 0.005: DistinctOpenings %d, want 10 or more from the redraws", res.DistinctOpenings)
+	}
+
 	o.OpeningTemperature = 0
 	res, _ = studyGames(t, m, o)
 	if res.DistinctOpenings != 1 {
@@ -565,5 +574,12 @@ func TestMatches(t *testing.T) {
 	old.Search = describeSearch(mcts.DefaultConfig(), 0) + " guard=16,gnodes=50000"
 	if old.Matches(m, guarded) {
 		t.Errorf("a guard described by depth and nodes alone (%q) matches", old.Search)
+	}
+	// Openings redrawn another way (before session 54: at the same
+	// temperature, and no opening_redraw) are not kept.
+	old = *res
+	old.OpeningRedraw = ""
+	if old.Matches(m, opts) {
+		t.Error("a study whose openings were redrawn another way matches")
 	}
 }

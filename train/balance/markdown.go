@@ -108,8 +108,8 @@ func Markdown(results []*VariantResult) string {
 			fmt.Fprintf(&b, "- **%s: %s**: %s.\n", v.Variant, Unreliable, v.Reason)
 		}
 		if n := len(v.PerSims); n > 0 && v.DistinctOpenings > 0 && v.DistinctOpenings < v.PerSims[0].Games {
-			fmt.Fprintf(&b, "- %s: only %d distinct openings of %d: the policy at temperature %g gave no more in %d turns.\n",
-				v.Variant, v.DistinctOpenings, v.PerSims[0].Games, v.OpeningTemperature, v.OpeningTurns)
+			fmt.Fprintf(&b, "- %s: only %d distinct openings of %d: the policy at temperature %g, redrawn up to %d times at up to %g times that, gave no more in %d turns.\n",
+				v.Variant, v.DistinctOpenings, v.PerSims[0].Games, v.OpeningTemperature, maxOpeningDraws-1, redrawTemperature(maxOpeningDraws-1), v.OpeningTurns)
 		}
 		for _, s := range v.PerSims {
 			if s.Distinct < s.Games {
@@ -128,7 +128,7 @@ func Markdown(results []*VariantResult) string {
 
 // methodNote describes how the numbers were made.
 func methodNote(v *VariantResult) string {
-	return fmt.Sprintf(`- Method: the model plays itself (%s), both sides at the same strength; each game opens with %d complete turns drawn decision by decision from the network's policy at temperature %g, its own opening (seeded from seed %d and the game's number, and drawn again while its position repeats an earlier game's), and every strength replays the same openings. The first player is the side that moves first in the variant, not necessarily South. A draw counts half a point.
+	return fmt.Sprintf(`- Method: the model plays itself (%s), both sides at the same strength; each game opens with %d complete turns drawn decision by decision from the network's policy at temperature %g, its own opening (seeded from seed %d and the game's number, and drawn again, at a higher temperature each time, while its position repeats an earlier game's), and every strength replays the same openings. The first player is the side that moves first in the variant, not necessarily South. A draw counts half a point.
 - The 95 %% interval of the first-player score is the normal approximation with the trinomial (win/draw/loss) variance of one game's score, s ± 1.96·√(var/n); when every game had the same result, Wilson's interval. Its half-width is at most 1.96·0.5/√n: about 10 points with 100 games, 3 with 1000.
 - Length is in complete turns, the opening included. The start value is the network's (and the search's) expected result of the start position for the first player, in [-1, 1].
 - A variant is flagged "%s" when its model scores below 50 %% against the anchor at the main strength (colours alternating, from the same openings), or when its strength was not checked.
