@@ -58,10 +58,9 @@ func (rec *Record) Finish(st Status) {
 // or termination, or one without the other's agreement, is an error.
 func (rec *Record) Declared() (Status, error) {
 	var st Status
-	if i := slices.Index(resultSet, rec.Result); i < 0 {
-		return st, fmt.Errorf("Result %q: want 1-0, 0-1, 1/2-1/2 or *", rec.Result)
-	} else if rec.Result != "*" {
-		st.Outcome = SouthWins + Outcome(i)
+	var err error
+	if st.Outcome, err = parseResult(rec.Result); err != nil {
+		return st, err
 	}
 	if rec.Termination != "" {
 		reason, err := ParseReason(rec.Termination)
@@ -266,8 +265,8 @@ func (rec *Record) setTag(k, v string) error {
 	case "North":
 		rec.North = v
 	case "Result":
-		if !slices.Contains(resultSet, v) {
-			return fmt.Errorf("Result %q: want 1-0, 0-1, 1/2-1/2 or *", v)
+		if _, err := parseResult(v); err != nil {
+			return err
 		}
 		rec.Result = v
 	case "Termination":

@@ -36,12 +36,21 @@ func (o Outcome) Result() string {
 // record notation, and false if the game is unfinished or the result
 // unknown.
 func ResultScore(result string, s Side) (float64, bool) {
-	for _, o := range []Outcome{SouthWins, NorthWins, Draw} {
+	o, err := parseResult(result)
+	if err != nil || o == Ongoing {
+		return 0, false
+	}
+	return o.ScoreFor(s), true
+}
+
+// parseResult returns the outcome of a result in record notation (Result).
+func parseResult(result string) (Outcome, error) {
+	for o := Ongoing; o <= Draw; o++ {
 		if o.Result() == result {
-			return o.ScoreFor(s), true
+			return o, nil
 		}
 	}
-	return 0, false
+	return Ongoing, fmt.Errorf("Result %q: want 1-0, 0-1, 1/2-1/2 or *", result)
 }
 
 // ScoreFor returns the game's score for side s: 1 win, 0.5 draw, 0 loss.

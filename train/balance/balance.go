@@ -11,11 +11,11 @@
 // decision from the network's policy at OpeningTemperature (seeded by
 // mcts.Mix(Seed, i) alone; an opening whose position repeats an earlier
 // one's is drawn again, at a higher temperature each time, so that no two
-// games start alike while the policy allows), then both sides search with the same model and the same settings
-// until the game ends. Because both sides are the same
-// player, swapping colours within a pair of games adds nothing: with a
-// deterministic search (PUCT at temperature 0, the default) the two games of
-// a pair would be the same game, counted twice. So every game has its own
+// games start alike while the policy allows), then both sides search with
+// the same model and the same settings until the game ends. Because both
+// sides are the same player, swapping colours within a pair of games adds
+// nothing: with a deterministic search (PUCT at temperature 0, the
+// default) the two games of a pair would be the same game, counted twice. So every game has its own
 // opening, and the games are independent draws; the first player's score
 // (rules.First, which need not be South) is a mean over them, and its 95 %
 // interval is match.WDL.ScoreCI: the normal approximation with the
@@ -591,12 +591,15 @@ const maxOpeningDraws = 64
 // gives few openings at its own temperature (daablot's 16 of 96 in four
 // turns at temperature 1, session 54); flattened, it gives more, still
 // weighted by the policy. Temperature 0 stays 0.
-func redrawTemperature(d int) float64 { return 1 + float64(d)/8 }
+func redrawTemperature(d int) float64 { return 1 + float64(d)/redrawStep }
+
+// redrawStep is the redraws that add the opening temperature once more.
+const redrawStep = 8
 
 // openingRedraw describes how redrawRepeats draws, as VariantResult
 // records it: a study resumed by a build that draws otherwise does not
 // keep the openings of the old way.
-var openingRedraw = fmt.Sprintf("up to %d draws, temperature x (1 + draw/8)", maxOpeningDraws)
+var openingRedraw = fmt.Sprintf("up to %d draws, temperature x (1 + draw/%d)", maxOpeningDraws, redrawStep)
 
 // redrawRepeats draws again every opening whose position repeats an earlier
 // opening's (draw 1, 2, … of its index, up to maxOpeningDraws in all, each
