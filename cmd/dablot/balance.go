@@ -66,7 +66,7 @@ func runBalance(args []string, out io.Writer) error {
 	rangeVar(fs, &f.games, "games", 100, 1, 1_000_000, "self-play games at each strength")
 	fs.StringVar(&f.sims, "sims", "50,200,800", "the strength ladder: simulations per decision")
 	rangeVar(fs, &f.mainSims, "main-sims", 0, 0, mcts.MaxSims, "the fixed strength of the headline figures and the anchor check (0: the middle of --sims)")
-	rangeVar(fs, &f.open, "open", 4, 0, 1000, "opening turns drawn from the network's policy")
+	rangeVar(fs, &f.open, "open", 4, 0, 1000, "opening turns drawn from the network's policy (more, up to 4, where they would repeat)")
 	rangeVar(fs, &f.temp, "temp", 1, 0, 100, "temperature of the opening turns (0: the most likely turn)")
 	fs.StringVar(&f.search, "search", "puct", "search of both sides: puct (no noise, deterministic) or gumbel (with its Gumbel noise, so games vary)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed: the same seed plays the same games")

@@ -10,8 +10,9 @@
 // Game i of a study opens with OpeningTurns complete turns drawn decision by
 // decision from the network's policy at OpeningTemperature (seeded by
 // mcts.Mix(Seed, i) alone; an opening whose position repeats an earlier
-// one's is drawn again, at a higher temperature each time, so that no two
-// games start alike while the policy allows), then both sides search with
+// one's is drawn again, at a higher temperature each time, and if those
+// draws run out, one turn longer, up to maxExtraOpeningTurns more, so that
+// no two games start alike while the policy allows), then both sides search with
 // the same model and the same settings until the game ends. Because both
 // sides are the same player, swapping colours within a pair of games adds
 // nothing: with a deterministic search (PUCT at temperature 0, the
@@ -239,8 +240,13 @@ type VariantResult struct {
 	// says how), so fewer than the games means the policy gave no more.
 	DistinctOpenings int    `json:"distinct_openings"`
 	OpeningRedraw    string `json:"opening_redraw"`
-	Search           string `json:"search"`
-	Seed             uint64 `json:"seed"`
+	// LongerOpenings is the number of openings that took more than
+	// OpeningTurns turns (the redraws at that length ran out), and
+	// LongestOpening the turns of the longest.
+	LongerOpenings int    `json:"longer_openings,omitempty"`
+	LongestOpening int    `json:"longest_opening,omitempty"`
+	Search         string `json:"search"`
+	Seed           uint64 `json:"seed"`
 	// MainSims is the fixed strength; PerSims the ladder, weakest first.
 	MainSims int              `json:"main_sims"`
 	PerSims  []StrengthResult `json:"per_sims"`
@@ -290,9 +296,22 @@ func (v *VariantResult) Matches(m *model.Model, opts Options) bool {
 	}
 	return v.Variant == m.Rules.Name && v.ModelSHA256 != "" && v.ModelSHA256 == m.Metadata[net.MetaChecksum] &&
 		slices.Equal(ladder, sims) && v.MainSims == mainSims && v.OpeningTurns == opts.OpeningTurns &&
-		v.OpeningTemperature == opts.OpeningTemperature && v.OpeningRedraw == openingRedraw && v.Search == describeSearch(search, opts.Guard) &&
+		v.OpeningTemperature == opts.OpeningTemperature && v.sameOpenings(opts) && v.Search == describeSearch(search, opts.Guard) &&
 		v.Seed == opts.Seed && v.Anchor == opts.CheckAnchor && v.CheckGames == opts.CheckGames
 }
+
+// sameOpenings reports whether v's openings are the ones a study with
+// opts draws now. A study of the scheme before openings grew longer
+// (openingRedrawFixedLength) drew the same openings when none of its
+// redraws ran out, that is when all of its openings were distinct.
+func (v *VariantResult) sameOpenings(opts Options) bool {
+	return v.OpeningRedraw == openingRedraw ||
+		v.OpeningRedraw == openingRedrawFixedLength && v.DistinctOpenings == opts.openings()
+}
+
+// openings is the number of openings a study draws: one a game, shared by
+// every strength and the anchor games (a pair of those each).
+func (o Options) openings() int { return max(o.Games, (o.CheckGames+1)/2) }
 
 // Main returns the result of the main strength.
 func (v *VariantResult) Main() *StrengthResult {
@@ -354,10 +373,10 @@ func Study(ctx context.Context, m *model.Model, opts Options) (*VariantResult, e
 	}
 
 	// The openings, shared by every strength and the anchor games.
-	nOpen := max(opts.Games, (opts.CheckGames+1)/2)
+	nOpen := opts.openings()
 	s.openings = make([]opening, nOpen)
 	if err := s.parallel(ctx, nOpen, func(i int, ev mcts.Evaluator) error {
-		o, err := s.opening(ctx, i, 0, ev)
+		o, err := s.opening(ctx, i, 0, 0, ev)
 		s.openings[i] = o
 		return err
 	}, nil); err != nil {
@@ -368,6 +387,12 @@ func Study(ctx context.Context, m *model.Model, opts Options) (*VariantResult, e
 		return nil, err
 	}
 	res.DistinctOpenings = distinct
+	for _, o := range s.openings {
+		if n := len(o.turns); n > opts.OpeningTurns {
+			res.LongerOpenings++
+			res.LongestOpening = max(res.LongestOpening, n)
+		}
+	}
 
 	for _, n := range sims {
 		sr, err := s.selfPlay(ctx, n)
@@ -596,29 +621,51 @@ func redrawTemperature(d int) float64 { return 1 + float64(d)/redrawStep }
 // redrawStep is the redraws that add the opening temperature once more.
 const redrawStep = 8
 
+// maxExtraOpeningTurns bounds the turns redrawRepeats adds to an opening
+// whose draws all repeat earlier openings. Daablot's policy gives 31
+// positions after four turns for 96 games, however flat (session 54).
+const maxExtraOpeningTurns = 4
+
 // openingRedraw describes how redrawRepeats draws, as VariantResult
 // records it: a study resumed by a build that draws otherwise does not
-// keep the openings of the old way.
-var openingRedraw = fmt.Sprintf("up to %d draws, temperature x (1 + draw/%d)", maxOpeningDraws, redrawStep)
+// keep the openings of the old way (but see sameOpenings).
+var openingRedraw = fmt.Sprintf("up to %d draws, temperature x (1 + draw/%d); then as many a turn longer, up to %d turns more",
+	maxOpeningDraws, redrawStep, maxExtraOpeningTurns)
+
+// openingRedrawFixedLength is openingRedraw before openings grew longer
+// (sessions 54 and 55).
+var openingRedrawFixedLength = fmt.Sprintf("up to %d draws, temperature x (1 + draw/%d)", maxOpeningDraws, redrawStep)
 
 // redrawRepeats draws again every opening whose position repeats an earlier
 // opening's (draw 1, 2, … of its index, up to maxOpeningDraws in all, each
 // at redrawTemperature times the opening temperature), so that the games
-// are independent as the interval assumes. It goes through
-// the openings in order on one evaluator, so the result does not depend on
+// are independent as the interval assumes; when every draw repeats, it
+// draws the opening again with one more turn (draws 0, 1, … at that
+// length), up to maxExtraOpeningTurns more. At temperature 0 there is one
+// opening of each length, so it does not try. It goes through the
+// openings in order on one evaluator, so the result does not depend on
 // scheduling, and returns the number of distinct openings: fewer than there
 // are when the policy is too sharp to give that many.
 func (s *study) redrawRepeats(ctx context.Context) (int, error) {
 	seen := map[string]bool{}
 	for i := range s.openings {
 		key := s.openings[i].pos.FEN()
-		for draw := 1; seen[key] && draw < maxOpeningDraws; draw++ {
-			o, err := s.opening(ctx, i, draw, s.batchers[0])
-			if err != nil {
-				return 0, err
+		for extra := 0; seen[key] && extra <= maxExtraOpeningTurns; extra++ {
+			if extra > 0 && s.opts.OpeningTemperature == 0 {
+				break
 			}
-			if k := o.pos.FEN(); !seen[k] {
-				s.openings[i], key = o, k
+			first := 0
+			if extra == 0 {
+				first = 1 // draw 0 is the one that repeats
+			}
+			for draw := first; seen[key] && draw < maxOpeningDraws; draw++ {
+				o, err := s.opening(ctx, i, draw, extra, s.batchers[0])
+				if err != nil {
+					return 0, err
+				}
+				if k := o.pos.FEN(); !seen[k] {
+					s.openings[i], key = o, k
+				}
 			}
 		}
 		seen[key] = true
@@ -626,17 +673,21 @@ func (s *study) redrawRepeats(ctx context.Context) (int, error) {
 	return len(seen), nil
 }
 
-// opening plays draw number draw of opening i. Draw 0 is the opening's
-// first; redrawRepeats asks for the others.
-func (s *study) opening(ctx context.Context, i, draw int, ev mcts.Evaluator) (opening, error) {
+// opening plays draw number draw of opening i, extra turns longer than
+// OpeningTurns; its seed depends on i, draw and extra alone. Draw 0 with no
+// extra turns is the opening's first; redrawRepeats asks for the others.
+func (s *study) opening(ctx context.Context, i, draw, extra int, ev mcts.Evaluator) (opening, error) {
 	seed := mcts.Mix(mcts.Mix(s.opts.Seed, streamOpening), uint64(i))
 	if draw > 0 {
 		seed = mcts.Mix(seed, uint64(draw))
 	}
+	if extra > 0 {
+		seed = mcts.Mix(seed, uint64(extra)<<32)
+	}
 	pp := &policyPlayer{ev: ev, temp: s.opts.OpeningTemperature * redrawTemperature(draw), rng: rand.New(rand.NewPCG(seed, 0x6f70656e))}
 	p := s.r.Start()
 	var turns []string
-	for range s.opts.OpeningTurns {
+	for range s.opts.OpeningTurns + extra {
 		if p.Status().Over() || len(p.Decisions(nil)) == 0 {
 			break
 		}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -175,11 +176,43 @@ func TestOpeningsDistinct(t *testing.T) {
 
 	o.OpeningTemperature = 0
 	res, _ = studyGames(t, m, o)
-	if res.DistinctOpenings != 1 {
-		t.Errorf("temperature 0: DistinctOpenings %d, want 1", res.DistinctOpenings)
+	if res.DistinctOpenings != 1 || res.LongerOpenings != 0 {
+		t.Errorf("temperature 0: DistinctOpenings %d, LongerOpenings %d, want 1 and 0", res.DistinctOpenings, res.LongerOpenings)
 	}
 	if md := Markdown([]*VariantResult{res}); !strings.Contains(md, "only 1 distinct openings of 12") {
 		t.Errorf("the notes do not say the openings repeat:\n%s", md)
+	}
+}
+
+// TestOpeningsLonger: when every draw of a length repeats, an opening
+// grows a turn longer. Decisive has 13 first turns, so of 20 one-turn
+// openings 7 must take two turns; the games record each opening's length,
+// and each longer opening starts with one of the 13.
+func TestOpeningsLonger(t *testing.T) {
+	m := tinyModel(t, decisive)
+	o := smallOptions(20, 3)
+	o.Sims, o.MainSims, o.OpeningTurns = []int{2}, 2, 1
+	res, games := studyGames(t, m, o)
+	if res.DistinctOpenings != 20 || res.LongerOpenings != 7 || res.LongestOpening != 2 {
+		t.Fatalf("DistinctOpenings %d, LongerOpenings %d, LongestOpening %d: want 20, 7, 2",
+			res.DistinctOpenings, res.LongerOpenings, res.LongestOpening)
+	}
+	openings, long := map[string]bool{}, 0
+	for _, g := range games {
+		n, err := strconv.Atoi(g.Record.Tags["Opening"])
+		if err != nil || n < 1 || n > 2 {
+			t.Fatalf("game %d: Opening tag %q", g.Index, g.Record.Tags["Opening"])
+		}
+		if n == 2 {
+			long++
+		}
+		openings[strings.Join(g.Record.Turns[:n], " ")] = true
+	}
+	if long != 7 || len(openings) != 20 {
+		t.Errorf("%d games with two-turn openings, %d distinct openings: want 7 and 20", long, len(openings))
+	}
+	if md := Markdown([]*VariantResult{res}); !strings.Contains(md, "7 of 20 openings are longer than 1 turns (up to 2)") {
+		t.Errorf("the notes do not say that openings grew longer:\n%s", md)
 	}
 }
 
@@ -581,5 +614,15 @@ func TestMatches(t *testing.T) {
 	old.OpeningRedraw = ""
 	if old.Matches(m, opts) {
 		t.Error("a study whose openings were redrawn another way matches")
+	}
+	// Before openings grew longer (sessions 54 and 55) a study drew the
+	// same openings as now if all were distinct, and only then.
+	old.OpeningRedraw = openingRedrawFixedLength
+	if old.DistinctOpenings != opts.openings() || !old.Matches(m, opts) {
+		t.Errorf("a study with %d distinct openings of %d, redrawn at a fixed length, does not match", old.DistinctOpenings, opts.openings())
+	}
+	old.DistinctOpenings--
+	if old.Matches(m, opts) {
+		t.Error("a study whose fixed-length redraws ran out matches")
 	}
 }

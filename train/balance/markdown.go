@@ -108,8 +108,12 @@ func Markdown(results []*VariantResult) string {
 			fmt.Fprintf(&b, "- **%s: %s**: %s.\n", v.Variant, Unreliable, v.Reason)
 		}
 		if n := len(v.PerSims); n > 0 && v.DistinctOpenings > 0 && v.DistinctOpenings < v.PerSims[0].Games {
-			fmt.Fprintf(&b, "- %s: only %d distinct openings of %d: the policy at temperature %g, redrawn up to %d times at up to %g times that, gave no more in %d turns.\n",
-				v.Variant, v.DistinctOpenings, v.PerSims[0].Games, v.OpeningTemperature, maxOpeningDraws-1, redrawTemperature(maxOpeningDraws-1), v.OpeningTurns)
+			fmt.Fprintf(&b, "- %s: only %d distinct openings of %d: the policy at temperature %g, redrawn up to %d times at up to %g times that, gave no more in %d turns or up to %d more.\n",
+				v.Variant, v.DistinctOpenings, v.PerSims[0].Games, v.OpeningTemperature, maxOpeningDraws-1, redrawTemperature(maxOpeningDraws-1), v.OpeningTurns, maxExtraOpeningTurns)
+		}
+		if v.LongerOpenings > 0 {
+			fmt.Fprintf(&b, "- %s: %d of %d openings are longer than %d turns (up to %d): at that length the policy's draws repeated earlier openings.\n",
+				v.Variant, v.LongerOpenings, v.DistinctOpenings, v.OpeningTurns, v.LongestOpening)
 		}
 		for _, s := range v.PerSims {
 			if s.Distinct < s.Games {
