@@ -648,12 +648,13 @@ var openingRedrawFixedLength = fmt.Sprintf("up to %d draws, temperature x (1 + d
 // are when the policy is too sharp to give that many.
 func (s *study) redrawRepeats(ctx context.Context) (int, error) {
 	seen := map[string]bool{}
+	maxExtra := maxExtraOpeningTurns
+	if s.opts.OpeningTemperature == 0 {
+		maxExtra = 0
+	}
 	for i := range s.openings {
 		key := s.openings[i].pos.FEN()
-		for extra := 0; seen[key] && extra <= maxExtraOpeningTurns; extra++ {
-			if extra > 0 && s.opts.OpeningTemperature == 0 {
-				break
-			}
+		for extra := 0; seen[key] && extra <= maxExtra; extra++ {
 			first := 0
 			if extra == 0 {
 				first = 1 // draw 0 is the one that repeats

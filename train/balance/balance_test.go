@@ -186,8 +186,8 @@ func TestOpeningsDistinct(t *testing.T) {
 
 // TestOpeningsLonger: when every draw of a length repeats, an opening
 // grows a turn longer. Decisive has 13 first turns, so of 20 one-turn
-// openings 7 must take two turns; the games record each opening's length,
-// and each longer opening starts with one of the 13.
+// openings 7 must take two turns, and the games record each opening's
+// length.
 func TestOpeningsLonger(t *testing.T) {
 	m := tinyModel(t, decisive)
 	o := smallOptions(20, 3)
