@@ -137,6 +137,17 @@ type SelfPlayConfig struct {
 	// (threats, safe squares). 0 turns it off.
 	MaterialHorizon int     `yaml:"material_horizon"`
 	MaterialWeight  float64 `yaml:"material_weight"`
+	// HorizonResult makes MaterialWeight's term take the game's result
+	// where a sample's horizon reaches the end of a game won or lost by
+	// the rules: Adjudication·(±1), as if the winner's lead were endless,
+	// in place of the material left on the board. Without it a game lost
+	// by the king's capture (winther, frostviken) with more pieces left
+	// trains the loser's last positions towards its lead: a model that
+	// wins material and loses its king learns that it was ahead
+	// (docs/strength.md §31). Only with MaterialWeight; the score head's
+	// target (samples.Sample.Lead) keeps the board's material, and a game
+	// ended outside the rules (the king race) keeps it too.
+	HorizonResult bool `yaml:"horizon_result,omitempty"`
 	// ScoreUtility is the weight u of the score head in the value the
 	// search uses, value + u·score clipped to [-1, 1] (KataGo's score
 	// utility): in self-play, and as the default of the players of the
@@ -607,6 +618,7 @@ func (c *Config) Validate() error {
 		{s.guardMargin() >= 0, "selfplay.guard_margin", "0 or more", s.guardMargin()},
 		{s.GuardMargin == nil || s.Guard > 0, "selfplay.guard_margin", "no value without selfplay.guard (it is the guard's margin)", s.guardMargin()},
 		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
+		{!s.HorizonResult || s.MaterialWeight > 0, "selfplay.horizon_result", "false unless material_weight is set (it changes that term)", s.HorizonResult},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},
 		{t.WeightDecay >= 0 && t.WeightDecay < 1, "train.weight_decay", "0 to 1", t.WeightDecay},

@@ -76,6 +76,7 @@ func TestConfigErrors(t *testing.T) {
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard: 17", "selfplay.guard = 17: want 0 to 16"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard: 2\n    guard_margin: -1", "selfplay.guard_margin = -1"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard_margin: 50", "selfplay.guard_margin = 50: want no value without selfplay.guard"},
+		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    horizon_result: true", "selfplay.horizon_result = true: want false unless material_weight is set"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: sometimes", "`sometimes` into bool"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: 0.5", "`0.5` into bool"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: true\n    policy_surprise: false", `mapping key "policy_surprise" already defined`},
@@ -1043,6 +1044,10 @@ func TestSetTargets(t *testing.T) {
 	mixed.MaterialWeight = 0.5
 	noHorizon := base
 	noHorizon.MaterialHorizon = 0
+	result := mixed
+	result.HorizonResult = true
+	northWin := game.Status{Outcome: game.NorthWins, Reason: game.KingCaptured}
+	raceWin := game.Status{Outcome: game.SouthWins, Reason: game.Adjudicated}
 	shaped := func(lead float64) float32 { return float32(0.5 * math.Tanh(lead/6)) }
 	for _, tc := range []struct {
 		name    string
@@ -1068,6 +1073,16 @@ func TestSetTargets(t *testing.T) {
 		// adjudicated draw does not.
 		{"traded lead on", mixed, game.South, 0, southWin, 1, 0.5 + 0.5*shaped(30), 30, true},
 		{"traded lead, drawn by the limit", mixed, game.North, 2, limitDraw, 0, 0.5*shaped(4) + 0.5*shaped(20), 20, true},
+		// HorizonResult: a horizon that reaches the end of a won or lost
+		// game takes the result (±0.5) as its material term, whatever
+		// material is left; the lead (the score head's target) keeps it.
+		{"result: South won behind, past the end", result, game.South, 4, southWin, 1, 0.5 + 0.5*0.5, -4, true},
+		{"result: South won behind, North's view", result, game.North, 4, southWin, -1, -0.5 - 0.5*0.5, 4, true},
+		{"result: North won ahead of South's lead", result, game.South, 3, northWin, -1, -0.5 - 0.5*0.5, -4, true},
+		{"result: the horizon ends exactly at the end", result, game.North, 5 - 2, northWin, 1, 0.5 + 0.5*0.5, 4, true},
+		{"result: the horizon short of the end", result, game.South, 0, southWin, 1, 0.5 + 0.5*shaped(3), 3, true},
+		{"result: drawn by the limit", result, game.South, 2, limitDraw, 0, 0.5*shaped(-4) + 0.5*shaped(-2), -2, true},
+		{"result: the king race's adjudication", result, game.South, 4, raceWin, 1, 0.5 + 0.5*shaped(-4), -4, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ss := []samples.Sample{{Position: pos[tc.side]}}

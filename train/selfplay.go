@@ -468,7 +468,9 @@ func southView(x float64, side game.Side) float64 {
 // MaterialWeight), with a material horizon its material lead
 // (samples.Sample.Lead) MaterialHorizon decisions on, or at the end if
 // sooner (counted up by TradeDown; the adjudicated result is not: a draw
-// stays a draw however few pieces are left), and with short-term horizons its short-term value targets
+// stays a draw however few pieces are left; with HorizonResult the value
+// target's material term is the result where the horizon reaches the end
+// of a won or lost game), and with short-term horizons its short-term value targets
 // (samples.Sample.ShortTerm), all from its side to move's point of view.
 // With RaceTarget, the samples taken before race.at take the race's
 // result, RaceTarget for race.holder, in place of the game's.
@@ -487,6 +489,11 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 		outcome *= cfg.KingRace
 	}
 	shortTerm := cfg.shortTermTargets(values, outcome)
+	// With HorizonResult, a horizon that reaches the end of a game won or
+	// lost by the rules takes the result (for South) as its material term.
+	_, decisive := st.Outcome.Winner()
+	decisive = decisive && cfg.HorizonResult && st.Reason != game.Adjudicated
+	resultTerm := cfg.Adjudication * (2*st.Outcome.ScoreFor(game.South) - 1)
 	for i := range ss {
 		s := &ss[i]
 		me := s.Position.SideToMove()
@@ -502,10 +509,15 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 			s.ShortTerm = append(s.ShortTerm, float32(max(-1, min(1, southView(ts[sampleAt[i]], me)))))
 		}
 		if cfg.MaterialHorizon > 0 {
-			later := southView(leads[min(sampleAt[i]+cfg.MaterialHorizon, len(leads)-1)], me)
+			at := sampleAt[i] + cfg.MaterialHorizon
+			later := southView(leads[min(at, len(leads)-1)], me)
 			s.Lead, s.HasLead = float32(later), true
 			if w := cfg.MaterialWeight; w > 0 {
-				t = (1-w)*t + w*shaped(later)
+				term := shaped(later)
+				if decisive && at >= len(leads)-1 {
+					term = southView(resultTerm, me)
+				}
+				t = (1-w)*t + w*term
 			}
 		}
 		s.Target = float32(t)
