@@ -480,8 +480,9 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 	}
 	shaped := func(lead float64) float64 { return cfg.Adjudication * math.Tanh(lead/cfg.AdjudicationScale) }
 	final := balance[len(balance)-1]
-	// The game's result for South, adjudicated.
-	outcome := 2*st.Outcome.ScoreFor(game.South) - 1
+	// The game's result for South (-1, 0 or 1), and adjudicated.
+	result := 2*st.Outcome.ScoreFor(game.South) - 1
+	outcome := result
 	switch r := st.Reason; {
 	case cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies):
 		outcome = shaped(final)
@@ -491,9 +492,8 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 	shortTerm := cfg.shortTermTargets(values, outcome)
 	// With HorizonResult, a horizon that reaches the end of a game won or
 	// lost by the rules takes the result (for South) as its material term.
-	_, decisive := st.Outcome.Winner()
-	decisive = decisive && cfg.HorizonResult && st.Reason != game.Adjudicated
-	resultTerm := cfg.Adjudication * (2*st.Outcome.ScoreFor(game.South) - 1)
+	_, won := st.Outcome.Winner()
+	decisive := won && cfg.HorizonResult && st.Reason != game.Adjudicated
 	for i := range ss {
 		s := &ss[i]
 		me := s.Position.SideToMove()
@@ -515,7 +515,7 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 			if w := cfg.MaterialWeight; w > 0 {
 				term := shaped(later)
 				if decisive && at >= len(leads)-1 {
-					term = southView(resultTerm, me)
+					term = southView(cfg.Adjudication*result, me)
 				}
 				t = (1-w)*t + w*term
 			}
