@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,7 +45,10 @@ model file gets one trained first, in DIR/runs/ of --out. Writes balance.md,
 results.json, PNG charts and the games (games/<variant>.pgn) to --out, and prints the
 tables. results.json is rewritten after each variant; --resume keeps the variants in it
 whose study was of the same model (by checksum) and settings, and studies the rest, so
-that a long study can go on after a stop.`,
+that a long study can go on after a stop. Each game's record goes to its games file as
+it ends, tagged with its study: --resume counts those of the same study again rather
+than play them, so a variant stopped part way goes on from its last game (a games file
+of another study is moved aside first).`,
 	run: runBalance,
 }
 
@@ -158,7 +162,7 @@ next:
 		}
 		fmt.Fprintf(out, "balance: %s, model %s (generation %d, %d games, %.2f hours of training)\n",
 			j.rules.Name, source, m.Training.Generation, m.Training.Games, m.Training.Hours)
-		res, err := studyVariant(ctx, m, opts, f.out, out)
+		res, err := studyVariant(ctx, m, opts, f.out, out, f.resume)
 		if err != nil {
 			if ctx.Err() != nil && len(results) > 0 {
 				fmt.Fprintf(out, "interrupted; %s holds the %d variants finished\n", filepath.Join(f.out, balanceReport), len(results))
@@ -278,14 +282,27 @@ func trainForBalance(ctx context.Context, r *game.Rules, presetPath, outDir stri
 }
 
 // studyVariant runs one study with a progress bar (on terminals) and
-// writes its games to outDir/games/<variant>.pgn.
-func studyVariant(ctx context.Context, m *model.Model, opts balance.Options, outDir string, out io.Writer) (*balance.VariantResult, error) {
+// writes its games to outDir/games/<variant>.pgn as they end, each in one
+// write. With resume the games of that file that belong to this study
+// (balance.Fingerprint) are counted again rather than played (a study
+// stopped within a variant goes on game by game); a file that holds
+// other games is first moved aside.
+func studyVariant(ctx context.Context, m *model.Model, opts balance.Options, outDir string, out io.Writer, resume bool) (*balance.VariantResult, error) {
 	gamesDir := filepath.Join(outDir, "games")
 	if err := os.MkdirAll(gamesDir, 0o755); err != nil {
 		return nil, err
 	}
 	path := filepath.Join(gamesDir, fileName(m.Rules.Name)+".pgn")
-	sink, err := durable.Create(path)
+	var sink *os.File
+	var err error
+	if resume {
+		if opts.Played, err = studyGames(out, path, balance.Fingerprint(m, opts)); err != nil {
+			return nil, err
+		}
+		sink, err = durable.Append(path)
+	} else {
+		sink, err = durable.Create(path)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -293,13 +310,11 @@ func studyVariant(ctx context.Context, m *model.Model, opts balance.Options, out
 	bar := progress.New(out, opts.TotalGames(), m.Rules.Name)
 	var writeErr error
 	opts.OnGame = func(g *balance.Game) {
-		if g.Anchor {
-			g.Record.Tags["Stage"] = "anchor"
-		} else {
-			g.Record.Tags["Stage"] = fmt.Sprintf("self-play, %d sims", g.Sims)
-		}
-		if writeErr == nil {
-			writeErr = g.Record.WritePGN(sink)
+		if writeErr == nil && !g.Resumed {
+			var buf bytes.Buffer
+			if writeErr = g.Record.WritePGN(&buf); writeErr == nil {
+				_, writeErr = sink.Write(buf.Bytes())
+			}
 		}
 		stage := fmt.Sprintf("%s %d sims", m.Rules.Name, g.Sims)
 		if g.Anchor {
@@ -316,12 +331,61 @@ func studyVariant(ctx context.Context, m *model.Model, opts balance.Options, out
 	if writeErr != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, writeErr)
 	}
+	if res.ResumedGames > 0 {
+		fmt.Fprintf(out, "  %d of its %d games from %s, played before\n", res.ResumedGames, opts.TotalGames(), path)
+	}
 	if m := res.Main(); m != nil {
 		fmt.Fprintf(out, "  first player (%s) %d/%d/%d at %d sims, score %.1f %% [%.1f, %.1f], draws %.0f %%, %.0f turns; %s in %.0f s\n",
 			res.FirstName, m.First.W, m.First.D, m.First.L, m.Sims, 100*m.FirstScore, 100*m.CILow, 100*m.CIHigh,
 			100*m.DrawRate, m.MeanLen, reliability(res), res.Elapsed.Seconds())
 	}
 	return res, sink.Close()
+}
+
+// studyGames reads the game records in path (none if it does not exist)
+// and returns those of the study with the given fingerprint. When the
+// file holds other records too (another study's, or written before
+// records carried the tag), it is moved aside and a new one written with
+// the study's records alone, so that nothing is lost and the file ends as
+// the games of one study.
+func studyGames(out io.Writer, path, fingerprint string) ([]*game.Record, error) {
+	data, err := durable.ReadFile(path, "balance games file", game.MaxRecordsBytes)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	recs, err := game.ReadPGN(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %s: %w (move it aside to play the variant again)", path, err)
+	}
+	var keep []*game.Record
+	for _, rec := range recs {
+		if fingerprint != "" && rec.Tags[balance.TagStudy] == fingerprint {
+			keep = append(keep, rec)
+		}
+	}
+	if len(keep) == len(recs) {
+		return keep, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	to, err := durable.MoveAside(path, st.ModTime(), filepath.Ext(path))
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(out, "balance: moved %s to %s: %d of its %d games are of another study\n", path, to, len(recs)-len(keep), len(recs))
+	return keep, durable.Write(path, func(w io.Writer) error {
+		for _, rec := range keep {
+			if err := rec.WritePGN(w); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 func reliability(res *balance.VariantResult) string {

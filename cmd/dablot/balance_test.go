@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -247,5 +248,110 @@ func TestBalanceResume(t *testing.T) {
 	}
 	if o, err = runCmd(t, append(args, "--resume")...); err == nil || !strings.Contains(o, "results.json") {
 		t.Errorf("a damaged results file: %v\n%s", err, o)
+	}
+}
+
+// TestBalanceResumeGames: a study stopped within a variant goes on game by
+// game with --resume: the games its file holds are counted, not played
+// again, and the results are those of a study run straight through. A
+// games file of another study is moved aside, not overwritten.
+func TestBalanceResumeGames(t *testing.T) {
+	models := t.TempDir()
+	saveTinyModel(t, "frostviken", filepath.Join(models, "frostviken.dbm"))
+	out := filepath.Join(t.TempDir(), "study")
+	args := []string{"analyse", "balance", "--variants", "frostviken", "--models", models, "--games", "4",
+		"--sims", "4", "--open", "2", "--check-games", "2", "--anchor", "alphabeta:depth=1", "--guard", "0",
+		"--threads", "1", "--workers", "2", "--out", out}
+	if o, err := runCmd(t, args...); err != nil {
+		t.Fatalf("%v\n%s", err, o)
+	}
+	readResults := func() []*balance.VariantResult {
+		t.Helper()
+		var rs []*balance.VariantResult
+		data, err := os.ReadFile(filepath.Join(out, "results.json"))
+		if err == nil {
+			err = json.Unmarshal(data, &rs)
+		}
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("results.json: %v, %d results", err, len(rs))
+		}
+		rs[0].Elapsed, rs[0].ResumedGames = 0, 0
+		for i := range rs[0].PerSims {
+			rs[0].PerSims[i].Elapsed = 0
+		}
+		return rs
+	}
+	first := readResults()
+	gamesPath := filepath.Join(out, "games", "frostviken.pgn")
+	readGames := func(path string) []*game.Record {
+		t.Helper()
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		recs, err := game.ReadPGN(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return recs
+	}
+	recs := readGames(gamesPath)
+	if len(recs) != 6 {
+		t.Fatalf("%d games recorded, want 6", len(recs))
+	}
+
+	// Stopped after three games: results.json without the variant, the
+	// games file with the three.
+	var buf bytes.Buffer
+	for _, rec := range recs[:3] {
+		if err := rec.WritePGN(&buf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(gamesPath, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(out, "results.json")); err != nil {
+		t.Fatal(err)
+	}
+	o, err := runCmd(t, append(args, "--resume")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, o)
+	}
+	wantOutput(t, o, "3 of its 6 games from "+gamesPath+", played before")
+	if again := readResults(); !reflect.DeepEqual(again, first) {
+		t.Errorf("resumed game by game:\n%+v\nstraight through:\n%+v", again[0], first[0])
+	}
+	if n := len(readGames(gamesPath)); n != 6 {
+		t.Errorf("the games file holds %d games after the resumed study, want 6", n)
+	}
+
+	// Another seed: the games of the first study are moved aside.
+	if err := os.Remove(filepath.Join(out, "results.json")); err != nil {
+		t.Fatal(err)
+	}
+	if o, err = runCmd(t, append(args, "--resume", "--seed", "2")...); err != nil {
+		t.Fatalf("%v\n%s", err, o)
+	}
+	wantOutput(t, o, "balance: moved "+gamesPath, "6 of its 6 games are of another study")
+	aside, _ := filepath.Glob(filepath.Join(out, "games", "frostviken*.pgn"))
+	if len(aside) != 2 {
+		t.Fatalf("games files %v, want the new one and the one moved aside", aside)
+	}
+	for _, p := range aside {
+		if n := len(readGames(p)); n != 6 {
+			t.Errorf("%s holds %d games, want 6", p, n)
+		}
+	}
+	// A games file that does not parse is an error naming it.
+	if err := os.Remove(filepath.Join(out, "results.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gamesPath, []byte("[Variant \"frostviken\"\n\n1. z99-z98\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o, err = runCmd(t, append(args, "--resume")...); err == nil || !strings.Contains(o, gamesPath) {
+		t.Errorf("a damaged games file: %v\n%s", err, o)
 	}
 }

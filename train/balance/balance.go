@@ -36,6 +36,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
@@ -90,8 +91,17 @@ type Options struct {
 	CheckAnchor string
 	CheckGames  int
 	// OnGame, if set, is called after every game (self-play and anchor
-	// games), from one goroutine at a time, in the order the games end.
+	// games), from one goroutine at a time, in the order the games end;
+	// for the games taken from Played too (Game.Resumed).
 	OnGame func(*Game)
+	// Played holds the game records of an earlier run of the same study
+	// that stopped before the variant was done (the records OnGame was
+	// given, read back), so that a study resumes game by game. A record
+	// counts in place of its game when its Study tag is this study's
+	// Fingerprint; it must then be that game (its Stage and Game tags,
+	// players and opening) and replay to the end with the result it gives,
+	// or Study fails naming it. Records of other studies are passed over.
+	Played []*game.Record
 }
 
 // DefaultOptions returns 100 games at each of 50, 200 and 800 simulations
@@ -185,6 +195,9 @@ type Game struct {
 	// ModelFirst says whether the model moved first (anchor games).
 	ModelFirst bool
 	Duration   time.Duration
+	// Resumed says that the game was not played but taken from
+	// Options.Played (Duration is then the one its record gives).
+	Resumed bool
 }
 
 // StrengthResult is the self-play of one strength of the ladder.
@@ -271,9 +284,13 @@ type VariantResult struct {
 	Rating *StoredRating `json:"rating,omitempty"`
 	// Reliable is false when the model is weaker than the anchor (or
 	// its strength was not checked); Reason says why.
-	Reliable bool          `json:"reliable"`
-	Reason   string        `json:"reason,omitempty"`
-	Elapsed  time.Duration `json:"elapsed_ns"`
+	Reliable bool   `json:"reliable"`
+	Reason   string `json:"reason,omitempty"`
+	// ResumedGames is the number of games taken from an earlier run's
+	// records (Options.Played) rather than played; Elapsed and the
+	// strengths' Elapsed count only this run's time.
+	ResumedGames int           `json:"resumed_games,omitempty"`
+	Elapsed      time.Duration `json:"elapsed_ns"`
 }
 
 // Matches reports whether v is the study that Study(m, opts) would make
@@ -353,7 +370,10 @@ func Study(ctx context.Context, m *model.Model, opts Options) (*VariantResult, e
 		return nil, fmt.Errorf("balance: %s: the start position is already over", r.Name)
 	}
 
-	s := &study{m: m, r: r, opts: opts, search: search, workers: workers}
+	s := &study{m: m, r: r, opts: opts, search: search, workers: workers, fingerprint: Fingerprint(m, opts)}
+	if err := s.indexPlayed(s.fingerprint); err != nil {
+		return nil, err
+	}
 	for range lanes {
 		ev := m.NewEvaluator(256, 1)
 		defer ev.Close()
@@ -408,6 +428,7 @@ func Study(ctx context.Context, m *model.Model, opts Options) (*VariantResult, e
 		}
 	}
 	res.Rating = storedRating(m, opts.CheckAnchor)
+	res.ResumedGames = int(s.resumedGames.Load())
 	judge(res, opts.CheckGames)
 	res.Elapsed = time.Since(began)
 	return res, nil
@@ -487,6 +508,12 @@ type study struct {
 	batchers []*mcts.Batcher
 	openings []opening
 	mu       sync.Mutex // serialises OnGame
+	// fingerprint is the study's Fingerprint, which its records carry;
+	// played the earlier records of it (Options.Played) by stage and
+	// game, and resumedGames the games taken from them.
+	fingerprint  string
+	played       map[string]*game.Record
+	resumedGames atomic.Int64
 }
 
 // opening is the position after a game's opening turns.
@@ -778,7 +805,7 @@ func (s *study) play(ctx context.Context, o opening, south, north mcts.Player, s
 	full := game.NewRecord(s.r, nil)
 	full.South, full.North = southName, northName
 	full.Turns = append(slices.Clone(o.turns), rec.Turns...)
-	full.Tags = map[string]string{"Opening": fmt.Sprint(len(o.turns))}
+	full.Tags = map[string]string{tagOpening: fmt.Sprint(len(o.turns))}
 	full.Finish(st)
 	return full, st, nil
 }
@@ -788,7 +815,17 @@ func (s *study) selfPlay(ctx context.Context, sims int) (StrengthResult, error) 
 	began := time.Now()
 	games := make([]*Game, s.opts.Games)
 	name := fmt.Sprintf("model sims=%d", sims)
+	stage := SelfPlayStage(sims)
 	err := s.parallel(ctx, s.opts.Games, func(i int, ev mcts.Evaluator) error {
+		rec, st, took, err := s.resumed(stage, i+1, s.openings[i], name, name)
+		if err != nil {
+			return err
+		}
+		if rec != nil {
+			games[i] = &Game{Sims: sims, Index: i, Record: rec, Status: st,
+				Score: st.Outcome.ScoreFor(s.r.First), Duration: took, Resumed: true}
+			return nil
+		}
 		t0 := time.Now()
 		seed := mcts.Mix(mcts.Mix(s.opts.Seed, streamPlayers), uint64(i))
 		seed = mcts.Mix(seed, uint64(sims))
@@ -800,12 +837,12 @@ func (s *study) selfPlay(ctx context.Context, sims int) (StrengthResult, error) 
 		if err != nil {
 			return err
 		}
-		rec, st, err := s.play(ctx, s.openings[i], south, north, name, name)
+		rec, st, err = s.play(ctx, s.openings[i], south, north, name, name)
 		if err != nil {
 			return fmt.Errorf("balance: %s, %d sims, game %d: %w", s.r.Name, sims, i+1, err)
 		}
-		rec.Tags["Game"] = fmt.Sprint(i + 1)
-		rec.Tags["Seed"] = fmt.Sprint(s.opts.Seed)
+		s.tag(rec, stage, i+1, time.Since(t0))
+		rec.Tags[tagSeed] = fmt.Sprint(s.opts.Seed)
 		games[i] = &Game{Sims: sims, Index: i, Record: rec, Status: st,
 			Score: st.Outcome.ScoreFor(s.r.First), Duration: time.Since(t0)}
 		return nil
@@ -859,6 +896,27 @@ func (s *study) anchorGames(ctx context.Context, sims int, res *VariantResult) e
 	games := make([]*Game, n)
 	name := fmt.Sprintf("model sims=%d", sims)
 	err = s.parallel(ctx, n, func(i int, ev mcts.Evaluator) error {
+		// The model moves first in even games.
+		modelFirst := i%2 == 0
+		o := s.openings[i/2]
+		// The side to move after the opening may not be the first player.
+		modelSide := s.r.First
+		if !modelFirst {
+			modelSide = modelSide.Other()
+		}
+		sn, nn := name, anchor.Name
+		if modelSide == game.North {
+			sn, nn = anchor.Name, name
+		}
+		rec, st, took, err := s.resumed(StageAnchor, i+1, o, sn, nn)
+		if err != nil {
+			return err
+		}
+		if rec != nil {
+			games[i] = &Game{Anchor: true, Sims: sims, Index: i, Record: rec, Status: st,
+				Score: st.Outcome.ScoreFor(modelSide), ModelFirst: modelFirst, Duration: took, Resumed: true}
+			return nil
+		}
 		t0 := time.Now()
 		seed := mcts.Mix(mcts.Mix(s.opts.Seed, streamAnchor), uint64(i))
 		model, err := s.searchPlayer(ev, sims, mcts.Mix(seed, 1))
@@ -869,23 +927,15 @@ func (s *study) anchorGames(ctx context.Context, sims int, res *VariantResult) e
 		if err != nil {
 			return fmt.Errorf("balance: anchor %s: %w", anchor.Name, err)
 		}
-		// The model moves first in even games.
-		modelFirst := i%2 == 0
-		o := s.openings[i/2]
-		// The side to move after the opening may not be the first player.
-		modelSide := s.r.First
-		if !modelFirst {
-			modelSide = modelSide.Other()
-		}
-		south, north, sn, nn := model, other, name, anchor.Name
+		south, north := model, other
 		if modelSide == game.North {
-			south, north, sn, nn = other, model, anchor.Name, name
+			south, north = other, model
 		}
-		rec, st, err := s.play(ctx, o, south, north, sn, nn)
+		rec, st, err = s.play(ctx, o, south, north, sn, nn)
 		if err != nil {
 			return fmt.Errorf("balance: %s, against %s, game %d: %w", s.r.Name, anchor.Name, i+1, err)
 		}
-		rec.Tags["Game"] = fmt.Sprint(i + 1)
+		s.tag(rec, StageAnchor, i+1, time.Since(t0))
 		games[i] = &Game{Anchor: true, Sims: sims, Index: i, Record: rec, Status: st,
 			Score: st.Outcome.ScoreFor(modelSide), ModelFirst: modelFirst, Duration: time.Since(t0)}
 		return nil

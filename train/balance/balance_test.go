@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -624,5 +625,173 @@ func TestMatches(t *testing.T) {
 	old.DistinctOpenings--
 	if old.Matches(m, opts) {
 		t.Error("a study whose fixed-length redraws ran out matches")
+	}
+}
+
+// savedModel returns a tiny untrained network of variant as a saved
+// model file has it, with its checksum.
+func savedModel(t *testing.T, variant string) *model.Model {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "m.dbm")
+	if err := tinyModel(t, variant).Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func cloneRecord(rec *game.Record) *game.Record {
+	c := *rec
+	c.Turns = slices.Clone(rec.Turns)
+	c.Tags = maps.Clone(rec.Tags)
+	return &c
+}
+
+// TestStudyResumesGames: a study given the records of an earlier run of
+// itself counts them instead of playing them again, and comes to the same
+// result; records of another study are passed over; a record of this
+// study that is not its game is an error naming it.
+func TestStudyResumesGames(t *testing.T) {
+	m := savedModel(t, decisive)
+	o := smallOptions(6, 3)
+	o.Guard, o.CheckGames, o.CheckAnchor = 0, 4, "alphabeta:depth=1"
+	full, games := studyGames(t, m, o)
+	fp := Fingerprint(m, o)
+	if fp == "" || full.ResumedGames != 0 {
+		t.Fatalf("fingerprint %q, %d games resumed", fp, full.ResumedGames)
+	}
+	var half []*game.Record
+	for k, g := range games {
+		wantStage := SelfPlayStage(g.Sims)
+		if g.Anchor {
+			wantStage = StageAnchor
+		}
+		if g.Record.Tags[TagStudy] != fp || g.Record.Tags[TagStage] != wantStage || g.Record.Tags[TagGame] != strconv.Itoa(g.Index+1) || g.Resumed {
+			t.Fatalf("game %d at %d sims: tags %v, resumed %v", g.Index, g.Sims, g.Record.Tags, g.Resumed)
+		}
+		if k%2 == 0 {
+			half = append(half, cloneRecord(g.Record))
+		}
+	}
+	other := cloneRecord(half[0])
+	other.Tags[TagStudy] = "another study"
+	other.Result = "*" // would be an error if it counted
+
+	o.Played = append(slices.Clone(half), other)
+	again, games2 := studyGames(t, m, o)
+	if again.ResumedGames != len(half) {
+		t.Errorf("%d games resumed, want %d", again.ResumedGames, len(half))
+	}
+	resumed := 0
+	for _, g := range games2 {
+		if g.Resumed {
+			resumed++
+		}
+	}
+	if len(games2) != len(games) || resumed != len(half) {
+		t.Errorf("OnGame saw %d games, %d resumed; want %d and %d", len(games2), resumed, len(games), len(half))
+	}
+	if !slices.Equal(records(games2), records(games)) {
+		t.Error("the resumed study's games differ")
+	}
+	a, b := strip(full), strip(again)
+	b.ResumedGames = 0
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("resumed study:\n%+v\nwant\n%+v", b, a)
+	}
+
+	// A record of this study that is not its game is an error.
+	anchorRec := func() *game.Record {
+		for _, g := range games {
+			if g.Anchor {
+				return cloneRecord(g.Record)
+			}
+		}
+		t.Fatal("no anchor game")
+		return nil
+	}
+	for _, tc := range []struct {
+		name, want string
+		edit       func(rec *game.Record) []*game.Record
+	}{
+		{"result", "ends", func(rec *game.Record) []*game.Record {
+			rec.Result = map[string]string{"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1-0"}[rec.Result]
+			return []*game.Record{rec}
+		}},
+		{"unfinished", "unfinished", func(rec *game.Record) []*game.Record {
+			rec.Turns = rec.Turns[:len(rec.Turns)-1]
+			rec.Result = "*"
+			return []*game.Record{rec}
+		}},
+		{"opening", "opening", func(rec *game.Record) []*game.Record {
+			rec.Tags[tagOpening] = "1"
+			return []*game.Record{rec}
+		}},
+		{"players", "South", func(rec *game.Record) []*game.Record {
+			rec.South, rec.North = rec.North, rec.South
+			return []*game.Record{rec}
+		}},
+		{"seconds", "Seconds", func(rec *game.Record) []*game.Record {
+			rec.Tags[tagSeconds] = "soon"
+			return []*game.Record{rec}
+		}},
+		{"twice", "second record", func(rec *game.Record) []*game.Record {
+			return []*game.Record{rec, cloneRecord(rec)}
+		}},
+		{"other game", "opening", func(rec *game.Record) []*game.Record {
+			rec.Tags[TagGame] = "2"
+			return []*game.Record{rec}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := cloneRecord(half[0])
+			if tc.name == "players" {
+				rec = anchorRec()
+			}
+			o := o
+			o.Played = tc.edit(rec)
+			_, err := Study(t.Context(), m, o)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestFingerprint: the fingerprint changes with every setting a game
+// depends on and with the model, and a model without a checksum has none.
+func TestFingerprint(t *testing.T) {
+	m := savedModel(t, "daablot")
+	o := DefaultOptions()
+	fp := Fingerprint(m, o)
+	if fp == "" || Fingerprint(m, o) != fp {
+		t.Fatalf("fingerprint %q, not stable", fp)
+	}
+	for name, edit := range map[string]func(*Options){
+		"games":  func(o *Options) { o.Games++ },
+		"sims":   func(o *Options) { o.Sims = []int{8} },
+		"main":   func(o *Options) { o.MainSims = 50 },
+		"seed":   func(o *Options) { o.Seed++ },
+		"guard":  func(o *Options) { o.Guard = 3 },
+		"open":   func(o *Options) { o.OpeningTurns++ },
+		"temp":   func(o *Options) { o.OpeningTemperature = 0.5 },
+		"anchor": func(o *Options) { o.CheckAnchor = "alphabeta:depth=2" },
+		"checks": func(o *Options) { o.CheckGames = 4 },
+		"search": func(o *Options) { c := mcts.DefaultConfig(); c.Gumbel = true; o.Search = &c },
+	} {
+		e := o
+		edit(&e)
+		if Fingerprint(m, e) == fp {
+			t.Errorf("other %s: the same fingerprint", name)
+		}
+	}
+	if Fingerprint(savedModel(t, "daablot-king"), o) == fp {
+		t.Error("another model: the same fingerprint")
+	}
+	if got := Fingerprint(tinyModel(t, "daablot"), o); got != "" {
+		t.Errorf("a model without a checksum: fingerprint %q", got)
 	}
 }
