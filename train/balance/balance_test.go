@@ -741,6 +741,10 @@ func TestStudyResumesGames(t *testing.T) {
 		{"twice", "second record", func(rec *game.Record) []*game.Record {
 			return []*game.Record{rec, cloneRecord(rec)}
 		}},
+		{"number", "want a game's number", func(rec *game.Record) []*game.Record {
+			rec.Tags[TagGame] = "first"
+			return []*game.Record{rec}
+		}},
 		{"other game", "opening", func(rec *game.Record) []*game.Record {
 			rec.Tags[TagGame] = "2"
 			return []*game.Record{rec}

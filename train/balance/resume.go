@@ -70,11 +70,11 @@ func (s *study) indexPlayed(fingerprint string) error {
 		if rec == nil || rec.Tags[TagStudy] != fingerprint {
 			continue
 		}
-		key := playedKey(rec.Tags[TagStage], 0)
 		n, err := strconv.Atoi(rec.Tags[TagGame])
-		if err == nil {
-			key = playedKey(rec.Tags[TagStage], n)
+		if err != nil || n < 1 {
+			return fmt.Errorf("balance: earlier record %d: tag %s is %q: want a game's number", k+1, TagGame, rec.Tags[TagGame])
 		}
+		key := playedKey(rec.Tags[TagStage], n)
 		if _, dup := s.played[key]; dup {
 			return fmt.Errorf("balance: earlier record %d: a second record of %s game %s", k+1, rec.Tags[TagStage], rec.Tags[TagGame])
 		}
