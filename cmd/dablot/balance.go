@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,7 +46,9 @@ model file gets one trained first, in DIR/runs/ of --out. Writes balance.md,
 results.json, PNG charts and the games (games/<variant>.pgn) to --out, and prints the
 tables. results.json is rewritten after each variant; --resume keeps the variants in it
 whose study was of the same model (by checksum) and settings, and studies the rest, so
-that a long study can go on after a stop. Each game's record goes to its games file as
+that a long study can go on after a stop (until it reaches them, results.json still
+holds the kept ones; a results file with studies it does not keep is moved aside
+first). Each game's record goes to its games file as
 it ends, tagged with its study: --resume counts those of the same study again rather
 than play them, so a variant stopped part way goes on from its last game (a games file
 of another study is moved aside first).`,
@@ -143,15 +146,30 @@ func runBalance(args []string, out io.Writer) error {
 			return err
 		}
 	}
-	var results []*balance.VariantResult
-next:
-	for _, j := range jobs {
+	// kept[i] is the earlier study of jobs[i] that --resume keeps. Until a
+	// variant is reached, results.json goes on holding its kept study, so
+	// that a run stopped part way loses none of them; an earlier results
+	// file that holds studies this run does not keep is moved aside first.
+	kept := make([]*balance.VariantResult, len(jobs))
+	nKept := 0
+	for i, j := range jobs {
 		for _, e := range earlier {
 			if e != nil && j.model != nil && e.Matches(j.model, opts) {
-				fmt.Fprintf(out, "balance: %s: kept from %s (the same model and settings)\n", j.rules.Name, filepath.Join(f.out, balanceResults))
-				results = append(results, e)
-				continue next
+				kept[i] = e
+				nKept++
+				break
 			}
+		}
+	}
+	if err := setAsideResults(out, f.out, len(earlier), nKept); err != nil {
+		return err
+	}
+	var results []*balance.VariantResult
+	for i, j := range jobs {
+		if kept[i] != nil {
+			fmt.Fprintf(out, "balance: %s: kept from %s (the same model and settings)\n", j.rules.Name, filepath.Join(f.out, balanceResults))
+			results = append(results, kept[i])
+			continue
 		}
 		m, source := j.model, j.path
 		if m == nil {
@@ -171,7 +189,8 @@ next:
 		}
 		res.Model = source
 		results = append(results, res)
-		if _, err := writeBalance(f.out, results); err != nil {
+		pending := slices.DeleteFunc(slices.Clone(kept[i+1:]), func(e *balance.VariantResult) bool { return e == nil })
+		if _, err := writeBalance(f.out, append(slices.Clone(results), pending...)); err != nil {
 			return err
 		}
 	}
@@ -403,6 +422,27 @@ const (
 
 // maxBalanceResults bounds the results file that --resume reads.
 const maxBalanceResults = 64 << 20
+
+// setAsideResults moves the results file of dir aside when it holds more
+// studies (earlier) than the run keeps (kept), with a note on out: the
+// run rewrites it with the variants it studies alone.
+func setAsideResults(out io.Writer, dir string, earlier, kept int) error {
+	if earlier <= kept {
+		return nil
+	}
+	path := filepath.Join(dir, balanceResults)
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	to, err := durable.MoveAside(path, st.ModTime(), filepath.Ext(path))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "balance: moved %s to %s: %d of its %d studies are not kept (another model or settings, or not in --variants)\n",
+		path, to, earlier-kept, earlier)
+	return nil
+}
 
 // readBalance reads the results of an earlier study in dir (none if it has
 // no results file).

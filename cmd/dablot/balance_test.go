@@ -355,3 +355,77 @@ func TestBalanceResumeGames(t *testing.T) {
 		t.Errorf("a damaged games file: %v\n%s", err, o)
 	}
 }
+
+// TestBalanceResumeKeepsResults: a resumed study that stops part way
+// still holds in results.json the studies it keeps of the variants it has
+// not reached, and an earlier results file with studies it does not keep
+// is moved aside, not overwritten.
+func TestBalanceResumeKeepsResults(t *testing.T) {
+	models := t.TempDir()
+	for _, v := range []string{"frostviken", "daablot", "daablot-king"} {
+		saveTinyModel(t, v, filepath.Join(models, v+".dbm"))
+	}
+	out := filepath.Join(t.TempDir(), "study")
+	args := func(variants string) []string {
+		return []string{"analyse", "balance", "--variants", variants, "--models", models, "--games", "2",
+			"--sims", "4", "--open", "2", "--check-games", "0", "--guard", "0",
+			"--threads", "1", "--workers", "2", "--out", out, "--resume"}
+	}
+	if o, err := runCmd(t, args("daablot,frostviken")...); err != nil {
+		t.Fatalf("%v\n%s", err, o)
+	}
+	variants := func(path string) []string {
+		t.Helper()
+		var rs []*balance.VariantResult
+		data, err := os.ReadFile(path)
+		if err == nil {
+			err = json.Unmarshal(data, &rs)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		var names []string
+		for _, r := range rs {
+			names = append(names, r.Variant)
+		}
+		return names
+	}
+	// A new daablot model, then a study of daablot (again), daablot-king
+	// (which fails: its games file cannot be written) and frostviken (kept).
+	m, err := model.NewNetwork(configs.MustVariant("daablot"), net.Config{Blocks: 1, Channels: 8, ValueHidden: 8}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Save(filepath.Join(models, "daablot.dbm"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(out, "games", "daablot-king.pgn"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o, err := runCmd(t, args("daablot,daablot-king,frostviken")...)
+	if err == nil {
+		t.Fatalf("a study whose games file is a directory did not fail:\n%s", o)
+	}
+	wantOutput(t, o, "balance: moved "+filepath.Join(out, "results.json"), "1 of its 2 studies are not kept")
+	if got := variants(filepath.Join(out, "results.json")); !slices.Equal(got, []string{"daablot", "frostviken"}) {
+		t.Errorf("results.json after the stop holds %v, want daablot (new) and frostviken (kept)", got)
+	}
+	aside, _ := filepath.Glob(filepath.Join(out, "results-*.json"))
+	if len(aside) != 1 || !slices.Equal(variants(aside[0]), []string{"daablot", "frostviken"}) {
+		t.Errorf("results moved aside: %v", aside)
+	}
+	// Resumed once more, everything is kept and nothing moved.
+	if err := os.Remove(filepath.Join(out, "games", "daablot-king.pgn")); err != nil {
+		t.Fatal(err)
+	}
+	if o, err = runCmd(t, args("daablot,daablot-king,frostviken")...); err != nil {
+		t.Fatalf("%v\n%s", err, o)
+	}
+	wantOutput(t, o, "balance: daablot: kept", "balance: frostviken: kept")
+	if strings.Contains(o, "moved") {
+		t.Errorf("a resumed study that keeps every earlier study moved something:\n%s", o)
+	}
+	if got := variants(filepath.Join(out, "results.json")); !slices.Equal(got, []string{"daablot", "daablot-king", "frostviken"}) {
+		t.Errorf("results.json holds %v", got)
+	}
+}
