@@ -161,13 +161,14 @@ func runBalance(args []string, out io.Writer) error {
 			}
 		}
 	}
-	if err := setAsideResults(out, f.out, len(earlier), nKept); err != nil {
+	from, err := setAsideResults(out, f.out, len(earlier), nKept)
+	if err != nil {
 		return err
 	}
 	var results []*balance.VariantResult
 	for i, j := range jobs {
 		if kept[i] != nil {
-			fmt.Fprintf(out, "balance: %s: kept from %s (the same model and settings)\n", j.rules.Name, filepath.Join(f.out, balanceResults))
+			fmt.Fprintf(out, "balance: %s: kept from %s (the same model and settings)\n", j.rules.Name, from)
 			results = append(results, kept[i])
 			continue
 		}
@@ -425,23 +426,24 @@ const maxBalanceResults = 64 << 20
 
 // setAsideResults moves the results file of dir aside when it holds more
 // studies (earlier) than the run keeps (kept), with a note on out: the
-// run rewrites it with the variants it studies alone.
-func setAsideResults(out io.Writer, dir string, earlier, kept int) error {
-	if earlier <= kept {
-		return nil
-	}
+// run rewrites it with the variants it studies alone. It returns where
+// the earlier results are now.
+func setAsideResults(out io.Writer, dir string, earlier, kept int) (string, error) {
 	path := filepath.Join(dir, balanceResults)
+	if earlier <= kept {
+		return path, nil
+	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return err
+		return "", err
 	}
 	to, err := durable.MoveAside(path, st.ModTime(), filepath.Ext(path))
 	if err != nil {
-		return err
+		return "", err
 	}
 	fmt.Fprintf(out, "balance: moved %s to %s: %d of its %d studies are not kept (another model or settings, or not in --variants)\n",
 		path, to, earlier-kept, earlier)
-	return nil
+	return to, nil
 }
 
 // readBalance reads the results of an earlier study in dir (none if it has
