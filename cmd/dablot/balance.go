@@ -313,28 +313,25 @@ func studyVariant(ctx context.Context, m *model.Model, opts balance.Options, out
 		return nil, err
 	}
 	path := filepath.Join(gamesDir, fileName(m.Rules.Name)+".pgn")
-	var sink *os.File
+	var f *os.File
 	var err error
 	if resume {
 		if opts.Played, err = studyGames(out, path, balance.Fingerprint(m, opts)); err != nil {
 			return nil, err
 		}
-		sink, err = durable.Append(path)
+		f, err = durable.Append(path)
 	} else {
-		sink, err = durable.Create(path)
+		f, err = durable.Create(path)
 	}
 	if err != nil {
 		return nil, err
 	}
+	sink := &recordSink{f: f, path: path}
 	defer sink.Close()
 	bar := progress.New(out, opts.TotalGames(), m.Rules.Name)
-	var writeErr error
 	opts.OnGame = func(g *balance.Game) {
-		if writeErr == nil && !g.Resumed {
-			var buf bytes.Buffer
-			if writeErr = g.Record.WritePGN(&buf); writeErr == nil {
-				_, writeErr = sink.Write(buf.Bytes())
-			}
+		if !g.Resumed {
+			sink.write(g.Record)
 		}
 		stage := fmt.Sprintf("%s %d sims", m.Rules.Name, g.Sims)
 		if g.Anchor {
@@ -348,8 +345,8 @@ func studyVariant(ctx context.Context, m *model.Model, opts balance.Options, out
 	if err != nil {
 		return nil, err
 	}
-	if writeErr != nil {
-		return nil, fmt.Errorf("writing %s: %w", path, writeErr)
+	if err := sink.Close(); err != nil {
+		return nil, err
 	}
 	if res.ResumedGames > 0 {
 		fmt.Fprintf(out, "  %d of its %d games from %s, played before\n", res.ResumedGames, opts.TotalGames(), path)
@@ -359,7 +356,7 @@ func studyVariant(ctx context.Context, m *model.Model, opts balance.Options, out
 			res.FirstName, m.First.W, m.First.D, m.First.L, m.Sims, 100*m.FirstScore, 100*m.CILow, 100*m.CIHigh,
 			100*m.DrawRate, m.MeanLen, reliability(res), res.Elapsed.Seconds())
 	}
-	return res, sink.Close()
+	return res, nil
 }
 
 // studyGames reads the game records in path (none if it does not exist)

@@ -283,20 +283,7 @@ func TestBalanceResumeGames(t *testing.T) {
 	}
 	first := readResults()
 	gamesPath := filepath.Join(out, "games", "frostviken.pgn")
-	readGames := func(path string) []*game.Record {
-		t.Helper()
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		recs, err := game.ReadPGN(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return recs
-	}
-	recs := readGames(gamesPath)
+	recs := readPGNFile(t, gamesPath)
 	if len(recs) != 6 {
 		t.Fatalf("%d games recorded, want 6", len(recs))
 	}
@@ -323,7 +310,7 @@ func TestBalanceResumeGames(t *testing.T) {
 	if again := readResults(); !reflect.DeepEqual(again, first) {
 		t.Errorf("resumed game by game:\n%+v\nstraight through:\n%+v", again[0], first[0])
 	}
-	if n := len(readGames(gamesPath)); n != 6 {
+	if n := len(readPGNFile(t, gamesPath)); n != 6 {
 		t.Errorf("the games file holds %d games after the resumed study, want 6", n)
 	}
 
@@ -340,7 +327,7 @@ func TestBalanceResumeGames(t *testing.T) {
 		t.Fatalf("games files %v, want the new one and the one moved aside", aside)
 	}
 	for _, p := range aside {
-		if n := len(readGames(p)); n != 6 {
+		if n := len(readPGNFile(t, p)); n != 6 {
 			t.Errorf("%s holds %d games, want 6", p, n)
 		}
 	}

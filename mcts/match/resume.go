@@ -109,19 +109,20 @@ func resumeGame(ctx context.Context, cfg *ArenaConfig, start game.Position, i in
 		return nil, fmt.Errorf("game %d is unfinished after %d turns", i+1, len(rec.Turns))
 	}
 	g := &ArenaGame{Index: i, AIsSouth: i%2 == 0}
-	if g.Duration, err = tagDuration(rec, tagSeconds); err != nil {
+	if g.Duration, err = TagDuration(rec, tagSeconds); err != nil {
 		return nil, err
 	}
-	if g.Elapsed, err = tagDuration(rec, tagMatchSeconds); err != nil {
+	if g.Elapsed, err = TagDuration(rec, tagMatchSeconds); err != nil {
 		return nil, err
 	}
 	g.finish(rec, p)
 	return g, nil
 }
 
-// tagDuration reads a tag of seconds (0 if the record has none: records
-// written before the tag existed).
-func tagDuration(rec *game.Record, tag string) (time.Duration, error) {
+// TagDuration reads a record's tag of seconds (0 if the record has none:
+// records written before the tag existed); a value that is not seconds is
+// an error naming the tag.
+func TagDuration(rec *game.Record, tag string) (time.Duration, error) {
 	v, ok := rec.Tags[tag]
 	if !ok {
 		return 0, nil

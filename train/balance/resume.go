@@ -10,6 +10,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 )
@@ -117,13 +118,9 @@ func (s *study) resumed(stage string, number int, o opening, south, north string
 	if rec.Result != st.Outcome.Result() {
 		return fail("result %q, but the game ends %s", rec.Result, st.Outcome.Result())
 	}
-	var d time.Duration
-	if v, ok := rec.Tags[tagSeconds]; ok {
-		sec, err := strconv.ParseFloat(v, 64)
-		if err != nil || !(sec >= 0 && sec < 1e9) {
-			return fail("tag %s is %q: want seconds", tagSeconds, v)
-		}
-		d = time.Duration(sec * float64(time.Second))
+	d, err := match.TagDuration(rec, tagSeconds)
+	if err != nil {
+		return fail("%v", err)
 	}
 	s.resumedGames.Add(1)
 	return rec, st, d, nil
