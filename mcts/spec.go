@@ -33,9 +33,9 @@ var specKeys = map[string][]string{
 	"uct":       {"playouts", "ms", "c", "rollout"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext", "order", "reduce"},
 	"mcts": slices.Concat([]string{"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "eg"}, guardKeys),
+		"rollouts", "rollout", "reuse", "q", "mat", "trade", "dscale", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "eg"}, guardKeys),
 	"gumbel": slices.Concat([]string{"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "trade", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "eg"}, guardKeys),
+		"rollouts", "rollout", "q", "mat", "trade", "dscale", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "eg"}, guardKeys),
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -189,6 +189,8 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   q [0: none; else the QuiescenceEvaluator scale],
 //	                   mat [0: none; else MaterialBlend's PerSoldier],
 //	                   trade [0: none; else MaterialBlend's Trade, with mat],
+//	                   dscale [0: none; else DrawScale's Rate: the value shrunk
+//	                   towards a draw as the no-capture counter nears its limit],
 //	                   solve [true: Config.Solver], forced [true: Config.SkipForced],
 //	                   policy [net; uniform: equal priors], value [net; material:
 //	                   MaterialEvaluator's value] (diagnosis: Ablated),
@@ -314,6 +316,7 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 	qscale := r.float("q", 0, 0, 100)
 	perSoldier := r.float("mat", 0, 0, 100)
 	trade := r.float("trade", 0, 0, 1000)
+	drawRate := r.float("dscale", 0, 0, 1)
 	rollouts := r.int("rollouts", 1, 1, 1<<20)
 	maxRollout := r.int("rollout", 0, 0, 1<<30)
 	ablated := Ablated{UniformPolicy: r.choice("policy", "net", "uniform"), MaterialValue: r.choice("value", "net", "material")}
@@ -426,6 +429,9 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		}
 		if perSoldier > 0 {
 			ev = &MaterialBlend{Inner: ev, PerSoldier: perSoldier, Trade: trade}
+		}
+		if drawRate > 0 {
+			ev = &DrawScale{Inner: ev, Rate: drawRate}
 		}
 		if qscale > 0 {
 			ev = NewQuiescenceEvaluator(ev, qscale)
