@@ -42,7 +42,15 @@ type Config struct {
 	Evaluation EvaluationConfig `yaml:"evaluation"`
 	Rating     RatingConfig     `yaml:"rating"`
 	Stop       StopConfig       `yaml:"stop"`
+	// Snapshots are CPU hours of the run (stop.cpu_hours counts the same
+	// time): at the end of the first generation at or past each, the run
+	// keeps its best network as snapshots/VARIANT-Hh.dbm (Run.keepSnapshots),
+	// the points of its learning curve. Increasing, each above 0.
+	Snapshots []float64 `yaml:"snapshots,omitempty"`
 }
+
+// maxSnapshots bounds snapshots: a curve needs a handful of points.
+const maxSnapshots = 32
 
 // NetworkConfig is the architecture of a new network (a warm start keeps the
 // architecture of its model).
@@ -659,6 +667,7 @@ func (c *Config) Validate() error {
 		{c.Stop.Hours >= 0 && numeric.Finite(c.Stop.Hours), "stop.hours", "a finite number, 0 or more", c.Stop.Hours},
 		{c.Stop.CPUHours >= 0 && numeric.Finite(c.Stop.CPUHours), "stop.cpu_hours", "a finite number, 0 or more", c.Stop.CPUHours},
 		{c.Stop.Generations > 0 || c.Stop.Hours > 0 || c.Stop.CPUHours > 0, "stop", "generations, hours or cpu_hours", "none"},
+		{len(c.Snapshots) <= maxSnapshots && increasingHours(c.Snapshots), "snapshots", fmt.Sprintf("at most %d increasing CPU hours, each a finite number above 0", maxSnapshots), c.Snapshots},
 	}
 	// The searches of the games played at once (selfplay.workers of them,
 	// two a game in evaluation matches) hold their trees together.
@@ -694,6 +703,17 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// increasingHours reports whether hs increase strictly, each finite and
+// above 0.
+func increasingHours(hs []float64) bool {
+	for i, h := range hs {
+		if !(h > 0) || !numeric.Finite(h) || i > 0 && h <= hs[i-1] {
+			return false
+		}
+	}
+	return true
 }
 
 // maxShortTermHorizon bounds a horizon of selfplay.short_term_horizons:

@@ -213,6 +213,7 @@ func TestOvernightAndShortAreHour(t *testing.T) {
 	want.Rating.Anchors = []string{"alphabeta:depth=2", "alphabeta:depth=4"}
 	want.Rating.Every = 40
 	want.Stop.Hours = 8
+	want.Snapshots = []float64{1, 2, 4, 8, 16}
 	sameConfig(t, "overnight", preset(t, "overnight"), want)
 
 	want = preset(t, "hour")

@@ -438,6 +438,9 @@ func (r *Run) SetStop(s StopConfig) error {
 // closed (the generation under way is finished and checkpointed first).
 func (r *Run) Train(ctx context.Context, stop <-chan struct{}) error {
 	r.startPace()
+	if err := r.keepSnapshots(); err != nil { // those a kill left unwritten
+		return err
+	}
 	for !r.done() {
 		select {
 		case <-stop:
@@ -637,6 +640,9 @@ func (r *Run) generation(ctx context.Context) error {
 		return err
 	}
 	if err := r.checkpoint(); err != nil {
+		return err
+	}
+	if err := r.keepSnapshots(); err != nil {
 		return err
 	}
 	verdict := "kept gen " + strconv.Itoa(r.state.Best)
