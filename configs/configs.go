@@ -15,7 +15,7 @@ import (
 	"sync"
 
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/internal/durable"
 )
 
 //go:embed variants/*.yaml

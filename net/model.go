@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/net/safetensors"
 )
 

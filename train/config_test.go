@@ -15,6 +15,7 @@ import (
 	"github.com/dablot-zero/dablot/net/encode"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
+	"github.com/dablot-zero/dablot/train/rundir"
 )
 
 // withBases returns a lookup of bases: the files of extra by name, then
@@ -366,7 +367,7 @@ func TestRunRecordsMergedConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Close()
-	data, err := os.ReadFile(filepath.Join(dir, ConfigFile))
+	data, err := os.ReadFile(filepath.Join(dir, rundir.ConfigFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,12 +376,12 @@ func TestRunRecordsMergedConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, ok := keys["base"]; ok {
-		t.Errorf("the run's %s names a base:\n%s", ConfigFile, data)
+		t.Errorf("the run's %s names a base:\n%s", rundir.ConfigFile, data)
 	}
 	noPresets := func(name string) ([]byte, error) { return nil, errors.New("no presets here") }
 	recorded, err := parseConfig(data, noPresets)
 	if err != nil {
-		t.Fatalf("the run's %s needs a preset: %v", ConfigFile, err)
+		t.Fatalf("the run's %s needs a preset: %v", rundir.ConfigFile, err)
 	}
 	sameConfig(t, "recorded", recorded, cfg)
 	resumed, err := ResumeRun(dir, RunOptions{})

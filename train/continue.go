@@ -12,12 +12,13 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/internal/durable"
+	"github.com/dablot-zero/dablot/train/rundir"
 )
 
 // HasRun reports whether dir holds a run: its state file exists.
 func HasRun(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, StateFile))
+	_, err := os.Stat(filepath.Join(dir, rundir.StateFile))
 	return err == nil
 }
 
@@ -43,13 +44,13 @@ func CheckSameRun(dir string, cfg *Config, rules *game.Rules, init string) error
 		}
 		return fmt.Errorf("%s holds a run started with %s, not %s", dir, from(st.InitFrom), from(init))
 	}
-	have, err := LoadConfig(filepath.Join(dir, ConfigFile))
+	have, err := LoadConfig(filepath.Join(dir, rundir.ConfigFile))
 	if err != nil {
 		return err
 	}
 	if diff := configDiff(have, cfg, rules.Name); len(diff) > 0 {
 		return fmt.Errorf("%s holds a run of another preset (%s in the run's %s, in the preset given)",
-			dir, strings.Join(diff, "; "), ConfigFile)
+			dir, strings.Join(diff, "; "), rundir.ConfigFile)
 	}
 	return nil
 }
@@ -106,7 +107,7 @@ func SetAside(dir string) (string, error) {
 	case err != nil:
 		return "", err
 	}
-	fi, err := os.Stat(filepath.Join(dir, StateFile))
+	fi, err := os.Stat(filepath.Join(dir, rundir.StateFile))
 	if err != nil {
 		if fi, err = os.Stat(dir); err != nil {
 			return "", err

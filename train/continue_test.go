@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/train/rundir"
 )
 
 // TestCheckSameRun: the run in a directory is continued by the same
@@ -63,14 +64,14 @@ func TestCheckSameRun(t *testing.T) {
 func TestSetAside(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "keyland-hour")
-	for _, f := range []string{StateFile, "models/gen-000001.dbm"} {
+	for _, f := range []string{rundir.StateFile, "models/gen-000001.dbm"} {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
 		if err := os.WriteFile(filepath.Join(dir, f), []byte(f), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	before := snapshot(t, dir)
-	fi, err := os.Stat(filepath.Join(dir, StateFile))
+	fi, err := os.Stat(filepath.Join(dir, rundir.StateFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/internal/durable"
+	"github.com/dablot-zero/dablot/train/rundir"
 )
 
 // maxForkSettings bounds the settings a fork changes.
@@ -32,7 +33,7 @@ const maxForkSettings = 64
 // is left as it was.
 func ForkRun(src, dst string, set []string) ([]string, error) {
 	if !HasRun(src) {
-		return nil, fmt.Errorf("--fork %s: no run there (no %s)", src, StateFile)
+		return nil, fmt.Errorf("--fork %s: no run there (no %s)", src, rundir.StateFile)
 	}
 	if _, err := readState(src); err != nil {
 		return nil, err
@@ -43,7 +44,7 @@ func ForkRun(src, dst string, set []string) ([]string, error) {
 	if len(set) > maxForkSettings {
 		return nil, fmt.Errorf("--set: %d settings, at most %d", len(set), maxForkSettings)
 	}
-	path := filepath.Join(src, ConfigFile)
+	path := filepath.Join(src, rundir.ConfigFile)
 	_, old, err := readConfigFile(path)
 	if err != nil {
 		return nil, err
@@ -98,7 +99,7 @@ func ForkRun(src, dst string, set []string) ([]string, error) {
 
 // publishFork writes cfg into the copy tmp and renames it to dst.
 func publishFork(tmp, dst string, cfg *Config) error {
-	if err := durable.WriteFile(filepath.Join(tmp, ConfigFile), cfg.YAML()); err != nil {
+	if err := durable.WriteFile(filepath.Join(tmp, rundir.ConfigFile), cfg.YAML()); err != nil {
 		return err
 	}
 	os.Remove(dst) // an empty directory, if any

@@ -13,9 +13,10 @@ import (
 	"strings"
 
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
@@ -113,7 +114,7 @@ func (rp *Replay) Scan() (int, error) {
 	var names []string
 	for _, e := range entries {
 		n := e.Name()
-		if strings.HasSuffix(n, ShardExt) && !strings.HasPrefix(n, ".") && !rp.seen[n] {
+		if strings.HasSuffix(n, rundir.ShardExt) && !strings.HasPrefix(n, ".") && !rp.seen[n] {
 			names = append(names, n)
 		}
 	}

@@ -14,9 +14,10 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
-	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/runlog"
 	"github.com/dablot-zero/dablot/train/samples"
 )
@@ -74,7 +75,7 @@ func makeSmokeRun() (err error) {
 	if err := r.generation(ctx); err != nil {
 		return err
 	}
-	if err := os.CopyFS(fixture.root, os.DirFS(filepath.Join(dir, CheckDir))); err != nil {
+	if err := os.CopyFS(fixture.root, os.DirFS(filepath.Join(dir, rundir.CheckDir))); err != nil {
 		return err
 	}
 	if err := SelfPlayWorker(ctx, dir, WorkerOptions{Name: "w1", Games: 2, Shards: 1}); err != nil {
@@ -85,10 +86,10 @@ func makeSmokeRun() (err error) {
 	}
 	// What generation 3 had written when it was killed.
 	for sub, names := range map[string][2]string{
-		ModelDir: {modelName(2), modelName(3)},
-		GamesDir: {"gen-000002.pgn", "gen-000003.pgn"},
-		ShardDir: {shardName(2, mainWorker, 0), shardName(3, mainWorker, 0)},
-		CheckDir: {trainerName(2), trainerName(3)},
+		rundir.ModelDir: {modelName(2), modelName(3)},
+		rundir.GamesDir: {"gen-000002.pgn", "gen-000003.pgn"},
+		rundir.ShardDir: {shardName(2, mainWorker, 0), shardName(3, mainWorker, 0)},
+		rundir.CheckDir: {trainerName(2), trainerName(3)},
 	} {
 		data, err := os.ReadFile(filepath.Join(dir, sub, names[0]))
 		if err != nil {
@@ -98,7 +99,7 @@ func makeSmokeRun() (err error) {
 			return err
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, ShardDir, ".gen-000003-w1-000001.samples.zst.tmp42"), []byte("half a shard"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, rundir.ShardDir, ".gen-000003-w1-000001.samples.zst.tmp42"), []byte("half a shard"), 0o600); err != nil {
 		return err
 	}
 	if err := runlog.Append(filepath.Join(dir, runlog.MetricsFile), runlog.Generation{Generation: 3}); err != nil {
@@ -169,12 +170,12 @@ func signState(t *testing.T, dir string, edit func(*runState)) {
 // editConfig rewrites the config file of the run in dir as edit changes it.
 func editConfig(t *testing.T, dir string, edit func(*Config)) {
 	t.Helper()
-	cfg, err := LoadConfig(filepath.Join(dir, ConfigFile))
+	cfg, err := LoadConfig(filepath.Join(dir, rundir.ConfigFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	edit(cfg)
-	if err := durable.WriteFile(filepath.Join(dir, ConfigFile), cfg.YAML()); err != nil {
+	if err := durable.WriteFile(filepath.Join(dir, rundir.ConfigFile), cfg.YAML()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -214,15 +215,15 @@ func rewriteTrainer(t *testing.T, dir string, meta func(map[string]string) map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := model.LoadModel(filepath.Join(dir, ModelDir, modelName(0)))
+	m, err := model.LoadModel(filepath.Join(dir, rundir.ModelDir, modelName(0)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := LoadConfig(filepath.Join(dir, ConfigFile))
+	cfg, err := LoadConfig(filepath.Join(dir, rundir.ConfigFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, CheckDir, st.Trainer)
+	path := filepath.Join(dir, rundir.CheckDir, st.Trainer)
 	tr, old, err := trainer.LoadTrainer(path, m.Topology, cfg.TrainConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +256,9 @@ func TestResumeRefusesBeforeItTouches(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains two generations of the smoke preset")
 	}
-	shard := func(dir string, g int) string { return filepath.Join(dir, ShardDir, shardName(g, mainWorker, 0)) }
+	shard := func(dir string, g int) string {
+		return filepath.Join(dir, rundir.ShardDir, shardName(g, mainWorker, 0))
+	}
 	for _, tc := range []struct {
 		name string
 		edit func(t *testing.T, dir, ckpt1 string)
@@ -263,7 +266,7 @@ func TestResumeRefusesBeforeItTouches(t *testing.T) {
 	}{
 		// The state itself.
 		{"generation lowered by hand", func(t *testing.T, dir, _ string) {
-			path := filepath.Join(dir, StateFile)
+			path := filepath.Join(dir, rundir.StateFile)
 			data, _ := os.ReadFile(path)
 			if !strings.Contains(string(data), `"generation": 2,`) {
 				t.Fatalf("no generation 2 in\n%s", data)
@@ -271,12 +274,12 @@ func TestResumeRefusesBeforeItTouches(t *testing.T) {
 			os.WriteFile(path, []byte(strings.Replace(string(data), `"generation": 2,`, `"generation": 1,`, 1)), 0o644)
 		}, "checksum mismatch"},
 		{"generation -7 by hand", func(t *testing.T, dir, _ string) {
-			path := filepath.Join(dir, StateFile)
+			path := filepath.Join(dir, rundir.StateFile)
 			data, _ := os.ReadFile(path)
 			os.WriteFile(path, []byte(strings.Replace(string(data), `"generation": 2,`, `"generation": -7,`, 1)), 0o644)
 		}, "checksum mismatch"},
 		{"state.json truncated", func(t *testing.T, dir, _ string) {
-			path := filepath.Join(dir, StateFile)
+			path := filepath.Join(dir, rundir.StateFile)
 			data, _ := os.ReadFile(path)
 			os.WriteFile(path, data[:len(data)/2], 0o644)
 		}, "state.json: unexpected end of JSON input"},
@@ -306,10 +309,10 @@ func TestResumeRefusesBeforeItTouches(t *testing.T) {
 			signState(t, dir, func(st *runState) { st.Trainer = "../../" + trainerName(2) })
 		}, `trainer "../../trainer-000002.ckpt" is not the trainer checkpoint of generation 2`},
 		{"absolute shard path", func(t *testing.T, dir, _ string) {
-			signState(t, dir, func(st *runState) { st.Shards[0].Name = filepath.Join(dir, ShardDir, st.Shards[0].Name) })
+			signState(t, dir, func(st *runState) { st.Shards[0].Name = filepath.Join(dir, rundir.ShardDir, st.Shards[0].Name) })
 		}, "is not the name of a shard file in "},
 		{"shard path with ..", func(t *testing.T, dir, _ string) {
-			signState(t, dir, func(st *runState) { st.Shards[0].Name = "../" + ShardDir + "/" + st.Shards[0].Name })
+			signState(t, dir, func(st *runState) { st.Shards[0].Name = "../" + rundir.ShardDir + "/" + st.Shards[0].Name })
 		}, "is not the name of a shard file in "},
 		{"samples do not add up", func(t *testing.T, dir, _ string) {
 			signState(t, dir, func(st *runState) { st.Samples++ })
@@ -318,16 +321,16 @@ func TestResumeRefusesBeforeItTouches(t *testing.T) {
 		// The files it names.
 		{"best model missing", func(t *testing.T, dir, _ string) {
 			st, _ := readState(dir)
-			os.Remove(filepath.Join(dir, ModelDir, modelName(st.Best)))
+			os.Remove(filepath.Join(dir, rundir.ModelDir, modelName(st.Best)))
 		}, "no such file"},
 		{"trainer checkpoint missing", func(t *testing.T, dir, _ string) {
-			os.Remove(filepath.Join(dir, CheckDir, trainerName(2)))
+			os.Remove(filepath.Join(dir, rundir.CheckDir, trainerName(2)))
 		}, "trainer-000002.ckpt: no such file"},
 		{"shard missing", func(t *testing.T, dir, _ string) {
 			os.Remove(shard(dir, 1))
 		}, "gen-000001-main.samples.zst: no such file"},
 		{"trainer checkpoint damaged", func(t *testing.T, dir, _ string) {
-			flipByte(t, filepath.Join(dir, CheckDir, trainerName(2)))
+			flipByte(t, filepath.Join(dir, rundir.CheckDir, trainerName(2)))
 		}, "trainer-000002.ckpt"},
 		{"shard damaged", func(t *testing.T, dir, _ string) {
 			flipByte(t, shard(dir, 2))
@@ -353,7 +356,7 @@ func TestResumeRefusesBeforeItTouches(t *testing.T) {
 			rewriteShard(t, shard(dir, 2), func(_ *samples.Header, ss []samples.Sample) { ss[0].Value = -ss[0].Value })
 		}, "is not the file the checkpoint took in"},
 		{"trainer checkpoint of another generation", func(t *testing.T, dir, ckpt1 string) {
-			replaceFile(t, ckpt1, filepath.Join(dir, CheckDir, trainerName(2)))
+			replaceFile(t, ckpt1, filepath.Join(dir, rundir.CheckDir, trainerName(2)))
 		}, `records generation "1", state.json says "2"`},
 		{"trainer checkpoint of another run", func(t *testing.T, dir, _ string) {
 			rewriteTrainer(t, dir, func(meta map[string]string) map[string]string {
@@ -370,7 +373,7 @@ func TestResumeRefusesBeforeItTouches(t *testing.T) {
 			if st.Best == 1 {
 				other = 2
 			}
-			replaceFile(t, filepath.Join(dir, ModelDir, modelName(other)), filepath.Join(dir, ModelDir, modelName(st.Best)))
+			replaceFile(t, filepath.Join(dir, rundir.ModelDir, modelName(other)), filepath.Join(dir, rundir.ModelDir, modelName(st.Best)))
 		}, "is the network of generation"},
 
 		// The players the config names.
@@ -412,9 +415,9 @@ func TestResumeDiscardsAfterChecking(t *testing.T) {
 	if r.Generation() != 2 {
 		t.Fatalf("resumed at generation %d, want 2", r.Generation())
 	}
-	for _, gone := range []string{filepath.Join(ModelDir, modelName(3)), filepath.Join(GamesDir, "gen-000003.pgn"),
-		filepath.Join(ShardDir, shardName(3, mainWorker, 0)), filepath.Join(CheckDir, trainerName(3)),
-		filepath.Join(ShardDir, ".gen-000003-w1-000001.samples.zst.tmp42")} {
+	for _, gone := range []string{filepath.Join(rundir.ModelDir, modelName(3)), filepath.Join(rundir.GamesDir, "gen-000003.pgn"),
+		filepath.Join(rundir.ShardDir, shardName(3, mainWorker, 0)), filepath.Join(rundir.CheckDir, trainerName(3)),
+		filepath.Join(rundir.ShardDir, ".gen-000003-w1-000001.samples.zst.tmp42")} {
 		if _, err := os.Stat(filepath.Join(dir, gone)); !os.IsNotExist(err) {
 			t.Errorf("%s is still there (%v)", gone, err)
 		}
@@ -476,9 +479,9 @@ func TestResumeLegacyState(t *testing.T) {
 	}
 	// The files of a run without an identity.
 	for _, ref := range st.Shards {
-		rewriteShard(t, filepath.Join(dir, ShardDir, ref.Name), func(h *samples.Header, _ []samples.Sample) { h.Run = "" })
+		rewriteShard(t, filepath.Join(dir, rundir.ShardDir, ref.Name), func(h *samples.Header, _ []samples.Sample) { h.Run = "" })
 	}
-	path := filepath.Join(dir, ModelDir, modelName(st.Best))
+	path := filepath.Join(dir, rundir.ModelDir, modelName(st.Best))
 	m, err := model.LoadModel(path)
 	if err != nil {
 		t.Fatal(err)
@@ -494,7 +497,7 @@ func TestResumeLegacyState(t *testing.T) {
 		st.Shards[i].SHA256 = ""
 	}
 	data, _ := json.MarshalIndent(st, "", "  ")
-	if err := os.WriteFile(filepath.Join(dir, StateFile), data, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, rundir.StateFile), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(string(data), "checksum") || strings.Contains(string(data), "sha256") {
@@ -524,8 +527,8 @@ func TestResumeLegacyState(t *testing.T) {
 	}
 	r2.Close()
 	// A legacy state cannot carry what came later (it would be an edit).
-	data, _ = os.ReadFile(filepath.Join(dir, StateFile))
-	os.WriteFile(filepath.Join(dir, StateFile), []byte(strings.Replace(string(data), `"format": 2`, `"format": 1`, 1)), 0o644)
+	data, _ = os.ReadFile(filepath.Join(dir, rundir.StateFile))
+	os.WriteFile(filepath.Join(dir, rundir.StateFile), []byte(strings.Replace(string(data), `"format": 2`, `"format": 1`, 1)), 0o644)
 	if _, err := readState(dir); err == nil || !strings.Contains(err.Error(), "edited by hand") {
 		t.Errorf("a format 1 state with a checksum: %v", err)
 	}

@@ -18,30 +18,19 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/internal/cputime"
+	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/internal/numeric"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
-	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/runlog"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
-// The files of a run directory.
-const (
-	ConfigFile  = "config.yaml"  // the training config as used
-	VariantFile = "variant.yaml" // the variant's full rules
-	StateFile   = "state.json"   // the checkpoint: written last, atomically
-	BestFile    = "best.dbm"     // the current best model, published by atomic rename
-	ShardDir    = "shards"       // sample shards from every self-play process
-	ModelDir    = "models"       // each generation's trained network
-	GamesDir    = "games"        // self-play game records
-	CheckDir    = "checkpoints"  // trainer checkpoints (weights and optimiser state)
-	ShardExt    = ".samples.zst"
-	mainWorker  = "main"
-)
+const mainWorker = "main" // the name of the trainer's own self-play in shard names
 
 // runState is the checkpoint of a run: everything written before it is
 // complete, and a resumed run starts from exactly this point.
@@ -170,7 +159,7 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 			return nil, err
 		}
 	}
-	for _, d := range []string{dir, filepath.Join(dir, ShardDir), filepath.Join(dir, ModelDir), filepath.Join(dir, GamesDir), filepath.Join(dir, CheckDir)} {
+	for _, d := range []string{dir, filepath.Join(dir, rundir.ShardDir), filepath.Join(dir, rundir.ModelDir), filepath.Join(dir, rundir.GamesDir), filepath.Join(dir, rundir.CheckDir)} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, err
 		}
@@ -180,16 +169,16 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 	first.Training.Preset = cfg.Name
 	first.ScoreUtility = cfg.SelfPlay.ScoreUtility
 	cfg.Variant = rules.Name
-	if err := durable.WriteFile(filepath.Join(dir, ConfigFile), cfg.YAML()); err != nil {
+	if err := durable.WriteFile(filepath.Join(dir, rundir.ConfigFile), cfg.YAML()); err != nil {
 		return nil, err
 	}
-	if err := durable.WriteFile(filepath.Join(dir, VariantFile), rules.YAML()); err != nil {
+	if err := durable.WriteFile(filepath.Join(dir, rundir.VariantFile), rules.YAML()); err != nil {
 		return nil, err
 	}
-	if err := first.Save(filepath.Join(dir, ModelDir, modelName(0)), nil); err != nil {
+	if err := first.Save(filepath.Join(dir, rundir.ModelDir, modelName(0)), nil); err != nil {
 		return nil, err
 	}
-	if err := first.Save(filepath.Join(dir, BestFile), nil); err != nil {
+	if err := first.Save(filepath.Join(dir, rundir.BestFile), nil); err != nil {
 		return nil, err
 	}
 	tr, err := trainer.NewTrainer(first.Topology, first.Weights, cfg.TrainConfig())
@@ -219,7 +208,7 @@ func ResumeRun(dir string, opts RunOptions) (*Run, error) {
 		return nil, fmt.Errorf("resume: %w", err)
 	}
 	// best.dbm may have been replaced by a generation after the checkpoint.
-	if err := r.best.Save(filepath.Join(dir, BestFile), nil); err != nil {
+	if err := r.best.Save(filepath.Join(dir, rundir.BestFile), nil); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("resume: %w", err)
 	}
@@ -240,7 +229,7 @@ func openRun(dir string, opts RunOptions) (*Run, error) {
 	if err := st.check(dir); err != nil {
 		return nil, err
 	}
-	cfgPath := filepath.Join(dir, ConfigFile)
+	cfgPath := filepath.Join(dir, rundir.ConfigFile)
 	cfg, err := LoadConfig(cfgPath)
 	if err != nil {
 		return nil, err
@@ -248,17 +237,17 @@ func openRun(dir string, opts RunOptions) (*Run, error) {
 	if err := st.checkStop(dir, cfg); err != nil {
 		return nil, err
 	}
-	rules, err := ReadRunRules(dir)
+	rules, err := rundir.ReadRules(dir)
 	if err != nil {
 		return nil, err
 	}
 	if rules.Fingerprint() != st.Fingerprint {
-		return nil, fmt.Errorf("the rules in %s (%s) are not the run's (%s)", VariantFile, rules.Fingerprint(), st.Fingerprint)
+		return nil, fmt.Errorf("the rules in %s (%s) are not the run's (%s)", rundir.VariantFile, rules.Fingerprint(), st.Fingerprint)
 	}
 	if err := checkWithRules(cfg, rules); err != nil {
 		return nil, fmt.Errorf("%s: %w", cfgPath, err)
 	}
-	bestPath := filepath.Join(dir, ModelDir, modelName(st.Best))
+	bestPath := filepath.Join(dir, rundir.ModelDir, modelName(st.Best))
 	best, err := model.LoadModel(bestPath)
 	if err != nil {
 		return nil, err
@@ -276,7 +265,7 @@ func openRun(dir string, opts RunOptions) (*Run, error) {
 	if _, err := runlog.ReadMatches(filepath.Join(dir, runlog.RatingsFile)); err != nil {
 		return nil, err
 	}
-	ckpt := filepath.Join(dir, CheckDir, st.Trainer)
+	ckpt := filepath.Join(dir, rundir.CheckDir, st.Trainer)
 	tr, meta, err := trainer.LoadTrainer(ckpt, best.Topology, cfg.TrainConfig())
 	if err != nil {
 		return nil, err
@@ -297,7 +286,7 @@ func openRun(dir string, opts RunOptions) (*Run, error) {
 // newReplay returns the run's replay buffer (empty), which takes in only
 // the run's own shards.
 func (r *Run) newReplay() *Replay {
-	rp := NewReplay(r.best, filepath.Join(r.Dir, ShardDir), r.Config.Train.WindowMax)
+	rp := NewReplay(r.best, filepath.Join(r.Dir, rundir.ShardDir), r.Config.Train.WindowMax)
 	rp.Check = func(name string, h samples.Header) error { return r.state.checkShard(name, h) }
 	return rp
 }
@@ -330,8 +319,8 @@ func (r *Run) discardAfterCheckpoint() error {
 		}
 		return nil
 	}
-	for _, x := range [][3]string{{ModelDir, "gen-", ".dbm"}, {GamesDir, "gen-", ".pgn"},
-		{ShardDir, "gen-", "-" + mainWorker + ShardExt}, {CheckDir, "trainer-", ".ckpt"}} {
+	for _, x := range [][3]string{{rundir.ModelDir, "gen-", ".dbm"}, {rundir.GamesDir, "gen-", ".pgn"},
+		{rundir.ShardDir, "gen-", "-" + mainWorker + rundir.ShardExt}, {rundir.CheckDir, "trainer-", ".ckpt"}} {
 		if err := later(x[0], x[1], x[2]); err != nil {
 			return err
 		}
@@ -421,7 +410,7 @@ func (r *Run) SetStop(s StopConfig) error {
 	if g := r.state.Generation; s.Generations > 0 && s.Generations < g {
 		return fmt.Errorf("stop.generations = %d is below the %d generations the run has done (give %d or more; %d ends it where it stands)", s.Generations, g, g, g)
 	}
-	if err := durable.WriteFile(filepath.Join(r.Dir, ConfigFile), cfg.YAML()); err != nil {
+	if err := durable.WriteFile(filepath.Join(r.Dir, rundir.ConfigFile), cfg.YAML()); err != nil {
 		return err
 	}
 	r.Config.Stop = s
@@ -465,7 +454,7 @@ func (r *Run) Train(ctx context.Context, stop <-chan struct{}) error {
 		return err
 	}
 	r.printf("run finished: %d generations, %.2f hours; best model %s (generation %d)\n",
-		r.state.Generation, r.state.Hours, filepath.Join(r.Dir, BestFile), r.state.Best)
+		r.state.Generation, r.state.Hours, filepath.Join(r.Dir, rundir.BestFile), r.state.Best)
 	return nil
 }
 
@@ -533,10 +522,10 @@ func (r *Run) generation(ctx context.Context) error {
 	}
 	hdr := samples.Header{Variant: r.Rules.Name, Fingerprint: r.Rules.Fingerprint(), Generation: r.state.Best,
 		Model: r.best.Metadata[net.MetaChecksum], Worker: mainWorker, Games: len(games), Run: r.state.Run}
-	if err := samples.Write(filepath.Join(r.Dir, ShardDir, shardName(g, mainWorker, 0)), r.Rules, hdr, all); err != nil {
+	if err := samples.Write(filepath.Join(r.Dir, rundir.ShardDir, shardName(g, mainWorker, 0)), r.Rules, hdr, all); err != nil {
 		return err
 	}
-	if err := durable.WriteFile(filepath.Join(r.Dir, GamesDir, fmt.Sprintf("gen-%06d.pgn", g)), recs.Bytes()); err != nil {
+	if err := durable.WriteFile(filepath.Join(r.Dir, rundir.GamesDir, fmt.Sprintf("gen-%06d.pgn", g)), recs.Bytes()); err != nil {
 		return err
 	}
 	m.SelfPlaySeconds = time.Since(began).Seconds()
@@ -591,7 +580,7 @@ func (r *Run) generation(ctx context.Context) error {
 		return err
 	}
 	cand.ScoreUtility = cfg.SelfPlay.ScoreUtility
-	if err := cand.Save(filepath.Join(r.Dir, ModelDir, modelName(g)), nil); err != nil {
+	if err := cand.Save(filepath.Join(r.Dir, rundir.ModelDir, modelName(g)), nil); err != nil {
 		return err
 	}
 
@@ -613,7 +602,7 @@ func (r *Run) generation(ctx context.Context) error {
 		r.best = cand
 		r.state.Best = g
 		r.state.Promotions++
-		if err := cand.Save(filepath.Join(r.Dir, BestFile), nil); err != nil {
+		if err := cand.Save(filepath.Join(r.Dir, rundir.BestFile), nil); err != nil {
 			return err
 		}
 	}
@@ -751,7 +740,7 @@ func (r *Run) checkpoint() error {
 	r.since, r.cpu = time.Now(), cputime.Process()
 	r.state.Shards = r.replay.Shards()
 	name := trainerName(r.state.Generation)
-	if err := r.trainer.SaveCheckpoint(filepath.Join(r.Dir, CheckDir, name), r.state.trainerMeta()); err != nil {
+	if err := r.trainer.SaveCheckpoint(filepath.Join(r.Dir, rundir.CheckDir, name), r.state.trainerMeta()); err != nil {
 		return err
 	}
 	prev := r.state.Trainer
@@ -760,7 +749,7 @@ func (r *Run) checkpoint() error {
 		return err
 	}
 	if prev != "" && prev != name {
-		os.Remove(filepath.Join(r.Dir, CheckDir, prev))
+		os.Remove(filepath.Join(r.Dir, rundir.CheckDir, prev))
 	}
 	return nil
 }
@@ -779,7 +768,7 @@ func (r *Run) writeState() error {
 	if err != nil {
 		return err
 	}
-	return durable.WriteFile(filepath.Join(r.Dir, StateFile), append(data, '\n'))
+	return durable.WriteFile(filepath.Join(r.Dir, rundir.StateFile), append(data, '\n'))
 }
 
 // ratingOpenings returns the start positions of rating games: the
@@ -811,7 +800,7 @@ func (r *Run) rate(ctx context.Context, g int) error {
 	var opps []opponent
 	if prev := r.state.Rated; rc.Previous > 0 && prev >= 0 && prev != r.state.Best {
 		opps = append(opps, opponent{fmt.Sprintf("gen%d", prev), rc.Previous, func() (*mcts.Factory, func(), error) {
-			m, err := model.LoadModel(filepath.Join(r.Dir, ModelDir, modelName(prev)))
+			m, err := model.LoadModel(filepath.Join(r.Dir, rundir.ModelDir, modelName(prev)))
 			if err != nil {
 				return nil, nil, fmt.Errorf("rating against the previous rated generation: %w", err)
 			}
@@ -923,9 +912,9 @@ func (r *Run) printf(format string, args ...any) {
 
 func shardName(gen int, worker string, seq int) string {
 	if worker == mainWorker {
-		return fmt.Sprintf("gen-%06d-%s%s", gen, worker, ShardExt)
+		return fmt.Sprintf("gen-%06d-%s%s", gen, worker, rundir.ShardExt)
 	}
-	return fmt.Sprintf("gen-%06d-%s-%06d%s", gen, worker, seq, ShardExt)
+	return fmt.Sprintf("gen-%06d-%s-%06d%s", gen, worker, seq, rundir.ShardExt)
 }
 
 func formatHours(h float64) string {

@@ -21,6 +21,7 @@ import (
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/model/modeltest"
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/runlog"
 	"github.com/dablot-zero/dablot/train/samples"
 )
@@ -260,14 +261,14 @@ func TestSelfPlayOpponents(t *testing.T) {
 		names := map[game.Side]string{game.South: g.Record.South, game.North: g.Record.North}
 		if g.Opponent == "" {
 			seen["self-play"] = true
-			if names[game.South] != SelfPlayName || names[game.North] != SelfPlayName {
+			if names[game.South] != rundir.SelfPlayName || names[game.North] != rundir.SelfPlayName {
 				t.Fatalf("self-play game %d names %q and %q", i, names[game.South], names[game.North])
 			}
 			continue
 		}
 		seen[g.Opponent] = true
 		seen[g.OpponentSide.String()] = true
-		if names[g.OpponentSide] != g.Opponent || names[g.OpponentSide.Other()] != SelfPlayName {
+		if names[g.OpponentSide] != g.Opponent || names[g.OpponentSide.Other()] != rundir.SelfPlayName {
 			t.Fatalf("game %d against %s as %s names %q and %q", i, g.Opponent, g.OpponentSide, names[game.South], names[game.North])
 		}
 		for _, s := range g.Samples {
@@ -358,7 +359,7 @@ func TestBatchMaker(t *testing.T) {
 		}
 		ss = append(ss, s)
 	}
-	if err := samples.Write(filepath.Join(dir, "a"+ShardExt), m.Rules, samples.Header{}, ss); err != nil {
+	if err := samples.Write(filepath.Join(dir, "a"+rundir.ShardExt), m.Rules, samples.Header{}, ss); err != nil {
 		t.Fatal(err)
 	}
 	rp := NewReplay(m, dir, 1000)
@@ -386,7 +387,7 @@ func TestBatchMaker(t *testing.T) {
 	// A target on an illegal decision (a broken index mapping) is refused.
 	bad := ss[0]
 	bad.Policy = []samples.PolicyEntry{{Index: uint16(m.Encoder.PolicySize() - 2), Prob: 1}}
-	if err := samples.Write(filepath.Join(dir, "b"+ShardExt), m.Rules, samples.Header{}, []samples.Sample{bad}); err != nil {
+	if err := samples.Write(filepath.Join(dir, "b"+rundir.ShardExt), m.Rules, samples.Header{}, []samples.Sample{bad}); err != nil {
 		t.Fatal(err)
 	}
 	rp = NewReplay(m, dir, 1000)
@@ -502,7 +503,7 @@ func TestRunExtend(t *testing.T) {
 	if st, err := readState(short); err != nil || st.Finished {
 		t.Fatalf("the extended run's state still says finished (%v)", err)
 	}
-	if cfg, err := LoadConfig(filepath.Join(short, ConfigFile)); err != nil || cfg.Stop != (StopConfig{Generations: 3}) {
+	if cfg, err := LoadConfig(filepath.Join(short, rundir.ConfigFile)); err != nil || cfg.Stop != (StopConfig{Generations: 3}) {
 		t.Fatalf("config file: %+v, %v", cfg, err)
 	}
 	if err := r.Train(context.Background(), nil); err != nil {
@@ -515,19 +516,19 @@ func TestRunExtend(t *testing.T) {
 func checkSameRun(t *testing.T, a, b string) {
 	t.Helper()
 	for g := 0; g <= 3; g++ {
-		if !sameWeights(weightsOf(t, filepath.Join(a, ModelDir, modelName(g))), weightsOf(t, filepath.Join(b, ModelDir, modelName(g)))) {
+		if !sameWeights(weightsOf(t, filepath.Join(a, rundir.ModelDir, modelName(g))), weightsOf(t, filepath.Join(b, rundir.ModelDir, modelName(g)))) {
 			t.Fatalf("generation %d: the networks differ", g)
 		}
 	}
 	for g := 1; g <= 3; g++ {
 		name := fmt.Sprintf("gen-%06d.pgn", g)
-		x, _ := os.ReadFile(filepath.Join(a, GamesDir, name))
-		y, _ := os.ReadFile(filepath.Join(b, GamesDir, name))
+		x, _ := os.ReadFile(filepath.Join(a, rundir.GamesDir, name))
+		y, _ := os.ReadFile(filepath.Join(b, rundir.GamesDir, name))
 		if len(x) == 0 || !bytes.Equal(x, y) {
 			t.Fatalf("generation %d: the games differ", g)
 		}
 	}
-	if !sameWeights(weightsOf(t, filepath.Join(a, BestFile)), weightsOf(t, filepath.Join(b, BestFile))) {
+	if !sameWeights(weightsOf(t, filepath.Join(a, rundir.BestFile)), weightsOf(t, filepath.Join(b, rundir.BestFile))) {
 		t.Fatal("best models differ")
 	}
 }
@@ -612,13 +613,13 @@ func TestKillAndResume(t *testing.T) {
 	}
 	// Everything the checkpoint names is intact.
 	for _, ref := range st.Shards {
-		_, ss, err := samples.Read(filepath.Join(killed, ShardDir, ref.Name), rules)
+		_, ss, err := samples.Read(filepath.Join(killed, rundir.ShardDir, ref.Name), rules)
 		if err != nil || len(ss) != ref.Count {
 			t.Fatalf("shard %s: %d samples, %v", ref.Name, len(ss), err)
 		}
 	}
 	for g := 0; g <= st.Generation; g++ {
-		if _, err := model.LoadModel(filepath.Join(killed, ModelDir, modelName(g))); err != nil {
+		if _, err := model.LoadModel(filepath.Join(killed, rundir.ModelDir, modelName(g))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -677,7 +678,7 @@ func TestExternalWorkers(t *testing.T) {
 			external += ref.Count
 		}
 	}
-	for _, w := range []string{"gen-000000-w0-000000" + ShardExt, "gen-000000-w1-000000" + ShardExt} {
+	for _, w := range []string{"gen-000000-w0-000000" + rundir.ShardExt, "gen-000000-w1-000000" + rundir.ShardExt} {
 		if !slices.Contains(names, w) {
 			t.Errorf("the trainer did not take in %s (it took %v)", w, names)
 		}
@@ -877,7 +878,7 @@ func TestInitGrowsBlocks(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.Close()
-		first, err := model.LoadModel(filepath.Join(dir, ModelDir, modelName(0)))
+		first, err := model.LoadModel(filepath.Join(dir, rundir.ModelDir, modelName(0)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -925,7 +926,7 @@ func TestRunOpponents(t *testing.T) {
 	if err != nil || len(gens) != 1 {
 		t.Fatalf("metrics: %d generations, %v", len(gens), err)
 	}
-	f, err := os.Open(filepath.Join(dir, GamesDir, "gen-000001.pgn"))
+	f, err := os.Open(filepath.Join(dir, rundir.GamesDir, "gen-000001.pgn"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1247,7 +1248,7 @@ func auxHeadRun(t *testing.T, cfg *Config, dir string, loss func(runlog.Generati
 	if len(losses) != 3 || slices.Max(losses) >= maxLoss {
 		t.Errorf("losses %v", losses)
 	}
-	best, err := model.LoadModel(filepath.Join(dir, BestFile))
+	best, err := model.LoadModel(filepath.Join(dir, rundir.BestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1268,7 +1269,7 @@ func auxHeadRun(t *testing.T, cfg *Config, dir string, loss func(runlog.Generati
 		t.Fatalf("--init without the heads: %v", err)
 	}
 	r.Close()
-	first, err := model.LoadModel(filepath.Join(initDir, ModelDir, modelName(0)))
+	first, err := model.LoadModel(filepath.Join(initDir, rundir.ModelDir, modelName(0)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1283,7 +1284,7 @@ func auxHeadRun(t *testing.T, cfg *Config, dir string, loss func(runlog.Generati
 		}
 	}
 	// A warm start cannot drop a head.
-	_, err = CreateRun(filepath.Join(t.TempDir(), "drop"), testConfig(t, 1), best.Rules, filepath.Join(dir, BestFile), RunOptions{})
+	_, err = CreateRun(filepath.Join(t.TempDir(), "drop"), testConfig(t, 1), best.Rules, filepath.Join(dir, rundir.BestFile), RunOptions{})
 	if err == nil || !strings.Contains(err.Error(), initErr) {
 		t.Errorf("--init with the heads into a config without them: %v, want %q", err, initErr)
 	}
@@ -1311,7 +1312,7 @@ func resumeTo(t *testing.T, dir string, generations int) {
 // whose model is m.
 func firstShard(t *testing.T, dir string, m *model.Model) []samples.Sample {
 	t.Helper()
-	_, ss, err := samples.Read(filepath.Join(dir, ShardDir, shardName(1, mainWorker, 0)), m.Rules)
+	_, ss, err := samples.Read(filepath.Join(dir, rundir.ShardDir, shardName(1, mainWorker, 0)), m.Rules)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1392,7 +1393,7 @@ func TestRunTacticalPlanes(t *testing.T) {
 	if gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile)); err != nil || len(gens) != 3 {
 		t.Fatalf("the resumed run: %d generations (%v)", len(gens), err)
 	}
-	bestPath := filepath.Join(dir, BestFile)
+	bestPath := filepath.Join(dir, rundir.BestFile)
 	best, err := model.LoadModel(bestPath)
 	if err != nil {
 		t.Fatal(err)
@@ -1485,7 +1486,7 @@ func TestBatchMakerScore(t *testing.T) {
 func replayOf(t *testing.T, m *model.Model, ss []samples.Sample) *Replay {
 	t.Helper()
 	dir := t.TempDir()
-	if err := samples.Write(filepath.Join(dir, "a"+ShardExt), m.Rules, samples.Header{}, ss); err != nil {
+	if err := samples.Write(filepath.Join(dir, "a"+rundir.ShardExt), m.Rules, samples.Header{}, ss); err != nil {
 		t.Fatal(err)
 	}
 	rp := NewReplay(m, dir, 1000)

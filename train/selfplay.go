@@ -16,6 +16,7 @@ import (
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net/encode"
 	"github.com/dablot-zero/dablot/net/model"
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
@@ -161,10 +162,6 @@ feed:
 	return games, nil
 }
 
-// SelfPlayName is the player name of the network in the records of
-// self-play games.
-const SelfPlayName = "self-play"
-
 // playSelfPlayGame plays one game of m against itself, or, in a share
 // cfg.OpponentFraction of games, against one of opponents (the factories of
 // cfg.Opponents).
@@ -200,7 +197,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		}
 	}
 	rec := game.NewRecord(r, &p)
-	rec.South, rec.North = SelfPlayName, SelfPlayName
+	rec.South, rec.North = rundir.SelfPlayName, rundir.SelfPlayName
 	if opponent != nil {
 		if oppSide == game.South {
 			rec.South = oppName

@@ -6,14 +6,12 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/internal/durable"
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 
-// SnapshotDir holds the run's snapshots (Config.Snapshots).
-const SnapshotDir = "snapshots"
-
-// SnapshotName is the file name, in SnapshotDir, of the snapshot of
+// SnapshotName is the file name, in rundir.SnapshotDir, of the snapshot of
 // variant at h CPU hours, such as dablot-4h.dbm.
 func SnapshotName(variant string, h float64) string {
 	return variant + "-" + strconv.FormatFloat(h, 'g', -1, 64) + "h.dbm"
@@ -38,14 +36,14 @@ func (r *Run) keepSnapshots() error {
 		if i < 0 {
 			return nil // not reached, nor the later ones
 		}
-		path := filepath.Join(r.Dir, SnapshotDir, SnapshotName(r.Rules.Name, h))
+		path := filepath.Join(r.Dir, rundir.SnapshotDir, SnapshotName(r.Rules.Name, h))
 		if _, err := os.Stat(path); err == nil {
 			continue
 		} else if !os.IsNotExist(err) {
 			return err
 		}
 		g := gens[i]
-		data, err := os.ReadFile(filepath.Join(r.Dir, ModelDir, modelName(g.Best)))
+		data, err := os.ReadFile(filepath.Join(r.Dir, rundir.ModelDir, modelName(g.Best)))
 		if err != nil {
 			return fmt.Errorf("snapshot at %g CPU hours: %w", h, err)
 		}

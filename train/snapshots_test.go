@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 
@@ -25,13 +26,13 @@ func TestSnapshots(t *testing.T) {
 		t.Fatalf("metrics: %d generations, %v", len(gens), err)
 	}
 	model := func(g int) []byte {
-		data, err := os.ReadFile(filepath.Join(dir, ModelDir, modelName(g)))
+		data, err := os.ReadFile(filepath.Join(dir, rundir.ModelDir, modelName(g)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return data
 	}
-	snap := func(h float64) string { return filepath.Join(dir, SnapshotDir, SnapshotName("frostviken", h)) }
+	snap := func(h float64) string { return filepath.Join(dir, rundir.SnapshotDir, SnapshotName("frostviken", h)) }
 	if data, err := os.ReadFile(snap(1e-12)); err != nil || !bytes.Equal(data, model(gens[0].Best)) {
 		t.Fatalf("the snapshot of the first generation: %v (same as generation %d's best: %v)", err, gens[0].Best, err == nil && bytes.Equal(data, model(gens[0].Best)))
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net/model"
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
@@ -50,7 +51,7 @@ func (st runState) checksum() (string, error) {
 // names inside the run's shard directory whose samples add up to its total.
 func (st *runState) check(dir string) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%s: %s", filepath.Join(dir, StateFile), fmt.Sprintf(format, args...))
+		return fmt.Errorf("%s: %s", filepath.Join(dir, rundir.StateFile), fmt.Sprintf(format, args...))
 	}
 	g := st.Generation
 	switch {
@@ -73,7 +74,7 @@ func (st *runState) check(dir string) error {
 	for _, ref := range st.Shards {
 		sg, _, ok := parseShardName(ref.Name)
 		if !ok {
-			return bad("shard %q is not the name of a shard file in %s (gen-NNNNNN-WORKER…%s)", ref.Name, filepath.Join(dir, ShardDir), ShardExt)
+			return bad("shard %q is not the name of a shard file in %s (gen-NNNNNN-WORKER…%s)", ref.Name, filepath.Join(dir, rundir.ShardDir), rundir.ShardExt)
 		}
 		if sg > g {
 			return bad("shard %s is of generation %d, after the checkpoint's generation %d", ref.Name, sg, g)
@@ -96,12 +97,12 @@ func (st *runState) check(dir string) error {
 func (st *runState) checkStop(dir string, cfg *Config) error {
 	if n := cfg.Stop.Generations; n > 0 && st.Generation > n && !st.Finished {
 		return fmt.Errorf("%s is at generation %d, past the run's stop (stop.generations = %d in %s), yet the run is not finished: one of the two files was changed",
-			filepath.Join(dir, StateFile), st.Generation, n, filepath.Join(dir, ConfigFile))
+			filepath.Join(dir, rundir.StateFile), st.Generation, n, filepath.Join(dir, rundir.ConfigFile))
 	}
 	return nil
 }
 
-// trainerName is the file name, in CheckDir, of the trainer checkpoint of
+// trainerName is the file name, in rundir.CheckDir, of the trainer checkpoint of
 // generation g.
 func trainerName(g int) string { return fmt.Sprintf("trainer-%06d.ckpt", g) }
 
@@ -128,7 +129,7 @@ func (st *runState) checkTrainer(path string, meta map[string]string) error {
 	for _, k := range slices.Sorted(maps.Keys(want)) {
 		got, ok := meta[k]
 		if got != want[k] && (ok || k == ckptGeneration || k == ckptRun) {
-			return fmt.Errorf("%s records %s %q, %s says %q: a trainer checkpoint of another run or generation is in its place", path, k, got, StateFile, want[k])
+			return fmt.Errorf("%s records %s %q, %s says %q: a trainer checkpoint of another run or generation is in its place", path, k, got, rundir.StateFile, want[k])
 		}
 	}
 	return nil
@@ -170,7 +171,7 @@ func (st *runState) checkShard(name string, h samples.Header) error {
 	gen, worker, ok := parseShardName(name)
 	switch {
 	case !ok:
-		return fmt.Errorf("not a shard name of a run (gen-NNNNNN-WORKER…%s)", ShardExt)
+		return fmt.Errorf("not a shard name of a run (gen-NNNNNN-WORKER…%s)", rundir.ShardExt)
 	case h.Run != st.Run:
 		return fmt.Errorf("from another run (run %q, this run is %q)", h.Run, st.Run)
 	case h.Worker != worker:

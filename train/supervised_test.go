@@ -16,6 +16,7 @@ import (
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/model/modeltest"
 	"github.com/dablot-zero/dablot/net/trainer"
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
@@ -289,7 +290,7 @@ func TestSupervisedTactics(t *testing.T) {
 	// Train through a shard, the replay buffer and the batch maker (with
 	// mirror augmentation), as a run does.
 	dir := t.TempDir()
-	if err := samples.Write(filepath.Join(dir, "labels"+ShardExt), r, samples.Header{}, ss); err != nil {
+	if err := samples.Write(filepath.Join(dir, "labels"+rundir.ShardExt), r, samples.Header{}, ss); err != nil {
 		t.Fatal(err)
 	}
 	rp := NewReplay(untrained, dir, len(ss))

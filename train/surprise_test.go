@@ -13,6 +13,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/model/modeltest"
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/runlog"
 	"github.com/dablot-zero/dablot/train/samples"
 )
@@ -233,7 +234,7 @@ func TestRunPolicySurprise(t *testing.T) {
 			t.Errorf("generation %d: no %q in the output:\n%s", g.Generation, line, out.String())
 		}
 	}
-	best, err := model.LoadModel(filepath.Join(dir, BestFile))
+	best, err := model.LoadModel(filepath.Join(dir, rundir.BestFile))
 	if err != nil {
 		t.Fatal(err)
 	}

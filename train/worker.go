@@ -12,11 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
-	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/model"
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/samples"
 )
 
@@ -49,11 +49,11 @@ func SelfPlayWorker(ctx context.Context, dir string, opts WorkerOptions) error {
 	if _, err := readState(dir); err != nil {
 		return err
 	}
-	cfg, err := LoadConfig(filepath.Join(dir, ConfigFile))
+	cfg, err := LoadConfig(filepath.Join(dir, rundir.ConfigFile))
 	if err != nil {
 		return err
 	}
-	rules, err := ReadRunRules(dir)
+	rules, err := rundir.ReadRules(dir)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func SelfPlayWorker(ctx context.Context, dir string, opts WorkerOptions) error {
 	h := fnv.New64a()
 	h.Write([]byte(opts.Name))
 	workerSeed := mcts.Mix(cfg.Seed, h.Sum64())
-	seq, err := nextShardSeq(filepath.Join(dir, ShardDir), opts.Name)
+	seq, err := nextShardSeq(filepath.Join(dir, rundir.ShardDir), opts.Name)
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func SelfPlayWorker(ctx context.Context, dir string, opts WorkerOptions) error {
 			logf(opts.Out, "worker %s: the run is finished\n", opts.Name)
 			return nil
 		}
-		best, err := model.LoadModel(filepath.Join(dir, BestFile))
+		best, err := model.LoadModel(filepath.Join(dir, rundir.BestFile))
 		if err != nil {
 			return err
 		}
@@ -98,7 +98,7 @@ func SelfPlayWorker(ctx context.Context, dir string, opts WorkerOptions) error {
 		}
 		name := shardName(gen, opts.Name, seq)
 		hdr := samples.Header{Generation: gen, Model: best.Metadata[net.MetaChecksum], Worker: opts.Name, Games: len(played), Run: st.Run}
-		if err := samples.Write(filepath.Join(dir, ShardDir, name), rules, hdr, all); err != nil {
+		if err := samples.Write(filepath.Join(dir, rundir.ShardDir, name), rules, hdr, all); err != nil {
 			return err
 		}
 		logf(opts.Out, "worker %s: %s: %d games, %d samples (%d full searches) with generation %d in %.0f s\n",
@@ -116,7 +116,7 @@ func nextShardSeq(dir, worker string) (int, error) {
 	}
 	next := 0
 	for _, e := range entries {
-		n := strings.TrimSuffix(e.Name(), ShardExt)
+		n := strings.TrimSuffix(e.Name(), rundir.ShardExt)
 		if n == e.Name() || strings.HasPrefix(n, ".") {
 			continue
 		}
@@ -136,25 +136,11 @@ func nextShardSeq(dir, worker string) (int, error) {
 // and a line per shard taken in.
 const maxStateBytes = 16 << 20
 
-// ReadRunRules reads the rules of the run in dir, its VariantFile: a
-// regular file of at most game.MaxVariantBytes.
-func ReadRunRules(dir string) (*game.Rules, error) {
-	yml, err := durable.ReadFile(filepath.Join(dir, VariantFile), "variant file", game.MaxVariantBytes)
-	if err != nil {
-		return nil, err
-	}
-	rules, err := game.ParseVariant(yml, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", VariantFile, err)
-	}
-	return rules, nil
-}
-
 // readState reads the state file of the run in dir and verifies its
 // checksum (a legacy state has none).
 func readState(dir string) (runState, error) {
 	var st runState
-	path := filepath.Join(dir, StateFile)
+	path := filepath.Join(dir, rundir.StateFile)
 	data, err := durable.ReadFile(path, "run state file", maxStateBytes)
 	if err != nil {
 		return st, fmt.Errorf("%s is not a run directory: %w", dir, err)

@@ -17,12 +17,13 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/durable"
+	"github.com/dablot-zero/dablot/internal/research/balance"
 	"github.com/dablot-zero/dablot/mcts"
-	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
-	"github.com/dablot-zero/dablot/train/balance"
 	"github.com/dablot-zero/dablot/train/progress"
+	"github.com/dablot-zero/dablot/train/rundir"
 )
 
 // cmdBalance studies how fair variants are.
@@ -275,7 +276,7 @@ func trainForBalance(ctx context.Context, r *game.Rules, presetPath, outDir stri
 	dir := filepath.Join(outDir, "runs", fileName(r.Name)+"-"+cfg.Name)
 	opts := train.RunOptions{Out: out, Progress: isTerminal(out), Threads: threads}
 	var run *train.Run
-	if _, err := os.Stat(filepath.Join(dir, train.StateFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, rundir.StateFile)); err == nil {
 		fmt.Fprintf(out, "balance: %s: resuming the training run %s\n", r.Name, dir)
 		run, err = train.ResumeRun(dir, opts)
 		if err != nil {
@@ -298,7 +299,7 @@ func trainForBalance(ctx context.Context, r *game.Rules, presetPath, outDir stri
 	if err := ctx.Err(); err != nil {
 		return nil, "", fmt.Errorf("training stopped (resume it by running the same command): %w", err)
 	}
-	return run.Best(), filepath.Join(dir, train.BestFile), nil
+	return run.Best(), filepath.Join(dir, rundir.BestFile), nil
 }
 
 // studyVariant runs one study with a progress bar (on terminals) and

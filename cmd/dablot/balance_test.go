@@ -13,10 +13,11 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/research/balance"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
-	"github.com/dablot-zero/dablot/train/balance"
+	"github.com/dablot-zero/dablot/train/rundir"
 )
 
 // saveTinyModel writes an untrained network of variant to path.
@@ -123,7 +124,7 @@ func TestBalancePreset(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}
-	best := filepath.Join(out, "runs", "frostviken-tiny", train.BestFile)
+	best := filepath.Join(out, "runs", "frostviken-tiny", rundir.BestFile)
 	wantOutput(t, stdout, "no model; training one with "+preset, "run finished: 1 generations", "model "+best,
 		"strength not checked against alphabeta:depth=4")
 	code, stdout, stderr = run(args...)

@@ -9,10 +9,10 @@ import (
 	"runtime"
 	"text/tabwriter"
 
+	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train/progress"
-	"github.com/dablot-zero/dablot/train/study"
 )
 
 // cmdBlunders counts the turns that give material away.

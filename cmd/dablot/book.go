@@ -8,8 +8,8 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/dablot-zero/dablot/net/durable"
-	"github.com/dablot-zero/dablot/train/study"
+	"github.com/dablot-zero/dablot/internal/durable"
+	"github.com/dablot-zero/dablot/internal/research/study"
 )
 
 // cmdBook makes the opening books of the ladder.

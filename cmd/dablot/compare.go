@@ -5,8 +5,8 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/mcts/match"
-	"github.com/dablot-zero/dablot/train/study"
 )
 
 // cmdCompare compares two players game by game from the records of their

@@ -14,9 +14,9 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/game/endgame"
+	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/train/progress"
-	"github.com/dablot-zero/dablot/train/study"
 )
 
 // cmdEndgame solves endings of a few pieces.

@@ -10,10 +10,11 @@ import (
 	"os/signal"
 	"path/filepath"
 
+	"github.com/dablot-zero/dablot/internal/research/report"
 	"github.com/dablot-zero/dablot/mcts/match/rating"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
-	"github.com/dablot-zero/dablot/train/report"
+	"github.com/dablot-zero/dablot/train/rundir"
 )
 
 // cmdExport exports a run's best model.
@@ -51,7 +52,7 @@ func runExport(args []string, out io.Writer) error {
 		return usagef("want a run directory and --out FILE")
 	}
 	dir := pos[0]
-	m, err := model.LoadModel(filepath.Join(dir, train.BestFile))
+	m, err := model.LoadModel(filepath.Join(dir, rundir.BestFile))
 	if err != nil {
 		return err
 	}

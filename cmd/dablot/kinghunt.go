@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/train/progress"
-	"github.com/dablot-zero/dablot/train/study"
 )
 
 // cmdKingHunt looks for kings that could be taken by force.

@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/mcts/match"
-	"github.com/dablot-zero/dablot/train/study"
 )
 
 // cmdKingRace tells whose king fell first in each game, and what followed.

@@ -16,13 +16,13 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/game/endgame"
+	"github.com/dablot-zero/dablot/internal/durable"
+	"github.com/dablot-zero/dablot/internal/research/ladder"
+	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
-	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/model"
-	"github.com/dablot-zero/dablot/train/ladder"
-	"github.com/dablot-zero/dablot/train/study"
 )
 
 // cmdLadder measures strength at equal time.

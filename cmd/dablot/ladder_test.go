@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/internal/research/ladder"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
-	"github.com/dablot-zero/dablot/train/ladder"
 )
 
 // TestLadder plays a tiny ladder (5 ms a move, 4 games a match) of a

@@ -9,8 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/train/progress"
-	"github.com/dablot-zero/dablot/train/study"
 )
 
 // cmdLoneKing solves the lone-king endings.

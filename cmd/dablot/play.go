@@ -12,8 +12,8 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/mcts/analysis"
-	"github.com/dablot-zero/dablot/net/durable"
 )
 
 // cmdPlay plays at the terminal.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/train/study"
+	"github.com/dablot-zero/dablot/internal/research/study"
 )
 
 // maxRecordTurn bounds the turn flags of a recordRange, far beyond the

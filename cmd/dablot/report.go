@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/dablot-zero/dablot/train/report"
+	"github.com/dablot-zero/dablot/internal/research/report"
 )
 
 // cmdReport writes the plots and summary of a run.

@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/internal/research/ladder"
+	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
-	"github.com/dablot-zero/dablot/train/ladder"
-	"github.com/dablot-zero/dablot/train/study"
 )
 
 // keepRecords cuts a JSON-lines records file to its first n records, and

@@ -16,10 +16,11 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/net"
-	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/rundir"
 )
 
 // cmdTrain trains a model by self-play.
@@ -257,7 +258,7 @@ func openRun(dir string, cfg *train.Config, rules *game.Rules, init string, fres
 	case fresh || len(entries) == 0:
 		run, err = train.CreateRun(dir, cfg, rules, init, opts)
 	case !train.HasRun(dir):
-		err = fmt.Errorf("%s holds files but no run (no %s): start anew with --fresh, which moves them aside, or choose another --run", dir, train.StateFile)
+		err = fmt.Errorf("%s holds files but no run (no %s): start anew with --fresh, which moves them aside, or choose another --run", dir, rundir.StateFile)
 	default:
 		if err = train.CheckSameRun(dir, cfg, rules, init); err != nil {
 			err = fmt.Errorf("%w\ncontinue that run with: %s, or start anew with --fresh (make train FRESH=1), which moves it aside",

@@ -18,6 +18,7 @@ import (
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 
@@ -61,7 +62,7 @@ func TestTrainSmoke(t *testing.T) {
 	go func() { exited <- cmd.Wait() }()
 	deadline := time.After(10 * time.Minute)
 	for {
-		if _, err := os.Stat(filepath.Join(dir, train.GamesDir, "gen-000001.pgn")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, rundir.GamesDir, "gen-000001.pgn")); err == nil {
 			break // the first generation has played its games: interrupt it
 		}
 		select {
@@ -85,7 +86,7 @@ func TestTrainSmoke(t *testing.T) {
 		t.Fatalf("the interrupted run did not finish its generation and stop with %q:\n%s", want, out.String())
 	}
 	t.Logf("first part:\n%s", out.String())
-	gen1, err := os.ReadFile(filepath.Join(dir, train.ModelDir, "gen-000001.dbm"))
+	gen1, err := os.ReadFile(filepath.Join(dir, rundir.ModelDir, "gen-000001.dbm"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestTrainSmoke(t *testing.T) {
 	if note := "note: matrix kernel gonum-blas32"; strings.Contains(out.String(), note) != (net.GemmImplementation() == "gonum-blas32") {
 		t.Errorf("kernel %s, note %q printed: %v\n%s", net.GemmImplementation(), note, strings.Contains(out.String(), note), out.String())
 	}
-	if again, err := os.ReadFile(filepath.Join(dir, train.ModelDir, "gen-000001.dbm")); err != nil || !bytes.Equal(again, gen1) {
+	if again, err := os.ReadFile(filepath.Join(dir, rundir.ModelDir, "gen-000001.dbm")); err != nil || !bytes.Equal(again, gen1) {
 		t.Errorf("generation 1's model changed when the run was continued (%v)", err)
 	}
 	if runs, err := os.ReadDir(filepath.Join(root, "runs")); err != nil || len(runs) != 1 {
@@ -116,7 +117,7 @@ func TestTrainSmoke(t *testing.T) {
 	if err != nil || !strings.Contains(got, "2 generations done") || !strings.Contains(got, "run finished: 3 generations") {
 		t.Fatalf("extending the run: %v\n%s", err, got)
 	}
-	if cfg, err := train.LoadConfig(filepath.Join(dir, train.ConfigFile)); err != nil || cfg.Stop != (train.StopConfig{Generations: 3}) {
+	if cfg, err := train.LoadConfig(filepath.Join(dir, rundir.ConfigFile)); err != nil || cfg.Stop != (train.StopConfig{Generations: 3}) {
 		t.Fatalf("the run's config after --generations 3: %+v, %v", cfg.Stop, err)
 	}
 	gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile))
@@ -313,8 +314,8 @@ func TestTrainContinueRefused(t *testing.T) {
 	os.Mkdir(notRun, 0o755)
 	os.WriteFile(filepath.Join(notRun, "todo.txt"), []byte("keep me"), 0o644)
 	// The files a continued or new run would write first.
-	watched := []string{filepath.Join(dir, train.StateFile), filepath.Join(dir, train.ConfigFile),
-		filepath.Join(dir, train.BestFile), filepath.Join(notRun, "todo.txt")}
+	watched := []string{filepath.Join(dir, rundir.StateFile), filepath.Join(dir, rundir.ConfigFile),
+		filepath.Join(dir, rundir.BestFile), filepath.Join(notRun, "todo.txt")}
 	contents := func() []string {
 		var all []string
 		for _, f := range watched {
@@ -367,7 +368,7 @@ func TestTrainFork(t *testing.T) {
 	if out, err := runCmd(t, "train", "--config", "smoke", "--variant", "frostviken", "--run", src, "--generations", "1"); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	before, err := os.ReadFile(filepath.Join(src, train.ConfigFile))
+	before, err := os.ReadFile(filepath.Join(src, rundir.ConfigFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,15 +405,15 @@ func TestTrainFork(t *testing.T) {
 			t.Errorf("the fork's output lacks %q:\n%s", want, out)
 		}
 	}
-	after, err := os.ReadFile(filepath.Join(src, train.ConfigFile))
+	after, err := os.ReadFile(filepath.Join(src, rundir.ConfigFile))
 	if err != nil || string(after) != string(before) {
 		t.Errorf("the forked run's config changed (%v)", err)
 	}
-	srcCfg, err := train.LoadConfig(filepath.Join(src, train.ConfigFile))
+	srcCfg, err := train.LoadConfig(filepath.Join(src, rundir.ConfigFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	forkCfg, err := train.LoadConfig(filepath.Join(dst, train.ConfigFile))
+	forkCfg, err := train.LoadConfig(filepath.Join(dst, rundir.ConfigFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -421,7 +422,7 @@ func TestTrainFork(t *testing.T) {
 		t.Errorf("the fork's config differs from the run's in more than the learning rate:\n%s\n%s", srcCfg.YAML(), forkCfg.YAML())
 	}
 	// The run itself is still at its first generation and can go on.
-	if _, err := os.Stat(filepath.Join(src, train.ModelDir, "gen-000002.dbm")); err == nil {
+	if _, err := os.Stat(filepath.Join(src, rundir.ModelDir, "gen-000002.dbm")); err == nil {
 		t.Error("the fork trained in the run's directory")
 	}
 	if out, err := runCmd(t, "train", "--fork", src, "--run", dst, "--set", "train.learning_rate=0.0005"); err == nil || !strings.Contains(out, "already holds files") {

@@ -13,8 +13,8 @@ const mod = "github.com/dablot-zero/dablot/"
 // TestImportGraph: the packages a program needs to load a model and play
 // (the model, the search, inference) import neither gorgonia nor the
 // training pipeline, the analysis engine needs only the rules (with their
-// endgame tables) and the search, and the analysis tools of train/study need neither the pipeline
-// nor the trainer.
+// endgame tables) and the search, the analysis tools of research/study need neither the pipeline
+// nor the trainer, and the run reports read a run directory without the pipeline.
 func TestImportGraph(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -34,7 +34,12 @@ func TestImportGraph(t *testing.T) {
 		},
 		{
 			name:   "study",
-			pkgs:   []string{"./train/study"},
+			pkgs:   []string{"./internal/research/study"},
+			banned: []string{"gorgonia.org/...", mod + "train", mod + "net/trainer/..."},
+		},
+		{
+			name:   "report",
+			pkgs:   []string{"./internal/research/report"},
 			banned: []string{"gorgonia.org/...", mod + "train", mod + "net/trainer/..."},
 		},
 	} {

@@ -19,7 +19,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/internal/durable"
 )
 
 // The file names of a run directory.

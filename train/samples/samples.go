@@ -23,8 +23,8 @@ import (
 	"math"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/net"
-	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/klauspost/compress/zstd"
 )
 

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/mcts/match/rating"
 	"github.com/dablot-zero/dablot/train/runlog"
-	"github.com/dablot-zero/dablot/train/study"
 )
 
 // summary returns the markdown summary of a run: totals, the last

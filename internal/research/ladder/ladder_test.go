@@ -193,7 +193,7 @@ func TestSameMatch(t *testing.T) {
 // TestDocsLadder: the repository's results file reads, and each row's
 // colour split adds up to its score.
 func TestDocsLadder(t *testing.T) {
-	rows, err := Read("../../docs/ladder.tsv")
+	rows, err := Read("../../../docs/ladder.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}

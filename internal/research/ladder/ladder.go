@@ -15,8 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/mcts/match"
-	"github.com/dablot-zero/dablot/net/durable"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/net/durable"
+	"github.com/dablot-zero/dablot/internal/durable"
 )
 
 // ReadRecordsFile reads a file of game records, JSON lines or PGN

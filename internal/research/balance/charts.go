@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/train/report"
+	"github.com/dablot-zero/dablot/internal/research/report"
 )
 
 // The charts WriteCharts makes.

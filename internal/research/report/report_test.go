@@ -15,7 +15,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/mcts/match/rating"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 
@@ -198,10 +198,10 @@ func TestWriteSelfPlayFactors(t *testing.T) {
 	dir := t.TempDir()
 	makeRun(t, dir, 2)
 	r := configs.MustVariant("keyland")
-	if err := os.WriteFile(filepath.Join(dir, train.VariantFile), r.YAML(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, rundir.VariantFile), r.YAML(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Mkdir(filepath.Join(dir, train.GamesDir), 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(dir, rundir.GamesDir), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -235,7 +235,7 @@ func TestWriteSelfPlayFactors(t *testing.T) {
 		var pgn bytes.Buffer
 		for i := range g + 2 {
 			rec := randomGame(&start)
-			rec.South, rec.North = train.SelfPlayName, train.SelfPlayName
+			rec.South, rec.North = rundir.SelfPlayName, rundir.SelfPlayName
 			switch i {
 			case 0:
 				rec = randomGame(&endgame)
@@ -246,7 +246,7 @@ func TestWriteSelfPlayFactors(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := os.WriteFile(filepath.Join(dir, train.GamesDir, fmt.Sprintf("gen-%06d.pgn", g)), pgn.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, rundir.GamesDir, fmt.Sprintf("gen-%06d.pgn", g)), pgn.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -259,7 +259,7 @@ func TestWriteSelfPlayFactors(t *testing.T) {
 		"75 finished games from the variant's setup", "| a king was taken: the side that lost its king first |", "| no king was taken: South |")
 
 	// A broken game file is an error that names it.
-	bad := filepath.Join(dir, train.GamesDir, "gen-000013.pgn")
+	bad := filepath.Join(dir, rundir.GamesDir, "gen-000013.pgn")
 	if err := os.WriteFile(bad, []byte("[Variant \"keyland\"]\n[Result \"1-0\"]\n\n1. a5-a9 1-0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

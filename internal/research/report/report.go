@@ -23,11 +23,11 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/durable"
+	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/mcts/match/rating"
-	"github.com/dablot-zero/dablot/net/durable"
-	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/runlog"
-	"github.com/dablot-zero/dablot/train/study"
 )
 
 // The files Write makes in the output directory.
@@ -459,11 +459,11 @@ type origin struct {
 // on both sides (not a fixed opponent, selfplay.opponents). It returns nil
 // without error when the run has no game records or no variant file.
 func loadSelfPlay(dir string, n int) (*selfPlay, error) {
-	files, err := filepath.Glob(filepath.Join(dir, train.GamesDir, "gen-*.pgn"))
+	files, err := filepath.Glob(filepath.Join(dir, rundir.GamesDir, "gen-*.pgn"))
 	if err != nil || len(files) == 0 {
 		return nil, err
 	}
-	rules, err := train.ReadRunRules(dir)
+	rules, err := rundir.ReadRules(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dablot-zero/dablot/train/report"
+	"github.com/dablot-zero/dablot/internal/research/report"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 

@@ -5,9 +5,9 @@ import (
 	"fmt"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/internal/research/balance"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
-	"github.com/dablot-zero/dablot/train/balance"
 )
 
 // A study of frostviken with a tiny untrained network: four games at each

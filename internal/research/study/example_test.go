@@ -6,7 +6,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/train/study"
+	"github.com/dablot-zero/dablot/internal/research/study"
 )
 
 // Can South's king and one soldier catch North's lone king in keyland?
