@@ -34,16 +34,6 @@ type AlphaBetaConfig struct {
 	// they are few), so that a won game is pressed instead of drawn by the
 	// no-capture rule.
 	Hunt int
-	// OpponentKing, if not 0, is the weight of a king of the side that is
-	// not to move at the root of the search (the opponent of the player
-	// searching), in place of Weights[King]; the player's own king keeps
-	// Weights[King]. The evaluation is then the player's, no longer the
-	// same for both sides, and the transposition table is cleared when the
-	// side at the root changes (Evaluate outside a search takes the side
-	// at the root of the last one). A guard that counts its own king at ten
-	// soldiers and the opponent's at fewer keeps its king as before but
-	// pays less for the other's (docs/strength.md §26).
-	OpponentKing int
 	// Extend searches a turn deeper wherever the side to move has a
 	// single legal decision at the start of its turn (a single-reply
 	// extension): a forced reply, such as a compulsory capture of an
@@ -60,14 +50,6 @@ type AlphaBetaConfig struct {
 	// first. The score of a search without a table is the same either
 	// way; fewer nodes reach it.
 	Order bool
-	// Reduce, with Order, searches late quiet decisions a turn shallower
-	// (late-move reductions): from the fourth decision of a node on, at
-	// two or more turns to go below the root, outside a chain, neither a
-	// jump nor a killer, a null-window search one turn shorter comes
-	// first, and only a decision that beats the best so far is searched
-	// at full depth. The search reaches deeper within its nodes and may
-	// miss what only the full depth of a late quiet decision shows.
-	Reduce bool
 }
 
 // MaxTTBits bounds AlphaBetaConfig.TTBits: a table of 2^24 entries takes
@@ -89,8 +71,6 @@ func (c *AlphaBetaConfig) Validate() error {
 		return fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d", c.Depth, maxDepth)
 	case c.TTBits < 0 || c.TTBits > MaxTTBits:
 		return fmt.Errorf("mcts: alpha-beta table bits %d: want 0 to %d (mcts.MaxTTBits)", c.TTBits, MaxTTBits)
-	case c.Reduce && !c.Order:
-		return errors.New("mcts: alpha-beta reductions need the ordering (Reduce needs Order)")
 	}
 	return nil
 }
@@ -144,10 +124,6 @@ type AlphaBetaPlayer struct {
 	killers [maxPly + 1][2]game.Decision
 	history [2][numMoves]int32
 	keys    [2 * game.MaxPoints]int64
-	// root is the side to move at the root of the current search, and
-	// ttRoot that of the searches whose scores the table holds
-	// (OpponentKing makes them depend on it).
-	root, ttRoot game.Side
 	// Nodes counts the nodes searched so far; Elapsed the time spent.
 	Nodes   int64
 	Elapsed time.Duration
@@ -228,11 +204,6 @@ func (ab *AlphaBetaPlayer) Search(ctx context.Context, p *game.Position) (ABResu
 // begin readies the player for a search of p under ctx, with no deadline.
 func (ab *AlphaBetaPlayer) begin(ctx context.Context, p *game.Position) {
 	ab.setSteps(p.Rules())
-	ab.root = p.SideToMove()
-	if ab.cfg.OpponentKing != 0 && ab.root != ab.ttRoot {
-		clear(ab.tt)
-		ab.ttRoot = ab.root
-	}
 	ab.ctx, ab.stop, ab.nodes = ctx, false, 0
 	ab.deadline, ab.maxNodes = time.Time{}, 0
 }
@@ -260,11 +231,6 @@ type vetoLimits struct {
 	deadline      time.Time
 	// maxNodes bounds the search's nodes (0: no bound).
 	maxNodes int64
-	// passes, if more than 0, stops the tests once that many decisions
-	// have passed, taken in the order of prefer (nil: generation order);
-	// the decisions not tested are vetoed too.
-	passes int
-	prefer []game.Decision
 }
 
 // vetoResult is what a vetoes search found.
@@ -305,29 +271,13 @@ func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, lim vet
 	ab.rootBest = nullMove
 	ab.extLimit = extLimit(depth)
 	r := vetoResult{tests: legal, tested: -1}
-	if lim.prefer != nil {
-		if len(lim.prefer) != len(legal) {
-			return r, fmt.Errorf("mcts: %d decisions to test in order, %d legal", len(lim.prefer), len(legal))
-		}
-		r.tests = lim.prefer
-	}
 	best := ab.search(p, depth, -infScore, infScore, 0)
 	if !ab.stop {
 		r.best, r.tested = ab.rootBest, 0
 	}
 	threshold := best - margin
-	passed := 0
 	for i, d := range r.tests {
 		if ab.stop {
-			break
-		}
-		if lim.passes > 0 && passed >= lim.passes {
-			for _, d := range r.tests[i:] {
-				if d != r.best {
-					r.excluded = append(r.excluded, d)
-				}
-			}
-			r.tested = len(r.tests)
 			break
 		}
 		vetoed := d != r.best && ab.searchChild(p, d, depth, threshold-1, threshold, 0) < threshold
@@ -336,8 +286,6 @@ func (ab *AlphaBetaPlayer) vetoes(ctx context.Context, p *game.Position, lim vet
 		}
 		if vetoed {
 			r.excluded = append(r.excluded, d)
-		} else if d != r.best {
-			passed++
 		}
 		r.tested = i + 1
 	}
@@ -489,15 +437,7 @@ func (ab *AlphaBetaPlayer) search(p *game.Position, depth, alpha, beta, ply int)
 	best, bestMove := -infScore, legal[0]
 	for i, d := range legal {
 		var v int
-		reduced := false
-		if ab.cfg.Reduce && ab.reducible(p, d, i, depth, ply) {
-			// A turn shallower first: a decision no better than the
-			// best so far even so keeps that score.
-			v = ab.searchChild(p, d, depth-1, alpha, alpha+1, ply)
-			reduced = v <= alpha
-		}
 		switch {
-		case reduced:
 		case ab.cfg.Order && i > 0 && beta-alpha > 1:
 			// Principal variation search: a null window first, the
 			// whole window only for a decision that beats the best.
@@ -630,15 +570,6 @@ func fromTT(v, ply int) int {
 	return v
 }
 
-// reducible reports whether decision d, the i-th of p's sorted decisions
-// at ply with depth turns to go, is searched a turn shallower first
-// (AlphaBetaConfig.Reduce): a late quiet decision, not a killer, below
-// the root, at a turn's start, with two or more turns to go once reduced.
-func (ab *AlphaBetaPlayer) reducible(p *game.Position, d game.Decision, i, depth, ply int) bool {
-	k := &ab.killers[ply]
-	return i >= 3 && depth >= 3 && ply > 0 && p.Chain() < 0 && d.IsMove() && !d.IsJump() && d != k[0] && d != k[1]
-}
-
 // numMoves is the number of steps and jumps (decisions below game.Stop):
 // the size of a side's history table.
 const numMoves = game.MaxPoints * 2 * game.NumDirections
@@ -742,15 +673,6 @@ func (ab *AlphaBetaPlayer) materialLead(p *game.Position) int {
 	me, mat := p.SideToMove(), 0
 	for r := range game.Rank(game.NumRanks) {
 		mat += ab.cfg.Weights[r] * (p.Pieces(me, r).Count() - p.Pieces(me.Other(), r).Count())
-	}
-	if ab.cfg.OpponentKing != 0 {
-		opp := ab.root.Other()
-		d := (ab.cfg.OpponentKing - ab.cfg.Weights[game.King]) * p.Pieces(opp, game.King).Count()
-		if me == opp {
-			mat += d
-		} else {
-			mat -= d
-		}
 	}
 	return mat
 }

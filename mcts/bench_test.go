@@ -150,19 +150,16 @@ func BenchmarkBatcher(b *testing.B) {
 // BenchmarkGuardDepth reports the mean depth in turns that the shipped
 // guard's node budget (DefaultGuardNodes) completes over positions of
 // recorded ladder games (every 12th turn of the first 6 games of each
-// record file), without ordering, with it (the default), with late-move
-// reductions too (docs/strength.md §16), and with ordering and three
-// candidates (Guard.Candidates, tested in the order of generation; §17):
+// record file), without ordering and with it (the default):
 //
 //	go test ./mcts -run XXX -bench GuardDepth -benchtime 1x
 func BenchmarkGuardDepth(b *testing.B) {
 	for _, f := range []string{"dablot-100ms-avx2", "winther-100ms-avx2"} {
 		positions := ladderPositions(b, f)
 		for _, tc := range []struct {
-			name          string
-			order, reduce bool
-			candidates    int
-		}{{"plain", false, false, 0}, {"order", true, false, 0}, {"reduce", true, true, 0}, {"cand3", true, false, 3}} {
+			name  string
+			order bool
+		}{{"plain", false}, {"order", true}} {
 			b.Run(f+"/"+tc.name, func(b *testing.B) {
 				depth := 0
 				for b.Loop() {
@@ -172,7 +169,7 @@ func BenchmarkGuardDepth(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						g.Order, g.Reduce, g.Candidates = tc.order, tc.reduce, tc.candidates
+						g.Order = tc.order
 						r, err := g.Restrict(context.Background(), &p, Limits{Sims: 1})
 						if err != nil {
 							b.Fatal(err)

@@ -156,13 +156,9 @@ var DefaultWeights = [game.NumRanks]float64{1, 3, 5}
 // search on its value then gives soldiers away to a player that counts
 // them; the blend makes every soldier count at search time. The priors are
 // the inner evaluator's. It is safe for concurrent use if Inner is.
-//
-// With Trade above 0 the balance is counted up as pieces leave the board
-// (TradeLead), so that the side ahead prefers exchanges.
 type MaterialBlend struct {
 	Inner      Evaluator
 	PerSoldier float64
-	Trade      float64
 }
 
 // Evaluate implements Evaluator.
@@ -173,33 +169,12 @@ func (e *MaterialBlend) Evaluate(batch []Request) error {
 	for i := range batch {
 		r := &batch[i]
 		me := r.Pos.SideToMove()
-		b := TradeLead(&r.Pos, sideMaterial(&r.Pos, me, &DefaultWeights)-sideMaterial(&r.Pos, me.Other(), &DefaultWeights), e.Trade)
+		b := sideMaterial(&r.Pos, me, &DefaultWeights) - sideMaterial(&r.Pos, me.Other(), &DefaultWeights)
 		if b != 0 {
 			r.shiftValue(e.PerSoldier * b)
 		}
 	}
 	return nil
-}
-
-// TradeLead returns the material lead b of position p counted up as
-// pieces leave the board, the way draughts players value a lead: with n
-// pieces on the board and n0 in the variant's start position,
-//
-//	b · (n0 + k) / (n + k)
-//
-// so a lead is worth b in the opening and more the fewer pieces are left,
-// and an even exchange raises the value of a lead. This rewards the side
-// ahead for trading down, which is how a lead is converted before the
-// no-capture limit draws the game. k softens the rise (with k = 20 and
-// n0 = 60, a lead counts 2.7 times at 10 pieces); k ≤ 0 returns b as it is.
-func TradeLead(p *game.Position, b, k float64) float64 {
-	if k <= 0 || b == 0 {
-		return b
-	}
-	start := p.Rules().Start()
-	n0 := float64(start.PieceCount())
-	n := float64(p.PieceCount())
-	return b * (n0 + k) / (n + k)
 }
 
 // Ablated takes apart another evaluator for diagnosis: with UniformPolicy

@@ -99,5 +99,21 @@ func ExampleCheckSpec() {
 	// Output:
 	// alphabeta:depth=2 -> <nil>
 	// alphabeta:depth=abc -> player "alphabeta:depth=abc": depth=abc: want a whole number from 1 to 64
-	// minimax:depth=2 -> player "minimax:depth=2": unknown kind "minimax" (want one of alphabeta, greedy, gumbel, mcts, random, uct)
+	// minimax:depth=2 -> player "minimax:depth=2": unknown kind "minimax" (want one of alphabeta, classical, greedy, gumbel, mcts, random, uct)
+}
+
+// A spec is the shipped player but for what it sets; String names it in
+// full.
+func ExampleParsePlayerConfig() {
+	c, err := mcts.ParsePlayerConfig("gumbel:model=models/dablot.dbm,ms=100", nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c)
+	c, _ = mcts.ParsePlayerConfig("gumbel:model=models/dablot.dbm,sims=200,guard=0,eg=0", nil)
+	fmt.Println(c)
+	// Output:
+	// gumbel:model=models/dablot.dbm,ms=100,batch=8,solve=1,forced=1,m=16,cvisit=50,cscale=0.1,gscale=0,cache=65536,guard=16,gmargin=50,gshare=0.5,gnodes=0,gext=1,gorder=1,gking=10,eg=3
+	// gumbel:model=models/dablot.dbm,sims=200,batch=8,solve=1,forced=1,m=16,cvisit=50,cscale=0.1,gscale=0,cache=65536,guard=0,eg=0
 }

@@ -1,11 +1,9 @@
 package mcts
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -409,109 +407,6 @@ func TestVetoTested(t *testing.T) {
 	}
 }
 
-// TestNextSearchFits: the next search is expected to cost the last one's
-// time times the last two's ratio of nodes.
-func TestNextSearchFits(t *testing.T) {
-	now := time.Date(2026, 11, 28, 14, 0, 0, 0, time.UTC)
-	ms := time.Millisecond
-	for _, tc := range []struct {
-		name            string
-		left, took      time.Duration
-		nodes, prevNode int64
-		want            bool
-	}{
-		{"no search yet", ms, 0, 0, 0, true},
-		{"one search: no ratio yet", ms, 40 * ms, 1000, 0, true},
-		{"ratio 5: 10 ms expected, 20 left", 20 * ms, 2 * ms, 5000, 1000, true},
-		{"ratio 5: 10 ms expected, 10 left", 10 * ms, 2 * ms, 5000, 1000, true},
-		{"ratio 5: 10 ms expected, 9 left", 9 * ms, 2 * ms, 5000, 1000, false},
-		{"ratio 1/2: 1 ms expected, 2 left", 2 * ms, 2 * ms, 500, 1000, true},
-		{"deadline passed", -ms, 0, 5000, 1000, false},
-	} {
-		if got := nextSearchFits(now, now.Add(tc.left), tc.took, tc.nodes, tc.prevNode); got != tc.want {
-			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}
-
-// TestGuardStop: with a deadline far away, Guard.Stop (gstop=1) changes
-// nothing: every search is expected to fit, and the guard reaches its
-// Depth with the same vetoes. (Near a deadline it starts fewer searches,
-// by nextSearchFits, tested above without a clock.)
-func TestGuardStop(t *testing.T) {
-	for _, p := range bookOf(t, "winther")[:6] {
-		if len(p.Decisions(nil)) < 2 {
-			continue
-		}
-		var ex [2][]game.Decision
-		for i, stop := range []bool{false, true} {
-			g, err := NewGuard(3, DefaultGuardMargin, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.Stop = stop
-			if ex[i], err = g.Excluded(context.Background(), &p, time.Now().Add(time.Hour)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if !slices.Equal(ex[0], ex[1]) {
-			t.Errorf("%s: vetoes %v with Stop, %v without, a deadline an hour away", p.FEN(), ex[1], ex[0])
-		}
-	}
-}
-
-// TestGuardHandoff: in an endgame where the opponent has at most Handoff
-// pieces and the side to move leads, the guard plays its own best
-// decision; elsewhere it only vetoes.
-func TestGuardHandoff(t *testing.T) {
-	// South: king, prince and two soldiers; North: king and prince.
-	const lead = "6/5/6/5/2k3/5/3p2/5/2S3/1P3/3K2/5/S5 "
-	for _, tc := range []struct {
-		name    string
-		variant string
-		fen     string
-		handoff int
-		want    bool
-	}{
-		{"ahead, two enemy pieces", "", lead + "s", 3, true},
-		{"ahead, handoff of two", "", lead + "s", 2, true},
-		{"more enemy pieces than the handoff", "", lead + "s", 1, false},
-		{"no handoff", "", lead + "s", 0, false},
-		{"behind", "", lead + "n", 3, false},
-		{"level", "", "6/5/6/5/2k3/1s3/3p2/5/2S3/1P3/3K2/5/6 s", 3, false},
-		// Dablot, where a king is taken only by a king: thirteen soldiers
-		// against a king and a soldier lead, but cannot take the king.
-		{"ahead without a king, against one", "dablot", "ks4/5/6/5/6/5/6/5/S5/5/SSSSSS/5/SSSSSS s", 3, false},
-		{"ahead with a king", "dablot", "ks4/5/6/5/6/5/6/5/S5/5/SSSSSS/5/KSSSSS s", 3, true},
-	} {
-		variant := cmp.Or(tc.variant, "winther")
-		p := mustFEN(t, variant, tc.fen)
-		const depth = 2
-		g, err := NewGuard(depth, 100, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Handoff, g.Extend, g.ab.cfg.Quiescence = tc.handoff, false, false
-		r, err := g.Restrict(context.Background(), &p, Limits{Sims: 8})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.HandedOff != tc.want || r.HandedOff && !r.Guarded {
-			t.Errorf("%s: handed off %v (guarded %v), want %v", tc.name, r.HandedOff, r.Guarded, tc.want)
-			continue
-		}
-		if !r.HandedOff {
-			continue
-		}
-		// The decision played is one of the best of a search of the guard's depth.
-		legal, scores := exactScores(g.ab, &p, depth)
-		i := slices.Index(legal, r.Only)
-		if best := slices.Max(scores); i < 0 || scores[i] != best {
-			t.Errorf("%s: the guard played %s, scoring %v, not the best %d", tc.name, p.DecisionString(r.Only), scores, best)
-		}
-	}
-}
-
 // TestGuardKingValue: a guard that counts the king at more than five
 // soldiers vetoes the step that lets the enemy lure the king into a capture
 // (a position of the ladder, dablot, South's king on k7 lost within four
@@ -569,13 +464,10 @@ func TestGuardDeadline(t *testing.T) {
 	}
 	start := time.Date(2026, 11, 27, 4, 0, 0, 0, time.UTC)
 	lim := Limits{Time: 200 * time.Millisecond}
-	if got, want := g.deadline(start, lim, false), start.Add(50*time.Millisecond); !got.Equal(want) {
+	if got, want := g.deadline(start, lim), start.Add(50*time.Millisecond); !got.Equal(want) {
 		t.Errorf("share: %v, want %v", got, want)
 	}
-	if got, want := g.deadline(start, lim, true), start.Add(200*time.Millisecond); !got.Equal(want) {
-		t.Errorf("handed off: %v, want %v", got, want)
-	}
-	if got := g.deadline(start, Limits{Sims: 100}, true); !got.IsZero() {
+	if got := g.deadline(start, Limits{Sims: 100}); !got.IsZero() {
 		t.Errorf("no time limit: %v", got)
 	}
 }
@@ -637,22 +529,11 @@ func TestGuardSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other.Extend, other.Order, other.Handoff, other.Nodes = false, false, 6, 1000
-	reducing, err := NewDefaultGuard(DefaultGuardDepth, Limits{Sims: 200})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reducing.Reduce = true
-	reducing.Candidates = 4
-	reducing.Stop = true
-	reducing.Keep = true
+	other.Extend, other.Order, other.Nodes = false, false, 1000
 	if err := other.SetKingValue(20); err != nil {
 		t.Fatal(err)
 	}
-	if err := other.SetOpponentKingValue(7); err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range []*Guard{def, other, reducing} {
+	for _, g := range []*Guard{def, other} {
 		f, err := ParseFactory("gumbel:eval=material,sims=8,"+g.Spec(), SpecOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -675,182 +556,6 @@ func TestGuardSpec(t *testing.T) {
 	}
 }
 
-// TestGuardReduce: late-move reductions let the guard's node budget reach
-// deeper, from the openings of the ladder's books, and a guard asked to
-// reduce without its ordering refuses.
-func TestGuardReduce(t *testing.T) {
-	for _, v := range []string{"dablot", "winther"} {
-		book, ok, err := configs.Book(configs.MustVariant(v))
-		if err != nil || !ok {
-			t.Fatalf("%s: no book (%v)", v, err)
-		}
-		var depth [2]int
-		for _, p := range book[:8] {
-			if len(p.Decisions(nil)) < 2 {
-				continue
-			}
-			for o, reduce := range []bool{false, true} {
-				g, err := NewDefaultGuard(MaxGuardDepth, Limits{Sims: 10})
-				if err != nil {
-					t.Fatal(err)
-				}
-				g.Nodes, g.Reduce = 20_000, reduce
-				res, err := g.Restrict(context.Background(), &p, Limits{Sims: 10})
-				if err != nil {
-					t.Fatal(err)
-				}
-				depth[o] += res.Depth
-			}
-		}
-		if depth[1] <= depth[0] {
-			t.Errorf("%s: %d turns in all with Reduce, %d without: want more", v, depth[1], depth[0])
-		}
-		t.Logf("%s, 8 openings within 20,000 nodes: %d turns in all without Reduce, %d with", v, depth[0], depth[1])
-	}
-	g, err := NewDefaultGuard(4, Limits{Sims: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Order, g.Reduce = false, true
-	p := configs.MustVariant("dablot").Start()
-	if _, err := g.Restrict(context.Background(), &p, Limits{Sims: 10}); err == nil || !strings.Contains(err.Error(), "Reduce needs Order") {
-		t.Errorf("Reduce without Order: error %v", err)
-	}
-}
-
-// TestGuardCandidates: with Candidates the guard tests decisions in the
-// order given and stops after that many pass: what it lets through is its
-// best and the first passing decisions of a full test in the same order,
-// the untested are excluded, it takes fewer nodes, and Search.GuardRoot
-// tests the network's favourite first.
-func TestGuardCandidates(t *testing.T) {
-	for _, v := range []string{"dablot", "winther"} {
-		book := bookOf(t, v)
-		var nodes [2]int64
-		checked := 0
-		for bi, p := range book[:8] {
-			legal := p.Decisions(nil)
-			if len(legal) < 3 {
-				continue
-			}
-			// A fixed order other than generation's.
-			prefer := slices.Clone(legal)
-			slices.Reverse(prefer)
-			prefer[0], prefer[len(prefer)/2] = prefer[len(prefer)/2], prefer[0]
-			// One search of 3 turns each, fresh, so that the limited
-			// tests are a prefix of the full ones and their verdicts the
-			// same.
-			run := func(passes int) ([]game.Decision, game.Decision, int64) {
-				g, err := NewGuard(3, DefaultGuardMargin, 1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				g.ready()
-				r, err := g.ab.vetoes(context.Background(), &p, vetoLimits{depth: 3, margin: DefaultGuardMargin, prefer: prefer, passes: passes})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return r.excluded, r.best, g.ab.Nodes
-			}
-			allEx, allBest, allNodes := run(0)
-			var want []game.Decision // the first passing ones, in order
-			for _, d := range prefer {
-				if d != allBest && !slices.Contains(allEx, d) {
-					want = append(want, d)
-				}
-			}
-			for _, k := range []int{1, 2, len(legal)} {
-				ex, best, n := run(k)
-				if best != allBest {
-					t.Fatalf("%s book %d, %d passes: best %s, %s without", v, bi, k, p.DecisionString(best), p.DecisionString(allBest))
-				}
-				var got []game.Decision
-				for _, d := range prefer {
-					if d != best && !slices.Contains(ex, d) {
-						got = append(got, d)
-					}
-				}
-				if slices.Contains(ex, best) {
-					t.Errorf("%s book %d, %d passes: the best decision is excluded", v, bi, k)
-				}
-				if w := want[:min(k, len(want))]; !slices.Equal(got, w) {
-					t.Errorf("%s book %d, %d passes: let through %v besides the best, want %v", v, bi, k, got, w)
-				}
-				if k == 1 {
-					nodes[0] += allNodes
-					nodes[1] += n
-					if len(want) > 1 {
-						checked++
-					}
-				}
-			}
-		}
-		if checked == 0 {
-			t.Errorf("%s: no position with two decisions passing: the test proves nothing", v)
-		}
-		if nodes[1] >= nodes[0] {
-			t.Errorf("%s: %d nodes with one pass, %d testing all: want fewer", v, nodes[1], nodes[0])
-		}
-		t.Logf("%s, 8 openings to 3 turns: %d nodes testing all, %d up to one pass", v, nodes[0], nodes[1])
-	}
-
-	// Search.GuardRoot tests in the order of the root's prior: favour the
-	// last decision, in generation order, that a full test lets through
-	// besides the best, and one pass lets through the best and it.
-	found := false
-	for _, p := range bookOf(t, "dablot") {
-		legal := p.Decisions(nil)
-		full, err := NewGuard(3, DefaultGuardMargin, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ex, best, _, err := full.excluded(context.Background(), &p, time.Time{}, Limits{}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(legal)-len(ex) < 3 {
-			continue
-		}
-		var fav game.Decision
-		for _, d := range legal {
-			if d != best && !slices.Contains(ex, d) {
-				fav = d
-			}
-		}
-		s := newSearch(t, pinnedPrior{root: p, d: fav, prior: 0.99}, DefaultConfig(), p)
-		g, err := NewGuard(3, DefaultGuardMargin, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Candidates = 1
-		r, err := s.GuardRoot(context.Background(), g, Limits{Sims: 10})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var through []game.Decision
-		for _, d := range legal {
-			if !slices.Contains(r.Excluded, d) {
-				through = append(through, d)
-			}
-		}
-		if len(through) != 2 || !slices.Contains(through, best) || !slices.Contains(through, fav) {
-			t.Errorf("%s, favouring %s: let through %v; want the best %s and the favourite",
-				p.FEN(), p.DecisionString(fav), through, p.DecisionString(best))
-		}
-		if res, err := s.Run(context.Background(), Limits{Sims: 16}); err != nil || !slices.Contains(through, res.Best) {
-			t.Errorf("%s: the search chose %v (%v), outside %v", p.FEN(), res.Best, err, through)
-		}
-		found = true
-		break
-	}
-	if !found {
-		t.Error("no book position with three decisions through the guard: the test proves nothing")
-	}
-	if _, err := ParseFactory("gumbel:eval=material,sims=8,gcand=2", SpecOptions{}); err == nil || !strings.Contains(err.Error(), "need guard=") {
-		t.Errorf("gcand= without guard=: %v, want an error", err)
-	}
-}
-
 // bookOf returns the opening book of variant v.
 func bookOf(t *testing.T, v string) []game.Position {
 	t.Helper()
@@ -859,104 +564,4 @@ func bookOf(t *testing.T, v string) []game.Position {
 		t.Fatalf("%s: no book (%v)", v, err)
 	}
 	return book
-}
-
-// TestGuardKeep: a guard that keeps what an unfinished search judged
-// (Keep) vetoes, for each decision, by the deeper search where it had
-// judged it and by the deepest completed search elsewhere. The searches
-// are deterministic within a node budget, so the unfinished one judges as
-// the same search run to the end: every decision both would veto is
-// vetoed, none that neither would, and where the budget stops a search
-// among its tests the vetoes differ from the completed one's. A budget
-// that stops no search changes nothing.
-func TestGuardKeep(t *testing.T) {
-	run := func(p *game.Position, depth int, nodes int64, keep bool) ([]game.Decision, int) {
-		t.Helper()
-		g, err := NewGuard(depth, DefaultGuardMargin, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Nodes, g.Keep = nodes, keep
-		ex, _, reached, err := g.excluded(context.Background(), p, time.Time{}, Limits{}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ex, reached
-	}
-	sorted := func(ds []game.Decision) []game.Decision {
-		ds = slices.Clone(ds)
-		slices.Sort(ds)
-		return ds
-	}
-	changed := 0
-	for _, v := range []string{"dablot", "winther"} {
-		for _, p := range bookOf(t, v)[:4] {
-			legal := p.Decisions(nil)
-			if len(legal) < 2 {
-				continue
-			}
-			// Without a budget, Keep only changes the order of the tests.
-			full, _ := run(&p, 4, 0, false)
-			kept, _ := run(&p, 4, 0, true)
-			if !slices.Equal(sorted(full), sorted(kept)) {
-				t.Errorf("%s, no budget: vetoes %v with Keep, %v without", p.FEN(), kept, full)
-			}
-			completed := map[int][]game.Decision{} // by depth
-			vetoesTo := func(depth int) []game.Decision {
-				if _, ok := completed[depth]; !ok {
-					completed[depth], _ = run(&p, depth, 0, true)
-				}
-				return completed[depth]
-			}
-			for nodes := int64(3000); nodes <= 48_000; nodes += 3000 {
-				ex, reached := run(&p, MaxGuardDepth, nodes, true)
-				if reached == 0 || reached == MaxGuardDepth {
-					continue
-				}
-				before := vetoesTo(reached)    // the deepest search completed
-				after := vetoesTo(reached + 1) // the one abandoned, to its end
-				if len(ex) >= len(legal) {
-					t.Fatalf("%s within %d nodes: every decision vetoed", p.FEN(), nodes)
-				}
-				for _, d := range legal {
-					in, was, will := slices.Contains(ex, d), slices.Contains(before, d), slices.Contains(after, d)
-					if was && will && !in || !was && !will && in {
-						t.Errorf("%s within %d nodes: %v vetoed %v by Keep, %v at %d turns, %v at %d", p.FEN(), nodes, d, in, was, reached, will, reached+1)
-					}
-				}
-				if !slices.Equal(sorted(ex), sorted(before)) {
-					changed++
-				}
-			}
-		}
-	}
-	if changed == 0 {
-		t.Error("no budget stopped a search among its tests with another verdict: the test proves nothing")
-	}
-	t.Logf("%d budgets kept another verdict", changed)
-}
-
-// TestKeepJudged: the decisions an unfinished search judged take its
-// verdict, its best passes, the rest keep the earlier verdict; and the
-// tests run those that passed first, each part in the order preferred.
-func TestKeepJudged(t *testing.T) {
-	tests := []game.Decision{5, 3, 8, 1, 9}
-	for _, tc := range []struct {
-		name string
-		prev []game.Decision
-		r    vetoResult
-		want []game.Decision
-	}{
-		{"none judged", []game.Decision{8, 9}, vetoResult{best: 1, tests: tests, tested: 0}, []game.Decision{8, 9}},
-		{"best passes", []game.Decision{1, 9}, vetoResult{best: 1, tests: tests, tested: 0}, []game.Decision{9}},
-		{"judged take the verdict", []game.Decision{5, 9}, vetoResult{excluded: []game.Decision{3}, best: 8, tests: tests, tested: 2}, []game.Decision{3, 9}},
-		{"all judged", []game.Decision{5, 9}, vetoResult{excluded: []game.Decision{1}, best: 3, tests: tests, tested: 5}, []game.Decision{1}},
-	} {
-		if got := keepJudged(tc.prev, tc.r); !slices.Equal(got, tc.want) {
-			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
-		}
-	}
-	if got, want := passedFirst(tests, nil, []game.Decision{3, 1}), []game.Decision{5, 8, 9, 3, 1}; !slices.Equal(got, want) {
-		t.Errorf("passedFirst: %v, want %v", got, want)
-	}
 }

@@ -318,7 +318,7 @@ func TestOwnEvaluators(t *testing.T) {
 	for _, own := range []bool{false, true} {
 		var clones []*cloningEvaluator
 		loaded := &cloningEvaluator{clones: &clones}
-		f, err := ParseFactory("gumbel:model=m.dbm,sims=8", SpecOptions{OwnEvaluators: own,
+		f, err := ParseFactory("gumbel:model=m.dbm,sims=8,guard=0", SpecOptions{OwnEvaluators: own,
 			LoadModel: func(string) (Evaluator, error) { return loaded, nil }})
 		if err != nil {
 			t.Fatal(err)

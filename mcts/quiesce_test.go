@@ -128,34 +128,6 @@ func TestShiftValueWDL(t *testing.T) {
 	}
 }
 
-// TestTradeLead: a lead counts (n0+k)/(n+k) times with n of the start's n0
-// pieces on the board: as it is at the start, more the fewer are left, and
-// not at all when k is 0 or there is no lead.
-func TestTradeLead(t *testing.T) {
-	start := configs.MustVariant("keyland").Start()
-	n0 := float64(start.Occupied(game.South).Count() + start.Occupied(game.North).Count())
-	five := mustFEN(t, "keyland", "5k/5/6/5/6/5/s5/5/6/5/s5/5/S4K s") // 5 pieces
-	for _, tc := range []struct {
-		name string
-		p    game.Position
-		b, k float64
-		want float64
-	}{
-		{"the start: as it is", start, 2, 20, 2},
-		{"five pieces left", five, 2, 20, 2 * (n0 + 20) / 25},
-		{"five pieces left, behind", five, -1, 20, -(n0 + 20) / 25},
-		{"k 0: off", five, 2, 0, 2},
-		{"no lead", five, 0, 20, 0},
-	} {
-		if got := TradeLead(&tc.p, tc.b, tc.k); math.Abs(got-tc.want) > 1e-9 {
-			t.Errorf("%s: TradeLead(%v, %v) = %v, want %v", tc.name, tc.b, tc.k, got, tc.want)
-		}
-	}
-	if n0 <= 5 {
-		t.Fatalf("keyland starts with %v pieces", n0)
-	}
-}
-
 func TestMaterialBlend(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -181,16 +153,6 @@ func TestMaterialBlend(t *testing.T) {
 			want := math.Tanh(math.Atanh(float64(tc.inner)) + 0.3*tc.b)
 			if got := float64(batch[0].Value); math.Abs(got-want) > 1e-6 {
 				t.Fatalf("value %v, want %v", got, want)
-			}
-			// Trading down counts the lead up by TradeLead.
-			batch[0].Value = 0
-			e.Trade = 20
-			if err := e.Evaluate(batch); err != nil {
-				t.Fatal(err)
-			}
-			want = math.Tanh(math.Atanh(float64(tc.inner)) + 0.3*TradeLead(&p, tc.b, 20))
-			if got := float64(batch[0].Value); math.Abs(got-want) > 1e-6 || tc.b != 0 && math.Abs(TradeLead(&p, tc.b, 20)) <= math.Abs(tc.b) {
-				t.Fatalf("with trade: value %v, want %v", got, want)
 			}
 		})
 	}

@@ -52,16 +52,6 @@ type Config struct {
 	CVisit      float64
 	CScale      float64
 
-	// MinimaxWeight mixes implicit minimax backups into the values the
-	// search chooses by (Lanctot, Winands, Pepels and Sturtevant, "Monte
-	// Carlo Tree Search with Heuristic Evaluations using Implicit Minimax
-	// Backups", 2014): each node also keeps the minimax value of the
-	// evaluations below it (a leaf's own value; above it, the best of its
-	// visited children's), and a child's value is (1-w)·mean + w·minimax.
-	// The mean dilutes a forcing line among the replies that are not
-	// forced; the minimax value does not. 0 (the default) is the plain mean.
-	MinimaxWeight float64
-
 	// Temperature applies to the first TemperaturePlies complete turns of a
 	// game, FinalTemperature after them (0: play the best decision). The
 	// move is drawn with probability ∝ visits^(1/temperature). Gumbel
@@ -126,8 +116,6 @@ func (c *Config) Validate() error {
 		return bad("VirtualLoss", c.VirtualLoss, "a number ≥ 0")
 	case c.Gumbel && c.GumbelM < 1:
 		return bad("GumbelM", c.GumbelM, "at least 1")
-	case !(c.MinimaxWeight >= 0 && c.MinimaxWeight <= 1):
-		return bad("MinimaxWeight", c.MinimaxWeight, "a number from 0 to 1")
 	case !(c.GumbelScale >= 0) || !finite(c.GumbelScale):
 		return bad("GumbelScale", c.GumbelScale, "a number ≥ 0")
 	case c.Gumbel && !(c.CVisit >= 0 && finite(c.CVisit)):
@@ -238,7 +226,6 @@ type node struct {
 	vl       int32 // visits in flight (virtual loss)
 	w        float64
 	value    float32 // evaluator's value (or the result, if terminal) for side
-	mm       float32 // minimax value of the evaluations below (Config.MinimaxWeight), for side
 	legal    []game.Decision
 	prior    []float32
 	children []*node
@@ -441,7 +428,7 @@ func (s *Search) newNode(p game.Position) *node {
 	if len(s.decBuf) == 0 {
 		n.state = terminal
 		n.value = float32(outcomeValue(p.Status().Outcome, n.side))
-		n.solved, n.exact, n.mm = true, n.value, n.value
+		n.solved, n.exact = true, n.value
 		return n
 	}
 	n.legal = slices.Clone(s.decBuf)
@@ -617,10 +604,6 @@ func (s *Search) step(want int) (int, error) {
 			// A terminal or proven leaf: its exact value, no evaluation.
 			leaf := path[len(path)-1]
 			backup(path, float64(leaf.exact), leaf.side)
-			if s.cfg.MinimaxWeight > 0 {
-				leaf.mm = leaf.exact
-				minimaxUp(path)
-			}
 			if s.cfg.Solver {
 				solveUp(path)
 			}
@@ -754,48 +737,7 @@ func (s *Search) childQ(n, c *node) float64 {
 	if s.cfg.Solver && c.solved {
 		return c.exactFor(n.side)
 	}
-	return s.blend(n, c, c.qFor(n.side))
-}
-
-// blend mixes child c's minimax value into q, its mean for n's side to
-// move, by Config.MinimaxWeight (q alone if 0 or c has no completed visit).
-func (s *Search) blend(n, c *node, q float64) float64 {
-	w := s.cfg.MinimaxWeight
-	if w == 0 || c.n == 0 {
-		return q
-	}
-	return (1-w)*q + w*c.mmFor(n.side)
-}
-
-// mmFor is the node's minimax value for side s.
-func (n *node) mmFor(s game.Side) float64 {
-	if n.side == s {
-		return float64(n.mm)
-	}
-	return -float64(n.mm)
-}
-
-// minimaxUp brings the minimax values of path's nodes above its leaf up to
-// date after a backup: each is the best, for its side, of its visited
-// children's (a proven child counts by its proven value).
-func minimaxUp(path []*node) {
-	for i := len(path) - 2; i >= 0; i-- {
-		n := path[i]
-		best := math.Inf(-1)
-		for _, c := range n.children {
-			if c == nil || c.n == 0 {
-				continue
-			}
-			v := c.mmFor(n.side)
-			if c.solved {
-				v = c.exactFor(n.side)
-			}
-			best = max(best, v)
-		}
-		if !math.IsInf(best, -1) {
-			n.mm = float32(best)
-		}
-	}
+	return c.qFor(n.side)
 }
 
 // backup adds value v, which is for side, to every node of path and removes
@@ -846,12 +788,9 @@ func (s *Search) evaluate(k int) error {
 		leaf := path[len(path)-1]
 		r := &s.reqs[i]
 		leaf.prior = r.Priors
-		leaf.value, leaf.mm = r.Value, r.Value
+		leaf.value = r.Value
 		leaf.state = expanded
 		backup(path, float64(r.Value), leaf.side)
-		if s.cfg.MinimaxWeight > 0 {
-			minimaxUp(path)
-		}
 	}
 	return nil
 }
@@ -924,7 +863,7 @@ func (s *Search) puctSelect(n *node) int {
 			if ch.side != n.side {
 				w = -w
 			}
-			q = s.blend(n, ch, (w-vl*float64(ch.vl))/visits)
+			q = (w - vl*float64(ch.vl)) / visits
 		}
 		if score := q + cu*float64(prior[i])/(1+visits); score > bestScore {
 			best, bestScore = i, score

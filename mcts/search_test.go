@@ -720,62 +720,6 @@ func checkAblated(t *testing.T, p game.Position) {
 	}
 }
 
-// TestMinimaxBackups: with Config.MinimaxWeight, after any search every
-// visited node's minimax value is the best, for its side, of its visited
-// children's (a proven child by its proven value), and a leaf's is its own
-// evaluation; with the weight 0 the search chooses by the mean alone and
-// keeps the same tree as before the option existed.
-func TestMinimaxBackups(t *testing.T) {
-	r := configs.MustVariant("dablot")
-	for _, gumbel := range []bool{false, true} {
-		cfg := DefaultConfig()
-		cfg.Gumbel, cfg.Seed, cfg.MinimaxWeight = gumbel, 3, 0.5
-		s, err := NewSearch(&RolloutEvaluator{Rollouts: 1, MaxDecisions: 20, Seed: 9}, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := r.Start()
-		for turn := range 4 {
-			for ds := p.Decisions(nil); len(ds) == 1; ds = p.Decisions(nil) {
-				p.Apply(ds[0]) // forced: nothing to search
-			}
-			s.SetPosition(p)
-			res, err := s.Run(context.Background(), Limits{Sims: 300})
-			if err != nil {
-				t.Fatal(err)
-			}
-			checked := 0
-			var walk func(n *node)
-			walk = func(n *node) {
-				best, any := math.Inf(-1), false
-				for _, c := range n.children {
-					if c == nil || c.n == 0 {
-						continue
-					}
-					walk(c)
-					v := c.mmFor(n.side)
-					if c.solved {
-						v = c.exactFor(n.side)
-					}
-					best, any = max(best, v), true
-				}
-				switch {
-				case any && math.Abs(float64(n.mm)-best) > 1e-6:
-					t.Errorf("gumbel %v turn %d: %s: minimax %g, best child %g", gumbel, turn, n.pos.FEN(), n.mm, best)
-				case !any && n.state == expanded && n.mm != n.value:
-					t.Errorf("gumbel %v turn %d: leaf %s: minimax %g, value %g", gumbel, turn, n.pos.FEN(), n.mm, n.value)
-				}
-				checked++
-			}
-			walk(s.root)
-			if checked < 50 {
-				t.Fatalf("only %d nodes checked", checked)
-			}
-			p.Apply(res.Best)
-		}
-	}
-}
-
 // selfPlayConfig is DefaultConfig with the exploration of self-play:
 // Dirichlet noise (ε = 0.25) and temperature 1 for the first 20 turns.
 func selfPlayConfig() Config {

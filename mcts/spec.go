@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -24,18 +25,19 @@ type Spec struct {
 
 // guardKeys are the keys that set the guard of an mcts or gumbel player,
 // which mean nothing without guard=.
-var guardKeys = []string{"gmargin", "gshare", "gnodes", "gext", "gorder", "greduce", "gcand", "ghand", "gking", "gkopp", "gstop", "gkeep"}
+var guardKeys = []string{"gmargin", "gshare", "gnodes", "gext", "gorder", "gking"}
 
 // The player kinds and their keys.
 var specKeys = map[string][]string{
 	"random":    {},
 	"greedy":    {},
 	"uct":       {"playouts", "ms", "c", "rollout"},
-	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext", "order", "reduce"},
-	"mcts": slices.Concat([]string{"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp", "tempplies",
-		"rollouts", "rollout", "reuse", "q", "mat", "trade", "dscale", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "eg"}, guardKeys),
+	"classical": {"ms", "sims"},
+	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext", "order", "king", "eg"},
+	"mcts": slices.Concat([]string{"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp",
+		"rollout", "reuse", "solve", "forced", "policy", "value", "cache", "su", "guard", "eg"}, guardKeys),
 	"gumbel": slices.Concat([]string{"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollouts", "rollout", "q", "mat", "trade", "dscale", "solve", "forced", "policy", "value", "cache", "mm", "su", "guard", "eg"}, guardKeys),
+		"rollout", "solve", "forced", "policy", "value", "cache", "su", "guard", "eg"}, guardKeys),
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -180,51 +182,32 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   q [1: quiescence], mobility [2], hunt [3], ext [0: 1 extends
 //	                   single replies, AlphaBetaConfig.Extend], order [0: 1 orders
 //	                   quiet decisions by killers and history and searches with null
-//	                   windows, AlphaBetaConfig.Order], reduce [0: 1 searches late
-//	                   quiet decisions a turn shallower first, AlphaBetaConfig.Reduce;
-//	                   needs order=1]
-//	mcts               model=FILE or eval=rollout|material; sims [200], ms, nodes,
-//	                   cpuct [1.25], fpu [0.25], batch [8], noise [0], temp [0],
-//	                   tempplies [0], rollouts [1], rollout [0], reuse [true],
-//	                   q [0: none; else the QuiescenceEvaluator scale],
-//	                   mat [0: none; else MaterialBlend's PerSoldier],
-//	                   trade [0: none; else MaterialBlend's Trade, with mat],
-//	                   dscale [0: none; else DrawScale's Rate: the value shrunk
-//	                   towards a draw as the no-capture counter nears its limit],
-//	                   solve [true: Config.Solver], forced [true: Config.SkipForced],
-//	                   policy [net; uniform: equal priors], value [net; material:
-//	                   MaterialEvaluator's value] (diagnosis: Ablated),
-//	                   cache [65536 with model=, else 0: EvalCache positions],
-//	                   mm [0: the mean; else Config.MinimaxWeight],
-//	                   su [the model's: the score utility it was trained with, 0 to 1;
-//	                   value + su·score of a network with a score head; 0 turns it off],
-//	                   guard [0: none; else Guard's deepest search in turns: alpha-beta
-//	                   vetoes root decisions before each search], gmargin [50: Guard's
-//	                   margin], gshare [0.5: Guard's share of ms], gnodes [0: none;
-//	                   else Guard's Nodes, its alpha-beta nodes a decision], gext
-//	                   [1, DefaultGuardExtend: Guard's Extend; 0 turns it off], gorder
-//	                   [1, DefaultGuardOrder: Guard's Order, killers, history and null
-//	                   windows in its searches; 0 turns them off], greduce [0,
-//	                   DefaultGuardReduce: Guard's Reduce, late-move reductions;
-//	                   needs gorder=1], gcand [0: all; else Guard's Candidates, the
-//	                   decisions that pass its test, in the network's order, before
-//	                   it stops testing and excludes the rest], ghand
-//	                   [0: none; else Guard's Handoff, the enemy pieces at most of an
-//	                   endgame the guard plays], gking [10, DefaultGuardKingValue:
-//	                   the king's value in soldiers in the guard's evaluation], gkopp
-//	                   [0: as gking; else the opponent's king's value in soldiers in the
-//	                   guard's evaluation, its own keeping gking's], gstop
-//	                   [0, DefaultGuardStop: Guard's Stop, no search begun under ms
-//	                   that is not expected to finish], gkeep [0, DefaultGuardKeep:
-//	                   Guard's Keep, the verdicts of an unfinished search kept],
-//	                   eg [0: none; else EndgameTables' Pieces, 2 to 3: the endings of
-//	                   that many pieces or fewer played from exact tables]
-//	gumbel             as mcts without cpuct, fpu, noise, temp, reuse; sims [16, or none
-//	                   if ms or nodes is given: halving in passes of doubling budgets],
-//	                   m [16], cvisit [50], cscale [0.1], gscale [0: play the best; 1 samples like self-play]
+//	                   windows, AlphaBetaConfig.Order], king [5: the king's weight in
+//	                   soldiers], eg [0: none; else the endings of that many pieces or
+//	                   fewer from exact tables, where the rules allow]
+//	classical          ms, sims [ms=1000]: the classical control (Classical), the
+//	                   strongest player here with nothing learned
+//	mcts, gumbel       a PlayerConfig (ParsePlayerConfig): the ShippedPlayer but for
+//	                   what the spec sets. model=FILE or eval=rollout|material
+//	                   (rollout: the most decisions of a rollout [0: to the end]);
+//	                   the budget: sims, ms, nodes [ms=1000, DefaultMoveTime, when none
+//	                   is given]; batch [8], solve [1: Config.Solver], forced
+//	                   [1: Config.SkipForced]; gumbel: m [16], cvisit [50], cscale
+//	                   [0.1], gscale [0: play the best; 1 samples like self-play];
+//	                   mcts: cpuct [1.25], fpu [0.25], noise [0], temp [0: else the
+//	                   temperature of the whole game], reuse [1]; policy [net; uniform]
+//	                   and value [net; material] (Ablated); cache [65536 with model=,
+//	                   else 0]; su [the model's score utility]; guard [16: the
+//	                   guard's most turns; 0: none], gmargin [50], gshare [0.5],
+//	                   gnodes [0 with ms, else 50000], gext [1], gorder [1], gking
+//	                   [10] (GuardConfig); eg [3 where the rules allow: the endings
+//	                   of that many pieces or fewer from exact tables; 0: none]
 //
 // ms limits are per decision. sims and playouts go up to MaxSims, nodes to
 // MaxNodes and tt to MaxTTBits, so that a player's memory stays bounded.
+// A search player's factory is named by its configuration in full
+// (PlayerConfig.String), so a match header and a game record name the
+// player that played.
 func NewSpecFactory(sp Spec, opts SpecOptions) (*Factory, error) {
 	r := &specReader{sp: sp}
 	name := sp.Text
@@ -264,40 +247,70 @@ func NewSpecFactory(sp Spec, opts SpecOptions) (*Factory, error) {
 		cfg.Hunt = r.int("hunt", cfg.Hunt, -1000, 1000)
 		cfg.Extend = r.bool("ext", cfg.Extend)
 		cfg.Order = r.bool("order", cfg.Order)
-		cfg.Reduce = r.bool("reduce", cfg.Reduce)
+		king := r.int("king", cfg.Weights[game.King]/cfg.Weights[game.Soldier], 1, MaxGuardKingValue)
+		cfg.Weights[game.King] = king * cfg.Weights[game.Soldier]
+		pieces := r.int("eg", 0, 0, MaxEndgamePieces)
+		switch {
+		case pieces == 1:
+			r.fail("eg", sp.Params["eg"], fmt.Sprintf("0 (none) or 2 to %d", MaxEndgamePieces))
+		case pieces > 0 && opts.Rules != nil && endgame.Check(opts.Rules) != nil:
+			return nil, fmt.Errorf("player %q: eg=%d: %w", sp.Text, pieces, endgame.Check(opts.Rules))
+		}
 		if r.err != nil {
 			return nil, r.err
 		}
 		if err := cfg.Validate(); err != nil {
 			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 		}
-		return NewFactory(name, func(uint64) (Player, error) { return NewAlphaBetaPlayer(cfg) }), nil
+		return NewFactory(name, func(uint64) (Player, error) {
+			ab, err := NewAlphaBetaPlayer(cfg)
+			if err != nil || pieces == 0 {
+				return ab, err
+			}
+			return &tabledPlayer{Player: ab, tables: &EndgameTables{Pieces: pieces}}, nil
+		}), nil
+	case "classical":
+		c := Classical(Limits{Time: r.ms("ms"), Sims: r.int("sims", 0, 0, MaxSims)})
+		if r.err != nil {
+			return nil, r.err
+		}
+		f, err := c.ForRules(opts.Rules).NewFactory(opts)
+		if err != nil {
+			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+		}
+		return f, nil
 	case "mcts", "gumbel":
-		return searchFactory(sp, r, opts)
+		c, err := playerConfig(sp, r, opts.Rules)
+		if err != nil {
+			return nil, err
+		}
+		f, err := c.NewFactory(opts)
+		if err != nil {
+			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+		}
+		return f, nil
 	}
 	return nil, fmt.Errorf("player %q: unknown kind %q", sp.Text, sp.Kind)
 }
 
-func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
-	gumbel := sp.Kind == "gumbel"
-	cfg := DefaultConfig()
-	cfg.Gumbel = gumbel
-	lim := Limits{Time: r.ms("ms"), Nodes: r.int("nodes", 0, 0, MaxNodes)}
-	defSims := 200
-	if lim.Time > 0 || lim.Nodes > 0 {
-		defSims = 0
-	} else if gumbel {
-		defSims = 16
-	}
-	lim.Sims = r.int("sims", defSims, 0, MaxSims)
-	if lim == (Limits{}) {
+// playerConfig reads the settings of sp, a spec of kind mcts or gumbel,
+// into the ShippedPlayer's configuration (ParsePlayerConfig).
+func playerConfig(sp Spec, r *specReader, rules *game.Rules) (PlayerConfig, error) {
+	c := ShippedPlayer(sp.Params["model"])
+	c.Gumbel = sp.Kind == "gumbel"
+	c.Limits = Limits{Time: r.ms("ms"), Nodes: r.int("nodes", 0, 0, MaxNodes)}
+	c.Limits.Sims = r.int("sims", 0, 0, MaxSims)
+	if _, ok := sp.Params["sims"]; ok && c.Limits.Sims == 0 && c.Limits.Time == 0 && c.Limits.Nodes == 0 {
 		r.fail("sims", sp.Params["sims"], "at least 1 without ms or nodes")
 	}
+	if c.Limits == (Limits{}) {
+		c.Limits.Time = DefaultMoveTime
+	}
+	cfg := &c.Search
 	cfg.BatchSize = r.int("batch", cfg.BatchSize, 1, 4096)
 	cfg.Solver = r.bool("solve", cfg.Solver)
-	cfg.MinimaxWeight = r.float("mm", 0, 0, 1)
 	cfg.SkipForced = r.bool("forced", cfg.SkipForced)
-	if gumbel {
+	if c.Gumbel {
 		cfg.GumbelM = r.int("m", cfg.GumbelM, 1, 1024)
 		cfg.CVisit = r.float("cvisit", cfg.CVisit, 0, 1e6)
 		cfg.CScale = r.float("cscale", cfg.CScale, 1e-6, 1e6)
@@ -307,91 +320,104 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 		cfg.FPUReduction = r.float("fpu", cfg.FPUReduction, -10, 10)
 		cfg.NoiseEpsilon = r.float("noise", 0, 0, 1)
 		cfg.Temperature = r.float("temp", 0, 0, 100)
-		cfg.TemperaturePlies = r.int("tempplies", 0, 0, 1<<20)
-		if cfg.Temperature > 0 && cfg.TemperaturePlies == 0 {
-			cfg.TemperaturePlies = 1 << 20 // temp alone: for the whole game
+		if cfg.Temperature > 0 {
+			cfg.TemperaturePlies = 1 << 20 // for the whole game
 		}
 		cfg.Reuse = r.bool("reuse", cfg.Reuse)
 	}
-	qscale := r.float("q", 0, 0, 100)
-	perSoldier := r.float("mat", 0, 0, 100)
-	trade := r.float("trade", 0, 0, 1000)
-	drawRate := r.float("dscale", 0, 0, 1)
-	rollouts := r.int("rollouts", 1, 1, 1<<20)
-	maxRollout := r.int("rollout", 0, 0, 1<<30)
-	ablated := Ablated{UniformPolicy: r.choice("policy", "net", "uniform"), MaterialValue: r.choice("value", "net", "material")}
-	model, hasModel := sp.Params["model"]
-	evalKind, hasEval := sp.Params["eval"]
-	defCache := 0
-	if hasModel {
-		defCache = defaultCacheSize
+	c.UniformPolicy, c.MaterialValue = r.choice("policy", "net", "uniform"), r.choice("value", "net", "material")
+	if _, ok := sp.Params["model"]; !ok {
+		c.Eval, c.Cache = sp.Params["eval"], 0
 	}
-	cacheSize := r.int("cache", defCache, 0, maxCacheSize)
-	guardDepth := r.int("guard", 0, 0, MaxGuardDepth)
-	guardMargin := r.int("gmargin", DefaultGuardMargin, 0, 1_000_000)
-	guardShare := r.float("gshare", DefaultGuardShare, 1e-3, 1)
-	guardNodes := r.int("gnodes", 0, 0, MaxGuardNodes)
-	guardExtend := r.bool("gext", DefaultGuardExtend)
-	guardOrder := r.bool("gorder", DefaultGuardOrder)
-	guardReduce := r.bool("greduce", DefaultGuardReduce)
-	guardCandidates := r.int("gcand", DefaultGuardCandidates, 0, game.MaxPoints*game.NumDirections)
-	guardHandoff := r.int("ghand", 0, 0, game.MaxPoints)
-	guardKing := r.int("gking", DefaultGuardKingValue, 1, MaxGuardKingValue)
-	guardOpponentKing := r.int("gkopp", 0, 0, MaxGuardKingValue)
-	guardStop := r.bool("gstop", DefaultGuardStop)
-	guardKeep := r.bool("gkeep", DefaultGuardKeep)
-	egPieces := r.int("eg", 0, 0, MaxEndgamePieces)
-	if egPieces == 1 {
+	c.RolloutLength = r.int("rollout", 0, 0, 1<<30)
+	c.Cache = r.int("cache", c.Cache, 0, maxCacheSize)
+	if _, ok := sp.Params["su"]; ok {
+		u := r.float("su", 0, 0, 1)
+		c.ScoreUtility = &u
+	}
+	g := &c.Guard
+	*g = DefaultGuard(c.Limits)
+	g.Depth = r.int("guard", g.Depth, 0, MaxGuardDepth)
+	g.Margin = r.int("gmargin", g.Margin, 0, 1_000_000)
+	g.Share = r.float("gshare", g.Share, 1e-3, 1)
+	g.Nodes = int64(r.int("gnodes", int(g.Nodes), 0, MaxGuardNodes))
+	g.Extend = r.bool("gext", g.Extend)
+	g.Order = r.bool("gorder", g.Order)
+	g.KingValue = r.int("gking", g.KingValue, 1, MaxGuardKingValue)
+	_, setEG := sp.Params["eg"]
+	c.Endgames = r.int("eg", c.Endgames, 0, MaxEndgamePieces)
+	if c.Endgames == 1 {
 		r.fail("eg", sp.Params["eg"], fmt.Sprintf("0 (none) or 2 to %d", MaxEndgamePieces))
+	}
+	if r.err != nil {
+		return c, r.err
 	}
 	setsGuard := slices.ContainsFunc(guardKeys, func(k string) bool {
 		_, ok := sp.Params[k]
 		return ok
 	})
+	model, hasModel := sp.Params["model"]
+	evalKind, hasEval := sp.Params["eval"]
 	_, hasSU := sp.Params["su"]
-	scoreUtility := r.float("su", 0, 0, 1)
-	if r.err != nil {
-		return nil, r.err
+	_, hasRollout := sp.Params["rollout"]
+	switch {
+	case hasModel && hasEval:
+		return c, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
+	case hasModel && model == "":
+		return c, fmt.Errorf("player %q: model=: want a model file", sp.Text)
+	case hasEval && evalKind != "rollout" && evalKind != "material":
+		return c, fmt.Errorf("player %q: eval=%s: want rollout or material", sp.Text, evalKind)
+	case !hasModel && !hasEval:
+		return c, fmt.Errorf("player %q: %s needs model=FILE or eval=rollout|material", sp.Text, sp.Kind)
+	case hasRollout && evalKind != "rollout":
+		return c, fmt.Errorf("player %q: rollout= is the length of eval=rollout's rollouts: it needs eval=rollout", sp.Text)
+	case setEG && c.Endgames > 0 && rules != nil && endgame.Check(rules) != nil:
+		return c, fmt.Errorf("player %q: eg=%d: %w", sp.Text, c.Endgames, endgame.Check(rules))
+	case setsGuard && g.Depth == 0:
+		last := len(guardKeys) - 1
+		return c, fmt.Errorf("player %q: %s= and %s= set the guard: they need guard=1 or more", sp.Text, strings.Join(guardKeys[:last], "=, "), guardKeys[last])
+	case hasSU && !hasModel:
+		return c, fmt.Errorf("player %q: su= is the score utility of a network: it needs model=", sp.Text)
 	}
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+	if g.Depth == 0 {
+		*g = GuardConfig{}
+	}
+	c = c.ForRules(rules)
+	if err := c.Validate(); err != nil {
+		return c, fmt.Errorf("player %q: %w", sp.Text, err)
+	}
+	return c, nil
+}
+
+// NewFactory returns a factory of c's players: it loads the model once
+// (opts.LoadModel) and every player searches with it, in batches shared by
+// the games played at once or, with opts.OwnEvaluators, each with its own
+// copy. Its name is c in full (String).
+func (c PlayerConfig) NewFactory(opts SpecOptions) (*Factory, error) {
+	c = c.ForRules(opts.Rules)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	var shared Evaluator
 	var newEval func(seed uint64) Evaluator
 	var closeFn func()
 	switch {
-	case hasModel && hasEval:
-		return nil, fmt.Errorf("player %q: give model= or eval=, not both", sp.Text)
-	case egPieces > 0 && opts.Rules != nil && endgame.Check(opts.Rules) != nil:
-		return nil, fmt.Errorf("player %q: eg=%d: %w", sp.Text, egPieces, endgame.Check(opts.Rules))
-	case setsGuard && guardDepth == 0:
-		last := len(guardKeys) - 1
-		return nil, fmt.Errorf("player %q: %s= and %s= set the guard: they need guard=1 or more", sp.Text, strings.Join(guardKeys[:last], "=, "), guardKeys[last])
-	case guardReduce && !guardOrder:
-		return nil, fmt.Errorf("player %q: greduce=1 needs gorder=1: the reductions spare the killers", sp.Text)
-	case trade > 0 && perSoldier == 0:
-		return nil, fmt.Errorf("player %q: trade= counts up the material blend's lead: it needs mat=", sp.Text)
-	case hasSU && !hasModel:
-		return nil, fmt.Errorf("player %q: su= is the score utility of a network: it needs model=", sp.Text)
-	case hasModel:
-		if model == "" {
-			return nil, fmt.Errorf("player %q: model=: want a model file", sp.Text)
-		}
+	case c.Model != "":
 		if opts.LoadModel == nil {
-			return nil, fmt.Errorf("player %q: model=%s: %w", sp.Text, model, ErrModelUnsupported)
+			return nil, fmt.Errorf("model=%s: %w", c.Model, ErrModelUnsupported)
 		}
-		ev, err := opts.LoadModel(model)
+		ev, err := opts.LoadModel(c.Model)
 		if err != nil {
-			return nil, fmt.Errorf("player %q: model=%s: %w", sp.Text, model, err)
+			return nil, fmt.Errorf("model=%s: %w", c.Model, err)
 		}
-		if hasSU {
-			if err := setScoreUtility(ev, scoreUtility); err != nil {
+		if c.ScoreUtility != nil {
+			if err := setScoreUtility(ev, *c.ScoreUtility); err != nil {
 				closeEvaluator(ev)
-				return nil, fmt.Errorf("player %q: model=%s: su=%s: %w", sp.Text, model, sp.Params["su"], err)
+				return nil, fmt.Errorf("model=%s: su=%g: %w", c.Model, *c.ScoreUtility, err)
 			}
 		}
-		if c, ok := ev.(interface{ Clone() Evaluator }); ok && opts.OwnEvaluators {
-			newEval = func(uint64) Evaluator { return c.Clone() }
+		if cl, ok := ev.(interface{ Clone() Evaluator }); ok && opts.OwnEvaluators {
+			newEval = func(uint64) Evaluator { return cl.Clone() }
 			closeFn = func() { closeEvaluator(ev) }
 			break
 		}
@@ -401,70 +427,19 @@ func searchFactory(sp Spec, r *specReader, opts SpecOptions) (*Factory, error) {
 			batcher.Close()
 			closeEvaluator(ev)
 		}
-	case evalKind == "rollout":
+	case c.Eval == "rollout":
 		newEval = func(seed uint64) Evaluator {
-			return &RolloutEvaluator{Rollouts: rollouts, MaxDecisions: maxRollout, Seed: seed}
+			return &RolloutEvaluator{Rollouts: 1, MaxDecisions: c.RolloutLength, Seed: seed}
 		}
-	case evalKind == "material":
-		shared = &MaterialEvaluator{}
-	case hasEval:
-		return nil, fmt.Errorf("player %q: eval=%s: want rollout or material", sp.Text, evalKind)
 	default:
-		return nil, fmt.Errorf("player %q: %s needs model=FILE or eval=rollout|material", sp.Text, sp.Kind)
+		shared = &MaterialEvaluator{}
 	}
-	f := NewFactory(sp.Text, func(seed uint64) (Player, error) {
-		c := cfg
-		c.Seed = seed
+	f := NewFactory(c.String(), func(seed uint64) (Player, error) {
 		ev := shared
 		if newEval != nil {
 			ev = newEval(Mix(seed, 1))
 		}
-		if cacheSize > 0 {
-			ev = NewEvalCache(ev, cacheSize)
-		}
-		if ablated.UniformPolicy || ablated.MaterialValue {
-			a := ablated
-			a.Inner = ev
-			ev = &a
-		}
-		if perSoldier > 0 {
-			ev = &MaterialBlend{Inner: ev, PerSoldier: perSoldier, Trade: trade}
-		}
-		if drawRate > 0 {
-			ev = &DrawScale{Inner: ev, Rate: drawRate}
-		}
-		if qscale > 0 {
-			ev = NewQuiescenceEvaluator(ev, qscale)
-		}
-		pl, err := NewSearchPlayer(ev, c, lim)
-		if err != nil {
-			return nil, err
-		}
-		if egPieces > 0 {
-			if pl.Endgames, err = NewEndgameTables(egPieces); err != nil {
-				return nil, err
-			}
-		}
-		if guardDepth > 0 {
-			if pl.Guard, err = NewGuard(guardDepth, guardMargin, guardShare); err != nil {
-				return nil, err
-			}
-			pl.Guard.Nodes = int64(guardNodes)
-			pl.Guard.Extend = guardExtend
-			pl.Guard.Order = guardOrder
-			pl.Guard.Reduce = guardReduce
-			pl.Guard.Candidates = guardCandidates
-			pl.Guard.Handoff = guardHandoff
-			pl.Guard.Stop = guardStop
-			pl.Guard.Keep = guardKeep
-			if err := pl.Guard.SetKingValue(guardKing); err != nil {
-				return nil, err
-			}
-			if err := pl.Guard.SetOpponentKingValue(guardOpponentKing); err != nil {
-				return nil, err
-			}
-		}
-		return pl, nil
+		return c.NewPlayer(ev, seed)
 	})
 	f.close = closeFn
 	return f, nil
@@ -518,4 +493,19 @@ func ParseFactory(s string, opts SpecOptions) (*Factory, error) {
 		return nil, err
 	}
 	return NewSpecFactory(sp, opts)
+}
+
+// tabledPlayer plays the endings its tables hold from them, and every
+// other position as Player does.
+type tabledPlayer struct {
+	Player
+	tables *EndgameTables
+}
+
+// Turn implements Player.
+func (t *tabledPlayer) Turn(ctx context.Context, p *game.Position) ([]game.Decision, error) {
+	if ds, ok, err := t.tables.Turn(ctx, p); err != nil || ok {
+		return ds, err
+	}
+	return t.Player.Turn(ctx, p)
 }

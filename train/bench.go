@@ -63,7 +63,8 @@ func MeasureSearch(ctx context.Context, m *model.Model, sp SelfPlayConfig, d tim
 	deadline := began.Add(d)
 	for w := range sp.Workers {
 		wg.Go(func() {
-			s, err := mcts.NewSearch(batchers[w%lanes], sp.SearchConfig(mcts.Mix(seed, uint64(w)), true))
+			pc := sp.Player(sp.FullSims, true)
+			s, err := mcts.NewSearch(pc.Evaluator(batchers[w%lanes]), pc.SearchConfig(mcts.Mix(seed, uint64(w))))
 			for i := w; err == nil && time.Now().Before(deadline) && ctx.Err() == nil; i += sp.Workers {
 				s.SetPosition(starts[i%len(starts)])
 				var res *mcts.Result

@@ -42,6 +42,9 @@ type Config struct {
 	Evaluation EvaluationConfig `yaml:"evaluation"`
 	Rating     RatingConfig     `yaml:"rating"`
 	Stop       StopConfig       `yaml:"stop"`
+	// Notes say what reading the config changed: the retired settings it
+	// held at their off values, dropped (dropRetired). Not written.
+	Notes []string `yaml:"-"`
 	// Snapshots are CPU hours of the run (stop.cpu_hours counts the same
 	// time): at the end of the first generation at or past each, the run
 	// keeps its best network as snapshots/VARIANT-Hh.dbm (Run.keepSnapshots),
@@ -173,25 +176,12 @@ type SelfPlayConfig struct {
 	// material_weight's blend) continues. Increasing, one for each of
 	// network.short_term_heads; empty: none.
 	ShortTermHorizons []int `yaml:"short_term_horizons,omitempty"`
-	// Quiescence, when above 0, puts mcts.QuiescenceEvaluator in front of
-	// the network in self-play, evaluation and rating games: each leaf's
-	// pending captures are searched on material and the network's value
-	// is shifted by Quiescence (logit units) per soldier the captures win.
-	// 0 turns it off.
-	Quiescence float64 `yaml:"quiescence"`
 	// MaterialBlend, when above 0, puts mcts.MaterialBlend in front of the
 	// network in self-play, evaluation and rating games: the value's logit
 	// is shifted by MaterialBlend per soldier of material balance, so the
 	// search keeps material that the network's value does not yet see.
 	// 0 turns it off.
 	MaterialBlend float64 `yaml:"material_blend"`
-	// TradeDown, when above 0, counts every material lead of self-play up
-	// as pieces leave the board (mcts.TradeLead with k = TradeDown): the
-	// material blend's and the material horizon's (and so
-	// samples.Sample.Lead), not the adjudicated result's, so that the side
-	// ahead learns to trade down and convert before the no-capture limit.
-	// 0 turns it off.
-	TradeDown float64 `yaml:"trade_down"`
 	// KingRace, when above 0, ends a self-play game from the variant's
 	// setup (not the endgame curriculum's) as soon as a turn leaves one
 	// side holding the only king: its value target is KingRace for that
@@ -484,6 +474,11 @@ func decodePreset(data []byte, c *Config, lookup func(string) ([]byte, error), c
 		}
 		c.Name = ""
 	}
+	data, notes, err := dropRetired(data)
+	if err != nil {
+		return "", err
+	}
+	c.Notes = append(c.Notes, notes...)
 	f := presetFile{Config: *c}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -608,9 +603,7 @@ func (c *Config) Validate() error {
 		{s.Adjudication == 0 || s.AdjudicationScale > 0 && numeric.Finite(s.AdjudicationScale), "selfplay.adjudication_scale", "a finite number more than 0", s.AdjudicationScale},
 		{s.MaterialHorizon >= 0, "selfplay.material_horizon", "0 or more", s.MaterialHorizon},
 		{s.MaterialWeight >= 0 && s.MaterialWeight <= 1, "selfplay.material_weight", "0 to 1", s.MaterialWeight},
-		{s.Quiescence >= 0 && s.Quiescence <= 100, "selfplay.quiescence", "0 to 100", s.Quiescence},
 		{s.MaterialBlend >= 0 && s.MaterialBlend <= 100, "selfplay.material_blend", "0 to 100", s.MaterialBlend},
-		{s.TradeDown >= 0 && s.TradeDown <= 1000, "selfplay.trade_down", "0 to 1000", s.TradeDown},
 		{s.EndgameFraction >= 0 && s.EndgameFraction <= 1, "selfplay.endgame_fraction", "0 to 1", s.EndgameFraction},
 		{s.KingRace >= 0 && s.KingRace <= 1, "selfplay.king_race", "0 to 1", s.KingRace},
 		{s.RaceTarget >= 0 && s.RaceTarget <= 1, "selfplay.race_target", "0 to 1", s.RaceTarget},

@@ -392,25 +392,6 @@ func TestRunRecordsMergedConfig(t *testing.T) {
 	sameConfig(t, "resumed", resumed.Config, cfg)
 }
 
-// TestExperimentConfigs: the configs of the recorded experiments
-// (docs/experiments/configs) still load, so their commands can be rerun.
-func TestExperimentConfigs(t *testing.T) {
-	files, err := filepath.Glob("../docs/experiments/configs/*.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no experiment configs: %v", err)
-	}
-	for _, f := range files {
-		cfg, err := LoadConfig(f)
-		if err != nil {
-			t.Errorf("%s: %v", f, err)
-			continue
-		}
-		if want := strings.TrimSuffix(filepath.Base(f), ".yaml"); cfg.Name != want {
-			t.Errorf("%s is named %q", f, cfg.Name)
-		}
-	}
-}
-
 // TestBlocksAblationConfig: the depth ablation's config is overnight with
 // 4 residual blocks and nothing else changed, rated every 10th generation
 // as overnight was when the ablation ran.

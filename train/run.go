@@ -234,6 +234,11 @@ func openRun(dir string, opts RunOptions) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, n := range cfg.Notes {
+		if opts.Out != nil {
+			fmt.Fprintf(opts.Out, "%s: %s\n", cfgPath, n)
+		}
+	}
 	if err := st.checkStop(dir, cfg); err != nil {
 		return nil, err
 	}
@@ -843,12 +848,6 @@ func (r *Run) searchSettings(sims int) string {
 	s := fmt.Sprintf("%s sims=%d", sp.Search, sims)
 	if sp.MaterialBlend > 0 {
 		s += fmt.Sprintf(" mat=%g", sp.MaterialBlend)
-		if sp.TradeDown > 0 {
-			s += fmt.Sprintf(" trade=%g", sp.TradeDown)
-		}
-	}
-	if sp.Quiescence > 0 {
-		s += fmt.Sprintf(" q=%g", sp.Quiescence)
 	}
 	if sp.ScoreUtility > 0 {
 		s += fmt.Sprintf(" su=%g", sp.ScoreUtility)
@@ -856,14 +855,17 @@ func (r *Run) searchSettings(sims int) string {
 	return s
 }
 
-// ModelFactory returns a factory of players that search with model m
-// (the self-play search without noise, sims simulations per decision) and
-// a function that releases the network they share.
+// ModelFactory returns a factory of players that search with model m,
+// the network alone: the self-play search without noise, sims simulations
+// per decision, without guard or tables (SelfPlayConfig.Player); and a
+// function that releases the network they share.
 func ModelFactory(name string, m *model.Model, sp SelfPlayConfig, sims, threads int) (*mcts.Factory, func()) {
 	ev := m.NewEvaluator(sp.NetBatch, threads)
 	batcher := mcts.NewBatcher(ev, sp.NetBatch, 0)
+	pc := sp.Player(sims, false)
+	pc.Guard, pc.Endgames = mcts.GuardConfig{}, 0
 	f := mcts.NewFactory(name, func(seed uint64) (mcts.Player, error) {
-		return mcts.NewSearchPlayer(sp.leafEvaluator(batcher), sp.SearchConfig(seed, false), mcts.Limits{Sims: sims})
+		return pc.NewPlayer(batcher, seed)
 	})
 	return f, func() { batcher.Close(); ev.Close() }
 }

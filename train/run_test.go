@@ -64,7 +64,6 @@ func TestConfigErrors(t *testing.T) {
 		{"games: 6", "games: six", "six"},
 		{"material_weight: 0", "material_weight: 0.5", "selfplay.material_weight"},
 		{"material_horizon: 0", "material_horizon: -3", "selfplay.material_horizon"},
-		{"quiescence: 0", "quiescence: -1", "selfplay.quiescence"},
 		{"material_blend: 0", "material_blend: 101", "selfplay.material_blend"},
 		{"endgame_fraction: 0", "endgame_fraction: 1.5", "selfplay.endgame_fraction"},
 		{"king_race: 0", "king_race: 1.5", "selfplay.king_race = 1.5: want 0 to 1"},
@@ -136,12 +135,11 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
-// TestSelfPlayQuiescence checks that self-play with a capture search and
-// the material blend in front of the network plays legal games that depend
-// on the seed alone.
-func TestSelfPlayQuiescence(t *testing.T) {
+// TestSelfPlayBlend checks that self-play with the material blend in front
+// of the network plays legal games that depend on the seed alone.
+func TestSelfPlayBlend(t *testing.T) {
 	sp := testConfig(t, 1).SelfPlay
-	sp.Quiescence, sp.MaterialBlend = 0.5, 0.3
+	sp.MaterialBlend = 0.3
 	checkWorkersAgree(t, modeltest.NewModel(t, "frostviken", 2), sp)
 }
 
@@ -199,12 +197,12 @@ func TestSelfPlayGuard(t *testing.T) {
 // plays the same games with 1 or 3 workers, games that replay.
 func TestSelfPlaySolver(t *testing.T) {
 	cfg := testConfig(t, 1)
-	if c := cfg.SelfPlay.SearchConfig(1, true); c.Solver || c.SkipForced {
+	if c := cfg.SelfPlay.Player(8, true).SearchConfig(1); c.Solver || c.SkipForced {
 		t.Fatalf("a config without solve/forced: Solver %v, SkipForced %v", c.Solver, c.SkipForced)
 	}
 	sp := cfg.SelfPlay
 	sp.Solve, sp.Forced = true, true
-	if c := sp.SearchConfig(1, false); !c.Solver || !c.SkipForced {
+	if c := sp.Player(8, false).SearchConfig(1); !c.Solver || !c.SkipForced {
 		t.Fatalf("solve, forced: Solver %v, SkipForced %v", c.Solver, c.SkipForced)
 	}
 	checkWorkersAgree(t, modeltest.NewModel(t, "frostviken", 2), sp)
@@ -226,7 +224,7 @@ func TestSearchConfigNoise(t *testing.T) {
 	} {
 		sp := testConfig(t, 1).SelfPlay
 		sp.Search, sp.Noise, sp.TemperatureTurns = tc.search, 0.25, 10
-		if c := sp.SearchConfig(1, tc.noise); !tc.check(c) {
+		if c := sp.Player(8, tc.noise).SearchConfig(1); !tc.check(c) {
 			t.Errorf("%s, noise %v: Gumbel %v scale %v, Dirichlet %v, temperature %v", tc.search, tc.noise, c.Gumbel, c.GumbelScale, c.NoiseEpsilon, c.Temperature)
 		}
 	}
@@ -1070,10 +1068,6 @@ func TestSetTargets(t *testing.T) {
 		{"South, material mixed in", mixed, game.South, 0, southWin, 1, 0.5 + 0.5*shaped(3), 3, true},
 		{"North, material mixed in", mixed, game.North, 0, southWin, -1, -0.5 + 0.5*shaped(-3), -3, true},
 		{"no horizon: no lead", noHorizon, game.North, 1, southWin, -1, -1, 0, false},
-		// Leads counted up by TradeDown: the horizon takes them, the
-		// adjudicated draw does not.
-		{"traded lead on", mixed, game.South, 0, southWin, 1, 0.5 + 0.5*shaped(30), 30, true},
-		{"traded lead, drawn by the limit", mixed, game.North, 2, limitDraw, 0, 0.5*shaped(4) + 0.5*shaped(20), 20, true},
 		// HorizonResult: a horizon that reaches the end of a won or lost
 		// game takes the result (±0.5) as its material term, whatever
 		// material is left; the lead (the score head's target) keeps it.
@@ -1087,14 +1081,7 @@ func TestSetTargets(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ss := []samples.Sample{{Position: pos[tc.side]}}
-			var leads []float64
-			if strings.HasPrefix(tc.name, "traded") {
-				leads = make([]float64, len(balance))
-				for i, b := range balance {
-					leads[i] = 10 * b
-				}
-			}
-			tc.cfg.setTargets(ss, []int{tc.at}, balance, leads, make([]float64, len(balance)-1), tc.st, noRace)
+			tc.cfg.setTargets(ss, []int{tc.at}, balance, make([]float64, len(balance)-1), tc.st, noRace)
 			s := ss[0]
 			if s.Result != tc.result || math.Abs(float64(s.Target-tc.target)) > 1e-6 || s.Lead != tc.lead || s.HasLead != tc.hasLead || s.ShortTerm != nil {
 				t.Errorf("result %d, target %v, lead %v (%v), short-term %v; want %d, %v, %v (%v), none", s.Result, s.Target, s.Lead, s.HasLead, s.ShortTerm, tc.result, tc.target, tc.lead, tc.hasLead)
@@ -1160,7 +1147,7 @@ func TestShortTermTargets(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ss := []samples.Sample{{Position: pos[tc.side]}}
-			cfg.setTargets(ss, []int{tc.at}, balance, nil, values, tc.st, noRace)
+			cfg.setTargets(ss, []int{tc.at}, balance, values, tc.st, noRace)
 			got := ss[0].ShortTerm
 			if len(got) != len(tc.want) {
 				t.Fatalf("short-term targets %v, want %v", got, tc.want)
@@ -1193,7 +1180,7 @@ func TestShortTermTargetsSum(t *testing.T) {
 	st := game.Status{Outcome: game.NorthWins, Reason: game.KingCaptured}
 	for _, k := range []int{0, 1, 150, 290, 299} {
 		ss := []samples.Sample{{Position: pos[game.North]}}
-		cfg.setTargets(ss, []int{k}, balance, nil, values, st, noRace)
+		cfg.setTargets(ss, []int{k}, balance, values, st, noRace)
 		for i, h := range cfg.ShortTermHorizons {
 			lambda := 1 - 1/float64(h)
 			want, w := 0.0, 1-lambda

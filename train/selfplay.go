@@ -42,40 +42,35 @@ type SelfPlayGame struct {
 	Duration     time.Duration
 }
 
-// SearchConfig returns the search settings of self-play (or of an
-// evaluation match, with noise false) for the given seed.
-func (s *SelfPlayConfig) SearchConfig(seed uint64, noise bool) mcts.Config {
-	c := mcts.DefaultConfig()
-	c.BatchSize = s.LeafBatch
-	c.Seed = seed
-	c.Reuse = false // playout-cap randomisation mixes budgets; a fresh tree keeps them honest
-	c.Solver, c.SkipForced = s.Solve, s.Forced
-	if s.Search == "gumbel" {
-		c.Gumbel = true
-		c.GumbelM = s.GumbelM
+// Player returns the player of self-play at sims simulations a decision,
+// exploring (noise) as self-play games do, or not, as the run's matches
+// play: the shipped player (mcts.ShippedPlayer) with self-play's search,
+// its material blend, its guard (selfplay.guard) and tables
+// (selfplay.endgame_tables), and no cache. The network is the caller's.
+func (s *SelfPlayConfig) Player(sims int, noise bool) mcts.PlayerConfig {
+	c := mcts.ShippedPlayer("")
+	c.Gumbel, c.Limits, c.Cache = s.Search == "gumbel", mcts.Limits{Sims: sims}, 0
+	c.Search.BatchSize = s.LeafBatch
+	c.Search.Reuse = false // playout-cap randomisation mixes budgets; a fresh tree keeps them honest
+	c.Search.Solver, c.Search.SkipForced = s.Solve, s.Forced
+	switch {
+	case c.Gumbel:
+		c.Search.GumbelM = s.GumbelM
 		if noise {
-			c.GumbelScale = 1 // explore: sample the root decisions (Gumbel-top-k)
+			c.Search.GumbelScale = 1 // explore: sample the root decisions (Gumbel-top-k)
 		}
-		return c
+	case noise:
+		c.Search.NoiseEpsilon = s.Noise
+		c.Search.Temperature, c.Search.TemperaturePlies = 1, s.TemperatureTurns
 	}
-	if noise {
-		c.NoiseEpsilon = s.Noise
-		c.Temperature, c.TemperaturePlies = 1, s.TemperatureTurns
+	c.MaterialBlend = s.MaterialBlend
+	c.Guard = mcts.GuardConfig{}
+	if s.Guard > 0 {
+		c.Guard = mcts.DefaultGuard(c.Limits)
+		c.Guard.Depth, c.Guard.Margin, c.Guard.Share, c.Guard.Nodes = s.Guard, s.guardMargin(), 1, 0
 	}
+	c.Endgames = s.EndgameTables
 	return c
-}
-
-// leafEvaluator returns the evaluator one search uses: ev itself, with
-// MaterialBlend set a MaterialBlend in front of it, and with Quiescence set
-// a QuiescenceEvaluator of its own in front of those.
-func (s *SelfPlayConfig) leafEvaluator(ev mcts.Evaluator) mcts.Evaluator {
-	if s.MaterialBlend > 0 {
-		ev = &mcts.MaterialBlend{Inner: ev, PerSoldier: s.MaterialBlend, Trade: s.TradeDown}
-	}
-	if s.Quiescence > 0 {
-		ev = mcts.NewQuiescenceEvaluator(ev, s.Quiescence)
-	}
-	return ev
 }
 
 // SelfPlay plays games first, first+1, …, first+n-1 of a generation with
@@ -214,15 +209,14 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		rec.Turns = append(rec.Turns, t.Format(r.Board))
 		turn, turnStart = turn[:0], p
 	}
-	// balance[k] is South's material lead before decision k (leads[k]
-	// the same counted up by TradeDown), and
+	// balance[k] is South's material lead before decision k, and
 	// values[k] the root value of the network's search of decision k
 	// from South's point of view (NaN for a decision without one).
-	var balance, leads, values []float64
+	var balance, values []float64
 	var sampleAt []int
 	var surprise []float64 // of each sample's search (mcts.Result.PolicySurprise)
 	play := func(d game.Decision, value float64) {
-		balance, leads = append(balance, southBalance(&p)), append(leads, cfg.southLead(&p))
+		balance = append(balance, southBalance(&p))
 		side := p.SideToMove()
 		values = append(values, southView(value, side))
 		p.Apply(d)
@@ -240,21 +234,18 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		play(d, math.NaN())
 	}
 
-	s, err := mcts.NewSearch(cfg.leafEvaluator(ev), cfg.SearchConfig(mcts.Mix(seed, 1), true))
+	pc := cfg.Player(cfg.FullSims, true)
+	s, err := mcts.NewSearch(pc.Evaluator(ev), pc.SearchConfig(mcts.Mix(seed, 1)))
 	if err != nil {
 		return nil, err
 	}
-	var tables *mcts.EndgameTables
-	if cfg.EndgameTables > 0 {
-		if tables, err = mcts.NewEndgameTables(cfg.EndgameTables); err != nil {
-			return nil, err
-		}
+	tables, err := pc.NewTables()
+	if err != nil {
+		return nil, err
 	}
-	var guard *mcts.Guard
-	if cfg.Guard > 0 {
-		if guard, err = mcts.NewGuard(cfg.Guard, cfg.guardMargin(), 1); err != nil {
-			return nil, err
-		}
+	guard, err := pc.NewGuard()
+	if err != nil {
+		return nil, err
 	}
 	g := &SelfPlayGame{Record: rec, Endgame: endgame, Opponent: oppName, OpponentSide: oppSide}
 	var idx []int32
@@ -351,10 +342,10 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		g.Status = *tabled
 	}
 	rec.Finish(g.Status)
-	balance, leads = append(balance, southBalance(&p)), append(leads, cfg.southLead(&p))
+	balance = append(balance, southBalance(&p))
 	// The targets are per decision: set them before the samples are
 	// weighted and copied.
-	cfg.setTargets(g.Samples, sampleAt, balance, leads, values, g.Status, race)
+	cfg.setTargets(g.Samples, sampleAt, balance, values, g.Status, race)
 	if m.Weights.Config.OwnershipHead {
 		setOwnership(m.Encoder, g.Samples, &p)
 	}
@@ -440,12 +431,6 @@ func southBalance(p *game.Position) float64 {
 	return mcts.Material(p, game.South) - mcts.Material(p, game.North)
 }
 
-// southLead is South's material lead in p counted up by TradeDown
-// (mcts.TradeLead).
-func (cfg *SelfPlayConfig) southLead(p *game.Position) float64 {
-	return mcts.TradeLead(p, southBalance(p), cfg.TradeDown)
-}
-
 // southView returns x, a number from the point of view of side, from
 // South's (and back: the map is its own inverse).
 func southView(x float64, side game.Side) float64 {
@@ -458,23 +443,18 @@ func southView(x float64, side game.Side) float64 {
 // setTargets sets the targets of the samples ss of a game that ended with
 // status st: sample i was taken before decision sampleAt[i], balance[k]
 // is South's material lead before decision k (the last entry: at the
-// end), leads[k] the same counted up by TradeDown (nil: balance), and
-// values[k] the root value of the search of decision k from
+// end), and values[k] the root value of the search of decision k from
 // South's point of view (NaN without a search). Each sample gets its
 // result and value target (see SelfPlayConfig.Adjudication and
 // MaterialWeight), with a material horizon its material lead
 // (samples.Sample.Lead) MaterialHorizon decisions on, or at the end if
-// sooner (counted up by TradeDown; the adjudicated result is not: a draw
-// stays a draw however few pieces are left; with HorizonResult the value
+// sooner (with HorizonResult the value
 // target's material term is the result where the horizon reaches the end
 // of a won or lost game), and with short-term horizons its short-term value targets
 // (samples.Sample.ShortTerm), all from its side to move's point of view.
 // With RaceTarget, the samples taken before race.at take the race's
 // result, RaceTarget for race.holder, in place of the game's.
-func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance, leads, values []float64, st game.Status, race raceMark) {
-	if leads == nil {
-		leads = balance
-	}
+func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance, values []float64, st game.Status, race raceMark) {
 	shaped := func(lead float64) float64 { return cfg.Adjudication * math.Tanh(lead/cfg.AdjudicationScale) }
 	final := balance[len(balance)-1]
 	// The game's result for South (-1, 0 or 1), and adjudicated.
@@ -507,11 +487,11 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 		}
 		if cfg.MaterialHorizon > 0 {
 			at := sampleAt[i] + cfg.MaterialHorizon
-			later := southView(leads[min(at, len(leads)-1)], me)
+			later := southView(balance[min(at, len(balance)-1)], me)
 			s.Lead, s.HasLead = float32(later), true
 			if w := cfg.MaterialWeight; w > 0 {
 				term := shaped(later)
-				if decisive && at >= len(leads)-1 {
+				if decisive && at >= len(balance)-1 {
 					term = southView(cfg.Adjudication*result, me)
 				}
 				t = (1-w)*t + w*term

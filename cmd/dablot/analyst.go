@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/dablot-zero/dablot/configs"
@@ -26,96 +25,81 @@ const (
 	maxSearchThreads  = 64
 )
 
-// searchSettings are how the model searches: the simulations or the time per
-// decision, PUCT or Gumbel, and the threads of the network's forward pass.
+// searchSettings are the command line's settings of the model's player
+// (mcts.PlayerConfig): the shipped player (mcts.ShippedPlayer) but for
+// the flags given, and the threads of the network's forward pass.
 type searchSettings struct {
-	Sims     int           // simulations per decision (0: none, MoveTime bounds the search)
-	MoveTime time.Duration // time per decision (0: none)
-	Gumbel   bool          // Gumbel root search instead of PUCT
+	Sims     int           // simulations per decision (0: none)
+	MoveTime time.Duration // time per decision (0: none; with no --sims either, mcts.DefaultMoveTime)
+	Search   string        // gumbel or puct
 	Solve    bool          // prove wins and losses in the tree (mcts.Config.Solver)
 	Forced   bool          // pass forced decisions without evaluation (mcts.Config.SkipForced)
 	Threads  int           // goroutines of one forward pass
 	Seed     uint64        // seeds the Gumbel noise
-	// Guard is the depth of the alpha-beta guard (mcts.Guard) in turns: 0
-	// for none, -1 (the default) for mcts.DefaultGuardDepth. A search
-	// without a time limit also bounds its nodes (mcts.DefaultGuardNodesFor).
+	// Guard is the most turns of the alpha-beta guard (mcts.Guard), 0 for
+	// none. A search without a time limit also bounds its nodes
+	// (mcts.DefaultGuardNodesFor).
 	Guard int
 	// Endgames is the most pieces of a position played from exact endgame
 	// tables (mcts.EndgameTables) where the rules allow them; 0: none.
 	Endgames int
 }
 
-// addFlags defines --sims, --movetime, --gumbel, --solve, --forced, --threads and
-// --seed on fs.
+// shippedSearch names the shipped player's search.
+func shippedSearch() string {
+	if mcts.ShippedGumbel {
+		return "gumbel"
+	}
+	return "puct"
+}
+
+// addFlags defines --sims, --movetime, --search, --solve, --forced,
+// --threads, --seed, --guard and --eg on fs, their defaults the shipped
+// player's.
 func (s *searchSettings) addFlags(fs *flagSet) {
-	rangeVar(fs, &s.Sims, "sims", 200, 0, mcts.MaxSims, "simulations per decision of the model's search (0 with --movetime: time only)")
+	shipped := mcts.ShippedPlayer("")
+	rangeVar(fs, &s.Sims, "sims", 0, 0, mcts.MaxSims, fmt.Sprintf("simulations per decision of the model's search (0: none; with neither --sims nor --movetime, %d ms a decision)", mcts.DefaultMoveTime.Milliseconds()))
 	millisVar(fs, &s.MoveTime, "movetime", 0, int(maxSearchMoveTime.Milliseconds()), "time per decision in milliseconds, instead of or on top of --sims (0: none)")
-	fs.BoolVar(&s.Gumbel, "gumbel", false, "use the Gumbel root search instead of PUCT (needs --sims)")
-	def := mcts.DefaultConfig()
-	fs.BoolVar(&s.Solve, "solve", def.Solver, "prove wins and losses in the search tree and play by them")
-	fs.BoolVar(&s.Forced, "forced", def.SkipForced, "pass decisions that are forced without asking the network")
+	fs.StringVar(&s.Search, "search", shippedSearch(), "the model's search: gumbel (the Gumbel root search) or puct")
+	fs.BoolVar(&s.Solve, "solve", shipped.Search.Solver, "prove wins and losses in the search tree and play by them")
+	fs.BoolVar(&s.Forced, "forced", shipped.Search.SkipForced, "pass decisions that are forced without asking the network")
 	rangeVar(fs, &s.Threads, "threads", 1, 1, maxSearchThreads, "goroutines for the network's forward pass")
 	fs.Uint64Var(&s.Seed, "seed", 1, "random seed of the search")
-	rangeVar(fs, &s.Guard, "guard", -1, -1, mcts.MaxGuardDepth, fmt.Sprintf(
-		"most turns of the alpha-beta guard that vetoes blunders before each search, deepening within half of --movetime, else within %d nodes (0: none; -1: %d)",
-		mcts.DefaultGuardNodes, mcts.DefaultGuardDepth))
-	rangeVar(fs, &s.Endgames, "eg", mcts.MaxEndgamePieces, 0, mcts.MaxEndgamePieces,
+	rangeVar(fs, &s.Guard, "guard", shipped.Guard.Depth, 0, mcts.MaxGuardDepth, fmt.Sprintf(
+		"most turns of the alpha-beta guard that vetoes blunders before each search, deepening within half of --movetime, else within %d nodes (0: none)",
+		mcts.DefaultGuardNodes))
+	rangeVar(fs, &s.Endgames, "eg", shipped.Endgames, 0, mcts.MaxEndgamePieces,
 		"play positions of this many pieces or fewer from exact endgame tables, solved the first time one is reached, where the rules allow them (0: never)")
-}
-
-// guardDepth returns the guard's most turns (0: none).
-func (s *searchSettings) guardDepth() int {
-	if s.Guard < 0 {
-		return mcts.DefaultGuardDepth
-	}
-	return s.Guard
-}
-
-// describeGuard describes a guard of depth turns (0: none) for searches
-// within lim, as describe's tail.
-func describeGuard(depth int, lim mcts.Limits) string {
-	switch nodes := mcts.DefaultGuardNodesFor(lim); {
-	case depth == 0:
-		return ""
-	case nodes > 0:
-		return fmt.Sprintf(", guard %d turns within %d nodes", depth, nodes)
-	default:
-		return fmt.Sprintf(", guard %d turns within half the time", depth)
-	}
 }
 
 // validate checks the settings together (addFlags checks each range).
 func (s *searchSettings) validate() error {
 	switch {
-	case s.Sims == 0 && s.MoveTime == 0:
-		return usagef("--sims 0 needs --movetime: the search needs a limit")
-	case s.Gumbel && s.Sims == 0:
-		return usagef("--gumbel needs --sims: the Gumbel search spreads a number of simulations")
+	case s.Search != "gumbel" && s.Search != "puct":
+		return usagef("--search %q: want gumbel or puct", s.Search)
 	case s.Endgames == 1:
 		return usagef("--eg 1: the tables hold 2 or 3 pieces (0: none)")
 	}
 	return nil
 }
 
-// limits returns the limits of one decision's search.
-func (s *searchSettings) limits() mcts.Limits {
-	return mcts.Limits{Sims: s.Sims, Time: s.MoveTime}
-}
-
-// describe says how the model searches, such as "200 sims" or "PUCT, 1000 ms".
-func (s *searchSettings) describe() string {
-	var parts []string
-	if s.Sims > 0 {
-		parts = append(parts, fmt.Sprintf("%d sims", s.Sims))
+// player returns the player of the model file path with these settings,
+// on rules r.
+func (s *searchSettings) player(path string, r *game.Rules) mcts.PlayerConfig {
+	c := mcts.ShippedPlayer(path)
+	c.Gumbel = s.Search == "gumbel"
+	c.Limits = mcts.Limits{Sims: s.Sims, Time: s.MoveTime}
+	if c.Limits == (mcts.Limits{}) {
+		c.Limits.Time = mcts.DefaultMoveTime
 	}
-	if s.MoveTime > 0 {
-		parts = append(parts, fmt.Sprintf("%d ms", s.MoveTime.Milliseconds()))
+	c.Search.Solver, c.Search.SkipForced = s.Solve, s.Forced
+	c.Guard = mcts.DefaultGuard(c.Limits)
+	c.Guard.Depth = s.Guard
+	if s.Guard == 0 {
+		c.Guard = mcts.GuardConfig{}
 	}
-	kind := "PUCT"
-	if s.Gumbel {
-		kind = "Gumbel"
-	}
-	return kind + ", " + strings.Join(parts, ", ") + " per decision" + describeGuard(s.guardDepth(), s.limits())
+	c.Endgames = s.Endgames
+	return c.ForRules(r)
 }
 
 // openAnalyst loads a model file, checks it against --variant (if given)
@@ -128,7 +112,7 @@ func openAnalyst(path, variant string, s searchSettings) (*analyst, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newAnalyst(m, s)
+	return newAnalyst(m, s.player(path, m.Rules), s)
 }
 
 // loadPlayModel loads a model file and checks it against --variant, if given.
@@ -161,51 +145,59 @@ func modelName(path string, m *model.Model) string {
 }
 
 // analyst is the model's player of play, engine and serve: a model, its
-// network evaluator and the analysis over them, with the search settings
-// it was made with. It is not safe for concurrent use.
+// network evaluator and the analysis over them, with the player it was
+// made as. It is not safe for concurrent use.
 type analyst struct {
 	*analysis.Analyst
 	model    *model.Model
 	ev       *model.NetEvaluator
+	player   mcts.PlayerConfig
 	settings searchSettings
 }
 
-// newAnalyst makes the model's player with the given settings.
-func newAnalyst(m *model.Model, s searchSettings) (*analyst, error) {
-	cfg := mcts.DefaultConfig()
-	cfg.Gumbel = s.Gumbel
-	cfg.Solver, cfg.SkipForced = s.Solve, s.Forced
-	cfg.Seed = s.Seed
+// newAnalyst makes the model's player pc (with the command line's
+// settings s): the analysis over pc's evaluator, search and tables; its
+// guard is made for each query's limits (analyseGuarded).
+func newAnalyst(m *model.Model, pc mcts.PlayerConfig, s searchSettings) (*analyst, error) {
+	cfg := pc.SearchConfig(s.Seed)
 	ev := m.NewEvaluator(max(cfg.BatchSize, 16), s.Threads)
-	an, err := analysis.New(ev, cfg)
+	an, err := analysis.New(pc.Evaluator(ev), cfg)
 	if err != nil {
 		ev.Close()
 		return nil, err
 	}
-	if s.Endgames > 0 && endgame.Check(m.Rules) == nil {
-		if an.Endgames, err = mcts.NewEndgameTables(s.Endgames); err != nil {
-			ev.Close()
-			return nil, err
-		}
+	if an.Endgames, err = pc.NewTables(); err != nil {
+		ev.Close()
+		return nil, err
 	}
-	return &analyst{Analyst: an, model: m, ev: ev, settings: s}, nil
+	return &analyst{Analyst: an, model: m, ev: ev, player: pc, settings: s}, nil
 }
 
-// Analyse is analysis.Analyst's, with the guard of the settings for the
-// query's limits (a time limit lets it deepen further).
+// limits returns the limits of one of the player's decisions.
+func (a *analyst) limits() mcts.Limits { return a.player.Limits }
+
+// describe says how the model searches: its player in full.
+func (a *analyst) describe() string { return a.player.String() }
+
+// Analyse is analysis.Analyst's, with the player's guard for the query's
+// limits (a time limit lets it deepen further).
 func (a *analyst) Analyse(ctx context.Context, p game.Position, q analysis.Query) (*analysis.Analysis, error) {
-	return a.analyseGuarded(ctx, p, q, a.settings.guardDepth(), q.Limits)
+	return a.analyseGuarded(ctx, p, q, q.Limits)
 }
 
-// analyseGuarded is analysis.Analyst's Analyse with a guard of depth turns
-// (0: none) and the usual settings for searches within guardLim
-// (mcts.NewDefaultGuard).
-func (a *analyst) analyseGuarded(ctx context.Context, p game.Position, q analysis.Query, depth int, guardLim mcts.Limits) (*analysis.Analysis, error) {
+// analyseGuarded is analysis.Analyst's Analyse with the player's guard
+// (if any) for searches within guardLim: its node budget is
+// mcts.DefaultGuardNodesFor(guardLim).
+func (a *analyst) analyseGuarded(ctx context.Context, p game.Position, q analysis.Query, guardLim mcts.Limits) (*analysis.Analysis, error) {
+	gc := a.player.Guard
+	gc.Nodes = mcts.DefaultGuardNodesFor(guardLim)
 	switch {
-	case depth == 0:
+	case gc.Depth == 0:
 		a.Guard = nil
-	case a.Guard == nil || a.Guard.Depth != depth || a.Guard.Nodes != mcts.DefaultGuardNodesFor(guardLim):
-		g, err := mcts.NewDefaultGuard(depth, guardLim)
+	case a.Guard == nil || a.Guard.Nodes != gc.Nodes:
+		pc := a.player
+		pc.Guard = gc
+		g, err := pc.NewGuard()
 		if err != nil {
 			return nil, err
 		}
@@ -241,7 +233,7 @@ func (m *modelPlayer) Name() string { return m.name }
 
 // Move implements gamePlayer: the analyst's best turn.
 func (m *modelPlayer) Move(ctx context.Context, p game.Position) ([]game.Decision, string, error) {
-	an, err := m.a.Analyse(ctx, p, analysis.Query{Limits: m.a.settings.limits(), Top: 1})
+	an, err := m.a.Analyse(ctx, p, analysis.Query{Limits: m.a.limits(), Top: 1})
 	if err != nil {
 		return nil, "", err
 	}

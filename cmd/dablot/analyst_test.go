@@ -12,10 +12,11 @@ import (
 )
 
 // TestAnalystGuard: the model's player searches with the guard of its
-// settings, whose default depth depends on each query's limits, and says so
-// in its description.
+// settings, whose node budget depends on each query's limits, and its
+// description is its player in full.
 func TestAnalystGuard(t *testing.T) {
-	m, err := model.LoadModel(testModel(t, "frostviken"))
+	path := testModel(t, "frostviken")
+	m, err := model.LoadModel(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,19 +27,19 @@ func TestAnalystGuard(t *testing.T) {
 		nodes    int64  // the guard's node budget
 		describe string // in the description of searchSettings{Sims: 4, Guard: guard}
 	}{
-		{-1, mcts.Limits{Sims: 4}, mcts.DefaultGuardDepth, mcts.DefaultGuardNodes, "guard 16 turns within 50000 nodes"},
-		{-1, mcts.Limits{Sims: 4, Time: 50 * time.Millisecond}, mcts.MaxGuardDepth, 0, "guard 16 turns within 50000 nodes"},
-		{0, mcts.Limits{Sims: 4}, 0, 0, ""},
-		{5, mcts.Limits{Sims: 4, Time: 50 * time.Millisecond}, 5, 0, "guard 5 turns within 50000 nodes"},
-		{5, mcts.Limits{Sims: 4}, 5, mcts.DefaultGuardNodes, "guard 5 turns within 50000 nodes"},
+		{mcts.DefaultGuardDepth, mcts.Limits{Sims: 4}, mcts.DefaultGuardDepth, mcts.DefaultGuardNodes, "guard=16,gmargin=50,gshare=0.5,gnodes=50000,"},
+		{mcts.DefaultGuardDepth, mcts.Limits{Sims: 4, Time: 50 * time.Millisecond}, mcts.MaxGuardDepth, 0, "guard=16,"},
+		{0, mcts.Limits{Sims: 4}, 0, 0, "guard=0,"},
+		{5, mcts.Limits{Sims: 4, Time: 50 * time.Millisecond}, 5, 0, "guard=5,"},
+		{5, mcts.Limits{Sims: 4}, 5, mcts.DefaultGuardNodes, "guard=5,"},
 	} {
-		s := searchSettings{Sims: 4, Threads: 1, Guard: tc.guard}
-		if d := s.describe(); tc.describe == "" && strings.Contains(d, "guard") || !strings.Contains(d, tc.describe) {
-			t.Errorf("guard %d: described as %q, want %q in it", tc.guard, d, tc.describe)
-		}
-		a, err := newAnalyst(m, s)
+		s := searchSettings{Sims: 4, Threads: 1, Guard: tc.guard, Search: "puct", Solve: true, Forced: true}
+		a, err := newAnalyst(m, s.player(path, m.Rules), s)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if d := a.describe(); !strings.Contains(d, tc.describe) || !strings.HasPrefix(d, "mcts:model="+path+",sims=4,") {
+			t.Errorf("guard %d: described as %q, want %q in it", tc.guard, d, tc.describe)
 		}
 		an, err := a.Analyse(context.Background(), m.Rules.Start(), analysis.Query{Limits: tc.lim})
 		a.Close()
@@ -54,4 +55,14 @@ func TestAnalystGuard(t *testing.T) {
 			t.Errorf("guard %d: no best turn", tc.guard)
 		}
 	}
+}
+
+// newTestAnalyst is newAnalyst with the player of settings s, which a
+// test gives as a struct literal: PUCT unless it says Search, and no
+// guard or tables unless it says Guard or Endgames.
+func newTestAnalyst(m *model.Model, s searchSettings) (*analyst, error) {
+	if s.Search == "" {
+		s.Search = "puct"
+	}
+	return newAnalyst(m, s.player("", m.Rules), s)
 }

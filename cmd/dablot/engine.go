@@ -360,7 +360,7 @@ func (e *engine) cmdGo(ctx context.Context, args []string) error {
 	case infinite:
 		lim = mcts.Limits{Sims: e.maxSims, Time: e.maxTime}
 	case lim == (mcts.Limits{}):
-		lim = e.a.settings.limits()
+		lim = e.a.limits()
 		lim.Sims = min(lim.Sims, e.maxSims)
 		lim.Time = min(lim.Time, e.maxTime)
 	}
@@ -377,7 +377,7 @@ func (e *engine) cmdGo(ctx context.Context, args []string) error {
 		guardLim = mcts.Limits{Sims: lim.Sims}
 	}
 	go func() {
-		an, err := e.a.analyseGuarded(ctx, pos, analysis.Query{Limits: lim, Top: 1, PV: pvTurns}, e.a.settings.guardDepth(), guardLim)
+		an, err := e.a.analyseGuarded(ctx, pos, analysis.Query{Limits: lim, Top: 1, PV: pvTurns}, guardLim)
 		s.answered <- searchAnswer{an, err}
 	}()
 	e.started = s

@@ -121,7 +121,7 @@ func TestEnginePositions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := newAnalyst(m, searchSettings{Sims: 4, Threads: 1})
+	a, err := newTestAnalyst(m, searchSettings{Sims: 4, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,9 +249,9 @@ func TestEngineStop(t *testing.T) {
 		{"gumbel infinite", "go infinite\nisready\nstop\n", []string{"readyok", "info sims ", "bestmove "}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := []string{"--model", modelFile, "--sims", "8"}
+			args := []string{"--model", modelFile, "--sims", "8", "--search", "puct"}
 			if tc.gumbel {
-				args = append(args, "--gumbel")
+				args = append(args, "--search", "gumbel")
 			}
 			lines := engineSession(t, tc.script, args...)
 			if len(lines) != len(tc.want) {
@@ -281,9 +281,9 @@ func TestEngineStop(t *testing.T) {
 func TestEngineInfiniteAtEOF(t *testing.T) {
 	modelFile := testModel(t, "keyland")
 	for _, gumbel := range []bool{false, true} {
-		args := []string{"--model", modelFile, "--sims", "8"}
+		args := []string{"--model", modelFile, "--sims", "8", "--search", "puct"}
 		if gumbel {
-			args = append(args, "--gumbel")
+			args = append(args, "--search", "gumbel")
 		}
 		done := make(chan []string, 1)
 		began := time.Now()
@@ -327,7 +327,7 @@ func FuzzEngine(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	a, err := newAnalyst(m, searchSettings{Sims: 4, Threads: 1})
+	a, err := newTestAnalyst(m, searchSettings{Sims: 4, Threads: 1})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -409,7 +409,7 @@ func FuzzEngine(f *testing.F) {
 func TestEngineProof(t *testing.T) {
 	modelFile := "../../models/winther-all-must-capture.dbm"
 	script := "position startpos moves e5-d6 c9-d8 c5-b6 a7xc5xe7\ngo sims 400\n"
-	lines := engineSession(t, script, "--model", modelFile, "--gumbel") // the solver is on by default
+	lines := engineSession(t, script, "--model", modelFile, "--search", "gumbel") // the solver is on by default
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "info ") {
 		t.Fatalf("lines %q", lines)
 	}
@@ -424,14 +424,14 @@ func TestEngineProof(t *testing.T) {
 		t.Errorf("got %q, %q: want a win in 5 decisions by g5-g7 or g5-f6, heading the pv", lines[0], lines[1])
 	}
 
-	lines = engineSession(t, script, "--model", modelFile, "--gumbel", "--solve=false", "--forced=false")
+	lines = engineSession(t, script, "--model", modelFile, "--search", "gumbel", "--solve=false", "--forced=false")
 	if len(lines) != 2 || strings.Contains(lines[0], "proven") {
 		t.Errorf("with --solve=false: %q", lines)
 	}
 
 	// After g5-f6 North's only turn is e7xg5, lost in 4 decisions: the
 	// forced root is searched too, and its loss proven.
-	lines = engineSession(t, "position startpos moves e5-d6 c9-d8 c5-b6 a7xc5xe7 g5-f6\ngo sims 400\n", "--model", modelFile, "--gumbel")
+	lines = engineSession(t, "position startpos moves e5-d6 c9-d8 c5-b6 a7xc5xe7 g5-f6\ngo sims 400\n", "--model", modelFile, "--search", "gumbel")
 	if len(lines) != 2 {
 		t.Fatalf("forced root: lines %q", lines)
 	}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/game/endgame"
 	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/internal/research/ladder"
 	"github.com/dablot-zero/dablot/internal/research/study"
@@ -30,7 +29,7 @@ var cmdLadder = &command{
 	name:  "ladder",
 	usage: "MODEL [--ms 100] [--games 100] [--vs MODEL2] [--player gumbel|mcts[:KEY=V,...]] [--book FILE] [--results FILE] [--threads N] [--seed S] [--out FILE [--resume]]",
 	short: "strength at equal time: a model against alpha-beta, from an opening book",
-	long: `Plays MODEL (as gumbel:model=MODEL,ms=T,guard=16,eg=3) against alphabeta:ms=T, the same time T
+	long: `Plays MODEL (the shipped player, gumbel:model=MODEL,ms=T) against alphabeta:ms=T, the same time T
 per decision for both, and with --vs also against MODEL2 at the same T. The games
 start from the variant's opening book (configs/books/VARIANT.txt; "dablot analyse
 book" makes one), each opening twice with the colours swapped; a variant without a book
@@ -40,12 +39,13 @@ the Elo difference and how the games ended, and appends a row per match to the
 results file (tab-separated; its first line names the columns).
 
 --player sets the search: gumbel or mcts, with extra settings after a colon
-(mcts:mat=1, gumbel:q=1); the ladder adds model= and ms=, and guard=16 (the
-alpha-beta guard of the shipped players, deepening within half the time) unless
-the settings have guard= (guard=0 measures the search alone), and, where the
-variant allows, eg=3 (endings of three pieces or fewer played from exact tables,
-solved once per process when first reached; eg=0 turns them off). With eval=material
-and no MODEL it measures a search without a network (then --variant is needed).
+(gumbel:gmargin=100, mcts:cpuct=2); the ladder adds model= and ms=. Every other
+setting is the shipped player's (docs/player.md): the alpha-beta guard within
+half the time and, where the variant allows, the endings of three pieces or
+fewer from exact tables; guard=0,eg=0 measures the network's search alone. With
+eval=material and no MODEL it measures a search without a network (then
+--variant is needed). The match header and the results row name each player in
+full.
 
 A long ladder (40 games at 1 s a move take about two hours on 2 cores) can span
 sessions: with --out FILE each game's record is written as it is counted, and the
@@ -164,7 +164,7 @@ func runLadder(args []string, out io.Writer) error {
 			return err
 		}
 		row := ladder.Row{Time: time.Now(), Code: strings.Join(res.Codes(), "+"), Model: modelPath, ModelSHA256: sha,
-			Variant: r.Name, Player: spec, Opponent: specs[i], MS: *ms, WDL: res.WDL, AsSouth: res.AsSouth,
+			Variant: r.Name, Player: a.Name, Opponent: strings.TrimSuffix(b.Name, " (B)"), MS: *ms, WDL: res.WDL, AsSouth: res.AsSouth,
 			AsNorth: res.AsNorth, Book: bookName, Threads: *threads, Seed: *seed, Wall: res.Elapsed}
 		if *results == "" {
 			continue
@@ -248,18 +248,6 @@ func ladderSpec(player, modelPath string, ms int, r *game.Rules) (string, error)
 	spec += "ms=" + strconv.Itoa(ms)
 	if _, settings, _ := strings.Cut(sp.Text, ":"); settings != "" {
 		spec += "," + settings
-	}
-	guard, hasGuard := sp.Params["guard"]
-	if _, ok := sp.Params["gmargin"]; !ok {
-		if depth, err := strconv.Atoi(guard); !hasGuard || err == nil && depth > 0 {
-			spec += fmt.Sprintf(",gmargin=%d", mcts.DefaultGuardMargin)
-		}
-	}
-	if !hasGuard {
-		spec += fmt.Sprintf(",guard=%d", mcts.MaxGuardDepth)
-	}
-	if _, ok := sp.Params["eg"]; !ok && r != nil && endgame.Check(r) == nil {
-		spec += fmt.Sprintf(",eg=%d", mcts.MaxEndgamePieces)
 	}
 	return spec, nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/internal/research/ladder"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net"
@@ -39,7 +40,7 @@ func TestLadder(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	wantOutput(t, out, "openings: the first 2 of the 50 in configs/books/frostviken.txt",
-		"B = alphabeta:ms=5,", "B = gumbel:model="+model2+",ms=5,gmargin=50,guard=16,", "A W/D/L", "as south", "score", "95% CI", "Elo",
+		"B = alphabeta:ms=5,", "B = gumbel:model="+model2+",ms=5,batch=8,", "A W/D/L", "as south", "score", "95% CI", "Elo",
 		"row appended to "+results, "records written to "+records)
 	// How the games ended: every game is a win, a loss or a draw, each
 	// counted by its reason.
@@ -66,9 +67,10 @@ func TestLadder(t *testing.T) {
 		if got := fmt.Sprintf("%d/%d/%d", row.WDL.W, row.WDL.D, row.WDL.L); got != strings.Join(wdls[i][1:], "/") {
 			t.Errorf("row %d: W/D/L %s, printed %s", i, got, wdls[i][0])
 		}
-		wantOpp := []string{"alphabeta:ms=5", "gumbel:model=" + model2 + ",ms=5,gmargin=50,guard=16,eg=3"}[i]
+		full := func(path string) string { return mustPlayer(t, "gumbel:model="+path+",ms=5", m.Rules) }
+		wantOpp := []string{"alphabeta:ms=5", full(model2)}[i]
 		if row.Model != modelFile || row.ModelSHA256 != m.Metadata[net.MetaChecksum] || row.ModelSHA256 == "" ||
-			row.Variant != "frostviken" || row.Player != "gumbel:model="+modelFile+",ms=5,gmargin=50,guard=16,eg=3" || row.Opponent != wantOpp ||
+			row.Variant != "frostviken" || row.Player != full(modelFile) || row.Opponent != wantOpp ||
 			row.MS != 5 || row.WDL.Games() != 4 || row.AsSouth.Games() != 2 || row.AsNorth.Games() != 2 ||
 			row.Book != "configs/books/frostviken.txt" || row.Threads != 2 || row.Seed != 1 || row.Code != buildName() {
 			t.Errorf("row %d: %+v", i, row)
@@ -80,7 +82,7 @@ func TestLadder(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if rows, err := ladder.Read(results); err != nil || len(rows) != 3 || rows[2].Seed != 3 || rows[2].WDL.Games() != 2 ||
-		rows[2].Player != "gumbel:model="+modelFile+",ms=5,guard=0,eg=3" {
+		rows[2].Player != mustPlayer(t, "gumbel:model="+modelFile+",ms=5,guard=0", m.Rules) {
 		t.Errorf("after a second ladder: %d rows (%v), %+v", len(rows), err, rows[len(rows)-1])
 	}
 }
@@ -95,7 +97,7 @@ func TestLadderWithoutModelOrBook(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	wantOutput(t, out, "has no opening book; generating 1 level openings", "A = mcts:ms=5,eval=material,gmargin=50,guard=16",
+	wantOutput(t, out, "has no opening book; generating 1 level openings", "A = mcts:eval=material,ms=5,",
 		"games from generated:1", "A W/D/L")
 	if strings.Contains(out, "row appended") {
 		t.Errorf("a row was appended with --results \"\":\n%s", out)
@@ -163,16 +165,15 @@ func TestLadderErrors(t *testing.T) {
 	}
 }
 
-// TestLadderSpec: the ladder's player spec names the guard's margin and
-// depth where --player leaves them to their defaults, and never gives a
-// margin to a player without a guard.
+// TestLadderSpec: the ladder's player spec is --player with the model and
+// the time; the parsed player is the shipped player but for what it says:
+// the guard and, where the rules allow, the tables.
 func TestLadderSpec(t *testing.T) {
 	for _, tc := range []struct{ player, model, want string }{
-		{"gumbel", "m.dbm", fmt.Sprintf("gumbel:model=m.dbm,ms=100,gmargin=%d,guard=%d", mcts.DefaultGuardMargin, mcts.MaxGuardDepth)},
-		{"gumbel:gmargin=100", "m.dbm", fmt.Sprintf("gumbel:model=m.dbm,ms=100,gmargin=100,guard=%d", mcts.MaxGuardDepth)},
-		{"gumbel:guard=4", "m.dbm", fmt.Sprintf("gumbel:model=m.dbm,ms=100,guard=4,gmargin=%d", mcts.DefaultGuardMargin)},
+		{"gumbel", "m.dbm", "gumbel:model=m.dbm,ms=100"},
+		{"gumbel:gmargin=100", "m.dbm", "gumbel:model=m.dbm,ms=100,gmargin=100"},
 		{"gumbel:guard=0", "m.dbm", "gumbel:model=m.dbm,ms=100,guard=0"},
-		{"mcts:eval=material", "", fmt.Sprintf("mcts:ms=100,eval=material,gmargin=%d,guard=%d", mcts.DefaultGuardMargin, mcts.MaxGuardDepth)},
+		{"mcts:eval=material", "", "mcts:ms=100,eval=material"},
 	} {
 		got, err := ladderSpec(tc.player, tc.model, 100, nil)
 		if err != nil {
@@ -181,21 +182,36 @@ func TestLadderSpec(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: spec %q, want %q", tc.player, got, tc.want)
 		}
-		if _, err := mcts.ParseSpec(got); err != nil {
-			t.Errorf("%s: spec %q does not parse: %v", tc.player, got, err)
-		}
 	}
-	// The endgame tables: added where the rules allow them, unless set.
-	for _, tc := range []struct{ variant, player, want string }{
-		{"dablot", "gumbel", fmt.Sprintf(",guard=%d,eg=%d", mcts.MaxGuardDepth, mcts.MaxEndgamePieces)},
-		{"dablot", "gumbel:eg=0", fmt.Sprintf(",guard=%d", mcts.MaxGuardDepth)},
-		{"winther", "gumbel", ",eg=3"},
-		{"keyland", "gumbel", fmt.Sprintf(",guard=%d", mcts.MaxGuardDepth)},           // passes: no tables
-		{"winther-promotion", "gumbel", fmt.Sprintf(",guard=%d", mcts.MaxGuardDepth)}, // promotion: no tables
+	for _, tc := range []struct {
+		variant, player string
+		guard, eg       int
+	}{
+		{"dablot", "gumbel", mcts.MaxGuardDepth, mcts.MaxEndgamePieces},
+		{"dablot", "gumbel:eg=0", mcts.MaxGuardDepth, 0},
+		{"dablot", "gumbel:guard=4", 4, mcts.MaxEndgamePieces},
+		{"winther", "gumbel", mcts.MaxGuardDepth, mcts.MaxEndgamePieces},
+		{"keyland", "gumbel", mcts.MaxGuardDepth, 0},           // passes: no tables
+		{"winther-promotion", "gumbel", mcts.MaxGuardDepth, 0}, // promotion: no tables
 	} {
-		got, err := ladderSpec(tc.player, "m.dbm", 100, configs.MustVariant(tc.variant))
-		if err != nil || !strings.HasSuffix(got, tc.want) {
-			t.Errorf("%s, %s: spec %q (%v), want it to end %q", tc.variant, tc.player, got, err, tc.want)
+		r := configs.MustVariant(tc.variant)
+		spec, err := ladderSpec(tc.player, "m.dbm", 100, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := mcts.ParsePlayerConfig(spec, r)
+		if err != nil || c.Guard.Depth != tc.guard || c.Endgames != tc.eg || c.Guard.Depth > 0 && c.Guard.Margin != mcts.DefaultGuardMargin {
+			t.Errorf("%s, %s: %s plays as %s (%v), want guard %d, tables %d", tc.variant, tc.player, spec, c, err, tc.guard, tc.eg)
 		}
 	}
+}
+
+// mustPlayer returns the search player spec plays as on rules r, in full.
+func mustPlayer(t *testing.T, spec string, r *game.Rules) string {
+	t.Helper()
+	c, err := mcts.ParsePlayerConfig(spec, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.String()
 }

@@ -75,7 +75,7 @@ func TestShippedModels(t *testing.T) {
 			if err != nil || !strings.Contains(out, "the model's best turns") {
 				t.Errorf("play: %v\n%s", err, out)
 			}
-			a, err := newAnalyst(m, searchSettings{Sims: 8, Threads: 1})
+			a, err := newTestAnalyst(m, searchSettings{Sims: 8, Threads: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -143,7 +143,11 @@ func playMain(args []string, in io.Reader, out io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	g := &playGame{r: r, out: out, history: []game.Position{start}, search: o.search.describe()}
+	search := ""
+	if hinter != nil {
+		search = hinter.describe()
+	}
+	g := &playGame{r: r, out: out, history: []game.Position{start}, search: search}
 	if len(programs) == 2 {
 		g.names = [2]string{programs[0].Name(), programs[1].Name()}
 		err = g.autoplay(ctx, [2]gamePlayer{programs[0], programs[1]})
@@ -389,7 +393,7 @@ func (s *playSession) hint(ctx context.Context) {
 		return
 	}
 	p := s.pos()
-	an, err := s.hinter.Analyse(ctx, p, analysis.Query{Limits: s.hinter.settings.limits(), Top: 3})
+	an, err := s.hinter.Analyse(ctx, p, analysis.Query{Limits: s.hinter.limits(), Top: 3})
 	if err != nil {
 		fmt.Fprintf(s.out, "no hint: %v\n", err)
 		return

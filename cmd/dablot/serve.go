@@ -57,8 +57,6 @@ func runServe(args []string, out io.Writer) error {
 		return usagef("--model FILE is required")
 	case ss.Sims > *maxSims:
 		return usagef("--sims %d is more than --max-sims %d", ss.Sims, *maxSims)
-	case ss.Sims == 0:
-		return usagef("--sims must be at least 1: the page chooses a number of simulations")
 	}
 	a, err := openAnalyst(*model, *variant, ss)
 	if err != nil {

@@ -71,7 +71,7 @@ func (s *webServer) infoResponse() infoJSON {
 	}
 	start := s.r.Start()
 	return infoJSON{Variant: s.r.Name, Description: s.r.Description, Board: bj, Start: start.FEN(),
-		Model: s.name, Search: s.a.settings.describe(), Sims: s.a.settings.Sims, MaxSims: s.maxSims}
+		Model: s.name, Search: s.a.describe(), Sims: s.a.settings.Sims, MaxSims: s.maxSims}
 }
 
 // gameRequest is the body of every POST: the game so far and what to do.
@@ -330,13 +330,13 @@ func (s *webServer) handleMove(w http.ResponseWriter, _ *http.Request, req *game
 // handleEngine answers POST /api/engine: the model's analysis of the
 // position and, with play, its turn and the position after it.
 func (s *webServer) handleEngine(w http.ResponseWriter, r *http.Request, req *gameRequest, g *replayed) {
-	sims := req.Sims
-	if sims == 0 {
-		sims = s.a.settings.Sims
-	}
-	if err := inRange("sims", sims, 1, s.maxSims); err != nil {
-		writeError(w, http.StatusBadRequest, err)
-		return
+	lim := s.a.limits() // the player's own budget, unless the page asks for simulations
+	if req.Sims != 0 {
+		if err := inRange("sims", req.Sims, 1, s.maxSims); err != nil {
+			writeError(w, http.StatusBadRequest, err)
+			return
+		}
+		lim = mcts.Limits{Sims: req.Sims, Time: s.a.settings.MoveTime}
 	}
 	if g.pos.Status().Over() {
 		writeError(w, http.StatusBadRequest, analysis.GameOverError(&g.pos))
@@ -347,7 +347,7 @@ func (s *webServer) handleEngine(w http.ResponseWriter, r *http.Request, req *ga
 		pv = 0 // keep the search tree for the next turn
 	}
 	s.mu.Lock()
-	an, err := s.a.Analyse(r.Context(), g.pos, analysis.Query{Limits: mcts.Limits{Sims: sims, Time: s.a.settings.MoveTime}, Top: 3, PV: pv})
+	an, err := s.a.Analyse(r.Context(), g.pos, analysis.Query{Limits: lim, Top: 3, PV: pv})
 	s.mu.Unlock()
 	if err != nil {
 		if r.Context().Err() != nil {

@@ -20,7 +20,7 @@ func newTestWebServer(t *testing.T, spec string, sims int) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := newAnalyst(m, searchSettings{Sims: sims, Threads: 1})
+	a, err := newTestAnalyst(m, searchSettings{Sims: sims, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestServeProof(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := newAnalyst(m, searchSettings{Sims: 400, Threads: 1, Gumbel: true, Solve: true, Forced: true})
+	a, err := newTestAnalyst(m, searchSettings{Sims: 400, Threads: 1, Search: "gumbel", Solve: true, Forced: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +300,7 @@ func TestServeTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := newAnalyst(m, searchSettings{Sims: 16, Threads: 1, Endgames: mcts.MaxEndgamePieces})
+	a, err := newTestAnalyst(m, searchSettings{Sims: 16, Threads: 1, Endgames: mcts.MaxEndgamePieces})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -353,9 +353,9 @@ async function playTurn(text) {
 
 function sims() {
   const n = Number($("sims").value);
-  if (!Number.isInteger(n) || n < 1 || n > S.info.max_sims) {
+  if (!Number.isInteger(n) || n < 0 || n > S.info.max_sims) {
     $("sims").value = S.info.sims;
-    say(`Strength must be 1 to ${S.info.max_sims} simulations; using ${S.info.sims}.`, true);
+    say(`Strength must be 0 (the player's own budget) to ${S.info.max_sims} simulations; using ${S.info.sims}.`, true);
     return S.info.sims;
   }
   return n;

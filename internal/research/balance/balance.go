@@ -785,14 +785,12 @@ func (s *study) parallel(ctx context.Context, n int, job func(i int, ev mcts.Eva
 
 // searchPlayer returns a player of the model at sims simulations.
 func (s *study) searchPlayer(ev mcts.Evaluator, sims int, seed uint64) (mcts.Player, error) {
-	cfg := s.search
-	cfg.Seed = seed
-	pl, err := mcts.NewSearchPlayer(ev, cfg, mcts.Limits{Sims: sims})
-	if err != nil || s.opts.Guard == 0 {
-		return pl, err
+	pc := mcts.PlayerConfig{Gumbel: s.search.Gumbel, Limits: mcts.Limits{Sims: sims}, Search: s.search}
+	if s.opts.Guard > 0 {
+		pc.Guard = mcts.DefaultGuard(pc.Limits)
+		pc.Guard.Depth = s.opts.Guard
 	}
-	pl.Guard, err = mcts.NewDefaultGuard(s.opts.Guard, mcts.Limits{Sims: sims})
-	return pl, err
+	return pc.NewPlayer(ev, seed)
 }
 
 // play plays a game from opening o between south and north and returns
