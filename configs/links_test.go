@@ -342,3 +342,51 @@ func TestREADMEIsShort(t *testing.T) {
 		t.Errorf("README.md has %d lines; keep it under 300 (move detail to docs/)", n)
 	}
 }
+
+// TestRecordFilesNamed: every file of docs/experiments/records that a
+// tracked file names (as records/NAME or docs/experiments/records/NAME,
+// braces expanded) is there, so that a record renamed, compressed or
+// removed leaves no reference behind.
+func TestRecordFilesNamed(t *testing.T) {
+	files, err := repoFiles(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := regexp.MustCompile(`records/([A-Za-z0-9_.{},*-]+)`)
+	braces := regexp.MustCompile(`\{([^{}]*)\}`)
+	dir := filepath.Join(repoRoot, "docs", "experiments", "records")
+	checked := 0
+	for _, name := range files {
+		if strings.HasPrefix(name, "docs/experiments/records/") {
+			continue
+		}
+		text, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(name)))
+		if err != nil || bytes.IndexByte(text, 0) >= 0 { // deleted in the work tree, or binary
+			continue
+		}
+		for i, line := range strings.Split(string(text), "\n") {
+			for _, m := range named.FindAllStringSubmatch(line, -1) {
+				rec := strings.TrimRight(m[1], ".,")
+				if strings.Contains(rec, "NAME") { // a placeholder
+					continue
+				}
+				recs := []string{rec}
+				if b := braces.FindStringSubmatchIndex(rec); b != nil {
+					recs = nil
+					for _, alt := range strings.Split(rec[b[2]:b[3]], ",") {
+						recs = append(recs, rec[:b[0]]+alt+rec[b[1]:])
+					}
+				}
+				for _, r := range recs {
+					checked++
+					if matches, _ := filepath.Glob(filepath.Join(dir, r)); len(matches) == 0 {
+						t.Errorf("%s:%d names records/%s, which docs/experiments/records lacks", name, i+1, r)
+					}
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d names of records checked; the pattern misses them", checked)
+	}
+}

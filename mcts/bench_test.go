@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/recordio"
 )
 
 // BenchmarkAlphaBeta searches the start position to depth 6 (turns); the
@@ -428,15 +428,10 @@ func fallBehindJudge(b *testing.B, q *game.Position, d game.Decision, maxDepth, 
 	return vetoed, diff, within
 }
 
-// readRecords reads the game records docs/experiments/records/NAME.jsonl.
+// readRecords reads the game records docs/experiments/records/NAME.jsonl.zst.
 func readRecords(tb testing.TB, name string) []*game.Record {
 	tb.Helper()
-	fh, err := os.Open("../docs/experiments/records/" + name + ".jsonl")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer fh.Close()
-	recs, err := game.ReadRecords(fh)
+	recs, err := recordio.ReadFile("../docs/experiments/records/" + name + ".jsonl.zst")
 	if err != nil {
 		tb.Fatal(err)
 	}

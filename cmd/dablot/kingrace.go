@@ -40,7 +40,7 @@ variant's start (self-play's endgame curriculum begins others).`,
 
 func runKingRace(args []string, out io.Writer) error {
 	fs := newFlags("analyse kingrace", out)
-	records := fs.String("records", "", "game records to replay")
+	records := fs.String("records", "", "game records to replay (plain or compressed: .zst, .gz)")
 	variant := fs.String("variant", "", "variant of the records (default: the first record's)")
 	list := fs.Bool("list", false, "list every game: whose king fell first, at which turn, and the result")
 	fromStart := fs.Bool("from-start", false, "only the games that began at the variant's start position")
