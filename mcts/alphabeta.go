@@ -42,7 +42,7 @@ type AlphaBetaConfig struct {
 	// side at the root changes (Evaluate outside a search takes the side
 	// at the root of the last one). A guard that counts its own king at ten
 	// soldiers and the opponent's at fewer keeps its king as before but
-	// pays less for the other's (docs/strength.md §26).
+	// pays less for the other's (docs/experiments/2026-11-strength.md §26).
 	OpponentKing int
 	// Extend searches a turn deeper wherever the side to move has a
 	// single legal decision at the start of its turn (a single-reply

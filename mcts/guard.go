@@ -39,12 +39,12 @@ type Guard struct {
 	// machine, and it lets a search bounded by simulations deepen as far
 	// as a position allows: few turns in a crowded middle game, more in an
 	// endgame of a few pieces, where the network misses captures
-	// (docs/strength.md §9 measures the depths).
+	// (docs/experiments/2026-11-strength.md §9 measures the depths).
 	Nodes int64
 	// Extend makes the guard's searches extend single replies
 	// (AlphaBetaConfig.Extend): where capture is compulsory, an offered
 	// soldier forces its capture, and the sacrifices that set a king up
-	// to be taken are seen a turn or two sooner (docs/strength.md §10).
+	// to be taken are seen a turn or two sooner (docs/experiments/2026-11-strength.md §10).
 	Extend bool
 	// Handoff, if more than 0, hands the endgame to the guard: where the
 	// opponent has at most Handoff pieces and the side to move is ahead on
@@ -54,7 +54,7 @@ type Guard struct {
 	// has the whole time, not the guard's share. The alpha-beta evaluation
 	// closes in on the last enemy pieces (AlphaBetaConfig.Hunt), which a
 	// network trained on self-play does not learn to do within the
-	// no-capture limit (docs/strength.md §10).
+	// no-capture limit (docs/experiments/2026-11-strength.md §10).
 	Handoff int
 	// Order makes the guard's searches order quiet decisions by killers
 	// and history and search with null windows
@@ -77,7 +77,7 @@ type Guard struct {
 	// the time it would have spent on a search it abandons goes to the
 	// network's search. Without it the guard starts every search its
 	// time allows, and 42 to 49 % of its nodes go to the one it abandons
-	// (docs/strength.md §23).
+	// (docs/experiments/2026-11-strength.md §23).
 	Stop bool
 	// Keep makes the guard keep what a search it abandons had judged: when
 	// a deeper search runs out of time or nodes after it has found its
@@ -85,7 +85,7 @@ type Guard struct {
 	// decision passes, and the rest keep the verdict of the deepest search
 	// completed. Each search then tests first the decisions that passed
 	// the one before it. Without it the unfinished search's work is lost:
-	// 42 to 49 % of the guard's nodes (docs/strength.md §23).
+	// 42 to 49 % of the guard's nodes (docs/experiments/2026-11-strength.md §23).
 	Keep bool
 	ab   *AlphaBetaPlayer
 }
@@ -107,13 +107,13 @@ const (
 // a decision, less than 200 simulations of the network; it buys few turns
 // where many pieces give many decisions, and many in an endgame of few
 // pieces, where the network misses the captures that win it
-// (docs/strength.md §9). The extensions cost no depth within the budget
+// (docs/experiments/2026-11-strength.md §9). The extensions cost no depth within the budget
 // and stop the king combinations of the variants where soldiers must
 // capture (§10).
 const (
 	// DefaultGuardMargin is Guard.Margin's default: half a soldier. With
 	// a margin of a soldier the models lost games by concessions inside
-	// it (docs/strength.md §21); half a soldier took dablot.dbm from
+	// it (docs/experiments/2026-11-strength.md §21); half a soldier took dablot.dbm from
 	// 71.0 % to 87.0 % (100 ms, 100 games, +16.0 ± 6.5 points game by
 	// game) and the winther chain from 45.0 % to 63.7 % at 1 s (40 games,
 	// +18.8 ± 13.0), and was level on winther.dbm at 100 ms (+2.0 ± 8.2;
@@ -126,7 +126,7 @@ const (
 	// DefaultGuardOrder is Guard.Order's default: killers, history and
 	// null windows in the guard's searches. On the winther ladder (100 ms,
 	// 100 games from the book) they took winther.dbm from 44.5 % to
-	// 56.0 %, +11.5 ± 8.6 points game by game (docs/strength.md §16).
+	// 56.0 %, +11.5 ± 8.6 points game by game (docs/experiments/2026-11-strength.md §16).
 	DefaultGuardOrder = true
 	// DefaultGuardReduce is Guard.Reduce's default: no reductions.
 	DefaultGuardReduce = false
@@ -143,7 +143,7 @@ const (
 	// king cannot lose its last piece. On the dablot ladder (100 ms,
 	// 100 games each) the model lost its king first in 36 games with 5,
 	// 17 with 10 and 22 with 20, and scored 70.0 %, 74.5 % and 70.0 %
-	// (docs/strength.md §11). Where taking the king ends the game
+	// (docs/experiments/2026-11-strength.md §11). Where taking the king ends the game
 	// (winther, frostviken) both kings stand in every position the
 	// evaluation sees, and the value changes nothing.
 	DefaultGuardKingValue = 10
@@ -424,7 +424,7 @@ func (g *Guard) KingValue() int {
 // taken only by a king, so the side that keeps the last king cannot lose
 // its last piece: it is worth more than the five soldiers of the
 // alpha-beta players' weights, and a guard that counts it so vetoes the
-// sacrifices that lure a king into a capture (docs/strength.md §11).
+// sacrifices that lure a king into a capture (docs/experiments/2026-11-strength.md §11).
 func (g *Guard) SetKingValue(soldiers int) error {
 	if soldiers < 1 || soldiers > MaxGuardKingValue {
 		return fmt.Errorf("mcts: guard king value %d: want 1 to %d soldiers", soldiers, MaxGuardKingValue)
@@ -447,7 +447,7 @@ func (g *Guard) OpponentKingValue() int {
 // closely, and pays no more for the other's than it is worth to it. On the
 // dablot ladder the draws left are the games in which the model took the
 // other king after giving six or seven soldiers for it
-// (docs/strength.md §26).
+// (docs/experiments/2026-11-strength.md §26).
 func (g *Guard) SetOpponentKingValue(soldiers int) error {
 	if soldiers < 0 || soldiers > MaxGuardKingValue {
 		return fmt.Errorf("mcts: guard opponent's king value %d: want 0 (its own king's) or 1 to %d soldiers", soldiers, MaxGuardKingValue)
@@ -461,7 +461,7 @@ func (g *Guard) SetOpponentKingValue(soldiers int) error {
 // by more than a soldier's weight, and it could take every enemy piece. A
 // king is taken only by a king, so a side without one cannot take the
 // opponent's: there the guard's hunt would close in on a piece it cannot
-// take (docs/strength.md §12).
+// take (docs/experiments/2026-11-strength.md §12).
 func (g *Guard) handsOff(p *game.Position) bool {
 	me := p.SideToMove()
 	switch {
