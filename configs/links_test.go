@@ -509,3 +509,39 @@ func TestSectionCitations(t *testing.T) {
 		t.Errorf("only %d section citations checked; the patterns miss them", cited)
 	}
 }
+
+// TestDocsIndex: docs/README.md, linked from the README, lists every file
+// of docs/ by topic.
+func TestDocsIndex(t *testing.T) {
+	index, err := os.ReadFile(filepath.Join(repoRoot, "docs", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := map[string]bool{}
+	for _, l := range markdownLinks(string(index)) {
+		file, _, _ := strings.Cut(l.target, "#")
+		linked[path.Clean(file)] = true
+	}
+	docs, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	if err != nil || len(docs) < 10 {
+		t.Fatalf("%d docs, %v", len(docs), err)
+	}
+	want := []string{"experiments/README.md"}
+	for _, d := range docs {
+		if name := filepath.Base(d); name != "README.md" {
+			want = append(want, name)
+		}
+	}
+	for _, name := range want {
+		if !linked[name] {
+			t.Errorf("docs/README.md does not list %s", name)
+		}
+	}
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "](docs/README.md)") {
+		t.Errorf("README.md does not link docs/README.md")
+	}
+}
