@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dablot-zero/dablot/configs"
 )
@@ -543,5 +544,40 @@ func TestDocsIndex(t *testing.T) {
 	}
 	if !strings.Contains(string(readme), "](docs/README.md)") {
 		t.Errorf("README.md does not link docs/README.md")
+	}
+}
+
+// maxMarkdownLine bounds a line of a Markdown file, in characters: a longer
+// one, a table row too, says too much at once (issue 69).
+const maxMarkdownLine = 600
+
+// TestMarkdownLinesShort: no line of a tracked Markdown file, prose, table
+// or code, is over maxMarkdownLine characters.
+func TestMarkdownLinesShort(t *testing.T) {
+	files, err := repoFiles(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, name := range files {
+		if !strings.HasSuffix(name, ".md") {
+			continue
+		}
+		text, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(name)))
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			t.Fatal(err)
+		}
+		checked++
+		for i, line := range strings.Split(string(text), "\n") {
+			if n := utf8.RuneCountInString(line); n > maxMarkdownLine {
+				t.Errorf("%s:%d has %d characters; split it into lines of at most %d (a table: shorter cells, the detail below it)", name, i+1, n, maxMarkdownLine)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d Markdown files checked", checked)
 	}
 }
