@@ -94,9 +94,9 @@ strength: build
 #   (--resume), so a bar-8h stopped by the end of a session goes on where it
 #   stopped; move BARS aside to measure new models.
 #   The models play as the shipped players do, with the alpha-beta guard
-#   (docs/strength.md §8, §9): guard=16,gnodes=50000 at 200 simulations,
-#   guard=16 in the ladder. OPTS replaces those settings in both, such as
-#   OPTS=guard=0 for the network's search alone.
+#   (docs/experiments/2026-11-strength.md §8, §9): guard=16,gnodes=50000 at
+#   200 simulations, guard=16 in the ladder. OPTS replaces those settings in
+#   both, such as OPTS=guard=0 for the network's search alone.
 MODELS ?= models
 HOUR_dablot ?= models/ablations/dablot-1cpuh-own.dbm
 HOUR_winther ?= models/winther.dbm

@@ -9,9 +9,11 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dablot-zero/dablot/configs"
 )
@@ -340,5 +342,242 @@ func TestREADMEIsShort(t *testing.T) {
 	}
 	if n := bytes.Count(data, []byte("\n")); n >= 300 {
 		t.Errorf("README.md has %d lines; keep it under 300 (move detail to docs/)", n)
+	}
+}
+
+// TestRecordFilesNamed: every file of docs/experiments/records that a
+// tracked file names (as records/NAME or docs/experiments/records/NAME,
+// braces expanded) is there, so that a record renamed, compressed or
+// removed leaves no reference behind.
+func TestRecordFilesNamed(t *testing.T) {
+	files, err := repoFiles(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := regexp.MustCompile(`records/([A-Za-z0-9_.{},*-]+)`)
+	braces := regexp.MustCompile(`\{([^{}]*)\}`)
+	dir := filepath.Join(repoRoot, "docs", "experiments", "records")
+	checked := 0
+	for _, name := range files {
+		if strings.HasPrefix(name, "docs/experiments/records/") {
+			continue
+		}
+		text, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(name)))
+		if err != nil || bytes.IndexByte(text, 0) >= 0 { // deleted in the work tree, or binary
+			continue
+		}
+		for i, line := range strings.Split(string(text), "\n") {
+			for _, m := range named.FindAllStringSubmatch(line, -1) {
+				rec := strings.TrimRight(m[1], ".,")
+				if strings.Contains(rec, "NAME") { // a placeholder
+					continue
+				}
+				recs := []string{rec}
+				if b := braces.FindStringSubmatchIndex(rec); b != nil {
+					recs = nil
+					for _, alt := range strings.Split(rec[b[2]:b[3]], ",") {
+						recs = append(recs, rec[:b[0]]+alt+rec[b[1]:])
+					}
+				}
+				for _, r := range recs {
+					checked++
+					if matches, _ := filepath.Glob(filepath.Join(dir, r)); len(matches) == 0 {
+						t.Errorf("%s:%d names records/%s, which docs/experiments/records lacks", name, i+1, r)
+					}
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d names of records checked; the pattern misses them", checked)
+	}
+}
+
+var (
+	// A path of a Markdown file cited with a section: "docs/x.md §3",
+	// "`docs/x.md` §3, §4" or "[x](x.md) §3".
+	pathCiteRE = regexp.MustCompile("([A-Za-z0-9_./-]+\\.md)[`)]?\\s+(§\\s?\\d+(?:\\.\\d+)*(?:,\\s*§\\s?\\d+(?:\\.\\d+)*)*)")
+	// A Markdown link whose text cites a section: "[strength §16](…)".
+	linkCiteRE    = regexp.MustCompile(`\[([^\]]*§[^\]]*)\]\(([^)\s]+)\)`)
+	sectionNumRE  = regexp.MustCompile(`§\s?(\d+(?:\.\d+)*)`)
+	numberedHead  = regexp.MustCompile(`^(\d+(?:\.\d+)*)\.?\s`)
+	citableSuffix = []string{".md", ".go", ".yaml", ".txt", "Makefile"}
+)
+
+// TestSectionCitations: a numbered section of a Markdown file cited in any
+// tracked text file, as a path and §N (from the repository's root or from
+// the citing file) or as a link whose text names §N, is a heading of that
+// file; and a link to one with an anchor lands on a section it names. So a
+// section moved to another file (strength §1 to §33 went to
+// docs/experiments/2026-11-strength.md) leaves no citation behind.
+func TestSectionCitations(t *testing.T) {
+	files, err := repoFiles(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]map[string]string{} // file → section number → anchor
+	sectionsOf := func(name string) (map[string]string, bool) {
+		if s, ok := sections[name]; ok {
+			return s, s != nil
+		}
+		text, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(name)))
+		if err != nil {
+			sections[name] = nil
+			return nil, false
+		}
+		s := map[string]string{}
+		for _, line := range proseLines(string(text)) {
+			if m := headingRE.FindStringSubmatch(line); m != nil {
+				if n := numberedHead.FindStringSubmatch(m[1]); n != nil {
+					for a := range headingAnchors(line) {
+						s[n[1]] = a
+					}
+				}
+			}
+		}
+		sections[name] = s
+		return s, true
+	}
+	// resolve finds the Markdown file that the file from cites as p.
+	resolve := func(from, p string) (string, bool) {
+		for _, c := range []string{path.Join(path.Dir(from), p), path.Clean(p)} {
+			if _, ok := sectionsOf(c); ok {
+				return c, true
+			}
+		}
+		return "", false
+	}
+	cited := 0
+	for _, name := range files {
+		if strings.HasPrefix(name, "docs/experiments/records/") || !slices.ContainsFunc(citableSuffix, func(s string) bool { return strings.HasSuffix(name, s) }) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(name)))
+		if err != nil {
+			continue
+		}
+		text := string(data)
+		if strings.HasSuffix(name, ".md") {
+			text = strings.Join(proseLines(text), "\n")
+		}
+		lineOf := func(i int) int { return strings.Count(text[:i], "\n") + 1 }
+		for _, m := range pathCiteRE.FindAllStringSubmatchIndex(text, -1) {
+			p, nums := text[m[2]:m[3]], sectionNumRE.FindAllStringSubmatch(text[m[4]:m[5]], -1)
+			dest, ok := resolve(name, p)
+			if !ok {
+				continue // not a file of the repository (a name in prose)
+			}
+			s, _ := sectionsOf(dest)
+			for _, n := range nums {
+				cited++
+				if _, ok := s[n[1]]; !ok {
+					t.Errorf("%s:%d cites %s §%s, which %s lacks", name, lineOf(m[0]), p, n[1], dest)
+				}
+			}
+		}
+		if !strings.HasSuffix(name, ".md") {
+			continue
+		}
+		for _, m := range linkCiteRE.FindAllStringSubmatchIndex(text, -1) {
+			label, target := text[m[2]:m[3]], text[m[4]:m[5]]
+			file, anchor, _ := strings.Cut(target, "#")
+			if schemeLinkRE.MatchString(target) || file != "" && !strings.HasSuffix(file, ".md") {
+				continue
+			}
+			dest := name
+			if file != "" {
+				dest = path.Join(path.Dir(name), file)
+			}
+			s, ok := sectionsOf(dest)
+			if !ok {
+				continue // TestNothingLinksOutsideRepository reports it
+			}
+			lands := anchor == ""
+			for _, n := range sectionNumRE.FindAllStringSubmatch(label, -1) {
+				cited++
+				a, ok := s[n[1]]
+				if !ok {
+					t.Errorf("%s:%d: link [%s](%s) cites §%s, which %s lacks", name, lineOf(m[0]), label, target, n[1], dest)
+				}
+				lands = lands || a == anchor
+			}
+			if !lands {
+				t.Errorf("%s:%d: link [%s](%s) lands on none of the sections it cites", name, lineOf(m[0]), label, target)
+			}
+		}
+	}
+	if cited < 50 {
+		t.Errorf("only %d section citations checked; the patterns miss them", cited)
+	}
+}
+
+// TestDocsIndex: docs/README.md, linked from the README, lists every file
+// of docs/ by topic.
+func TestDocsIndex(t *testing.T) {
+	index, err := os.ReadFile(filepath.Join(repoRoot, "docs", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := map[string]bool{}
+	for _, l := range markdownLinks(string(index)) {
+		file, _, _ := strings.Cut(l.target, "#")
+		linked[path.Clean(file)] = true
+	}
+	docs, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	if err != nil || len(docs) < 10 {
+		t.Fatalf("%d docs, %v", len(docs), err)
+	}
+	want := []string{"experiments/README.md"}
+	for _, d := range docs {
+		if name := filepath.Base(d); name != "README.md" {
+			want = append(want, name)
+		}
+	}
+	for _, name := range want {
+		if !linked[name] {
+			t.Errorf("docs/README.md does not list %s", name)
+		}
+	}
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "](docs/README.md)") {
+		t.Errorf("README.md does not link docs/README.md")
+	}
+}
+
+// maxMarkdownLine bounds a line of a Markdown file, in characters: a longer
+// one, a table row too, says too much at once (issue 69).
+const maxMarkdownLine = 600
+
+// TestMarkdownLinesShort: no line of a tracked Markdown file, prose, table
+// or code, is over maxMarkdownLine characters.
+func TestMarkdownLinesShort(t *testing.T) {
+	files, err := repoFiles(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, name := range files {
+		if !strings.HasSuffix(name, ".md") {
+			continue
+		}
+		text, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(name)))
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			t.Fatal(err)
+		}
+		checked++
+		for i, line := range strings.Split(string(text), "\n") {
+			if n := utf8.RuneCountInString(line); n > maxMarkdownLine {
+				t.Errorf("%s:%d has %d characters; split it into lines of at most %d (a table: shorter cells, the detail below it)", name, i+1, n, maxMarkdownLine)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d Markdown files checked", checked)
 	}
 }

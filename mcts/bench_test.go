@@ -211,7 +211,7 @@ func ladderPositions(b *testing.B, name string) []game.Position {
 // until its budget runs out and keeps only the deepest search completed,
 // so the nodes of the search it abandons are lost. With node budgets
 // standing for its share of 100 ms and of 1 s (20,000 and 200,000 nodes,
-// docs/strength.md §21), on the positions of BenchmarkGuardDepth, it
+// docs/experiments/2026-11-strength.md §21), on the positions of BenchmarkGuardDepth, it
 // reports the share of the budget spent on the abandoned search
 // ("wasted"), the share of those searches that had found the best score
 // before they stopped ("had-best"), and the share of the decisions these
@@ -278,7 +278,7 @@ func BenchmarkGuardWaste(b *testing.B) {
 }
 
 // BenchmarkFallBehind looks at how a winther model falls behind on the
-// ladder (docs/strength.md §17, §21). In each game of a ladder record that
+// ladder (docs/experiments/2026-11-strength.md §17, §21). In each game of a ladder record that
 // the model draws or loses behind on pieces, it takes the model's last six
 // turns before it fell behind for good and asks of each played first
 // decision: is it vetoed by guard searches of 1 to maxDepth turns (within

@@ -20,7 +20,7 @@ const MaxEndgamePieces = 3
 // A search does not: one piece never catches another on the dablot board,
 // two win against one only by a hunt of up to 50 turns, and at 1 s a
 // decision the shipped dablot model drew three such wins in 40 games
-// (docs/strength.md §29).
+// (docs/experiments/2026-11-strength.md §29).
 //
 // An ending's table is solved the first time a player of the process
 // reaches it, and kept for every later game of the same rules: a few

@@ -38,12 +38,12 @@ type Guard struct {
 	// machine, and it lets a search bounded by simulations deepen as far
 	// as a position allows: few turns in a crowded middle game, more in an
 	// endgame of a few pieces, where the network misses captures
-	// (docs/strength.md §9 measures the depths).
+	// (docs/experiments/2026-11-strength.md §9 measures the depths).
 	Nodes int64
 	// Extend makes the guard's searches extend single replies
 	// (AlphaBetaConfig.Extend): where capture is compulsory, an offered
 	// soldier forces its capture, and the sacrifices that set a king up
-	// to be taken are seen a turn or two sooner (docs/strength.md §10).
+	// to be taken are seen a turn or two sooner (docs/experiments/2026-11-strength.md §10).
 	Extend bool
 	// Order makes the guard's searches order quiet decisions by killers
 	// and history and search with null windows
@@ -70,13 +70,13 @@ const (
 // a decision, less than 200 simulations of the network; it buys few turns
 // where many pieces give many decisions, and many in an endgame of few
 // pieces, where the network misses the captures that win it
-// (docs/strength.md §9). The extensions cost no depth within the budget
+// (docs/experiments/2026-11-strength.md §9). The extensions cost no depth within the budget
 // and stop the king combinations of the variants where soldiers must
 // capture (§10).
 const (
 	// DefaultGuardMargin is Guard.Margin's default: half a soldier. With
 	// a margin of a soldier the models lost games by concessions inside
-	// it (docs/strength.md §21); half a soldier took dablot.dbm from
+	// it (docs/experiments/2026-11-strength.md §21); half a soldier took dablot.dbm from
 	// 71.0 % to 87.0 % (100 ms, 100 games, +16.0 ± 6.5 points game by
 	// game) and the winther chain from 45.0 % to 63.7 % at 1 s (40 games,
 	// +18.8 ± 13.0), and was level on winther.dbm at 100 ms (+2.0 ± 8.2;
@@ -89,7 +89,7 @@ const (
 	// DefaultGuardOrder is Guard.Order's default: killers, history and
 	// null windows in the guard's searches. On the winther ladder (100 ms,
 	// 100 games from the book) they took winther.dbm from 44.5 % to
-	// 56.0 %, +11.5 ± 8.6 points game by game (docs/strength.md §16).
+	// 56.0 %, +11.5 ± 8.6 points game by game (docs/experiments/2026-11-strength.md §16).
 	DefaultGuardOrder = true
 	// DefaultGuardKingValue is the king's value in the guard's evaluation,
 	// in soldiers (the alpha-beta players' weights say 5). Where a king is
@@ -97,7 +97,7 @@ const (
 	// king cannot lose its last piece. On the dablot ladder (100 ms,
 	// 100 games each) the model lost its king first in 36 games with 5,
 	// 17 with 10 and 22 with 20, and scored 70.0 %, 74.5 % and 70.0 %
-	// (docs/strength.md §11). Where taking the king ends the game
+	// (docs/experiments/2026-11-strength.md §11). Where taking the king ends the game
 	// (winther, frostviken) both kings stand in every position the
 	// evaluation sees, and the value changes nothing.
 	DefaultGuardKingValue = 10
@@ -290,7 +290,7 @@ func (g *Guard) KingValue() int {
 // taken only by a king, so the side that keeps the last king cannot lose
 // its last piece: it is worth more than the five soldiers of the
 // alpha-beta players' weights, and a guard that counts it so vetoes the
-// sacrifices that lure a king into a capture (docs/strength.md §11).
+// sacrifices that lure a king into a capture (docs/experiments/2026-11-strength.md §11).
 func (g *Guard) SetKingValue(soldiers int) error {
 	if soldiers < 1 || soldiers > MaxGuardKingValue {
 		return fmt.Errorf("mcts: guard king value %d: want 1 to %d soldiers", soldiers, MaxGuardKingValue)

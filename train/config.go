@@ -155,7 +155,7 @@ type SelfPlayConfig struct {
 	// by the king's capture (winther, frostviken) with more pieces left
 	// trains the loser's last positions towards its lead: a model that
 	// wins material and loses its king learns that it was ahead
-	// (docs/strength.md §31). Only with MaterialWeight; the score head's
+	// (docs/experiments/2026-11-strength.md §31). Only with MaterialWeight; the score head's
 	// target (samples.Sample.Lead) keeps the board's material, and a game
 	// ended outside the rules (the king race) keeps it too.
 	HorizonResult bool `yaml:"horizon_result,omitempty"`
@@ -191,7 +191,7 @@ type SelfPlayConfig struct {
 	// the dablot chain's self-play it never did) and only wins or draws
 	// by converting; in dablot the first king falls within about 20
 	// turns, and the 90 % of the turns after it teach a conversion that
-	// self-play does not learn (docs/strength.md §28). This spends the
+	// self-play does not learn (docs/experiments/2026-11-strength.md §28). This spends the
 	// games' time on the race instead; the curriculum's games still play
 	// their endings out. 0 turns it off.
 	KingRace float64 `yaml:"king_race"`
@@ -202,7 +202,7 @@ type SelfPlayConfig struct {
 	// the material target as the game's would be). The samples after it,
 	// and the games in which no side ever held the only king, keep the
 	// game's. So the race is taught by its own result, not by the end of
-	// a conversion that is half noise (docs/strength.md §28), and the
+	// a conversion that is half noise (docs/experiments/2026-11-strength.md §28), and the
 	// conversion is still played and learnt, which ending the game at the
 	// race (KingRace) unlearnt. It asks the same of the rules as KingRace
 	// (KingRaceRules); the two are not set together. 0 turns it off.
@@ -212,7 +212,7 @@ type SelfPlayConfig struct {
 	// (mcts.EndgameTables) give it: won, drawn or lost for the side to
 	// move, adjudicated, the value targets of its samples that result. A
 	// game of a few pieces is otherwise drawn by the no-capture limit as
-	// often as not where the tables say it is won (docs/strength.md §29),
+	// often as not where the tables say it is won (docs/experiments/2026-11-strength.md §29),
 	// after up to a hundred plies of self-play spent on it. Rules the
 	// tables cannot follow are refused, and so is KingRace with it. 0
 	// turns it off.

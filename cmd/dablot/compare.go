@@ -5,7 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/dablot-zero/dablot/internal/research/study"
+	"github.com/dablot-zero/dablot/internal/recordio"
 	"github.com/dablot-zero/dablot/mcts/match"
 )
 
@@ -16,7 +16,7 @@ var cmdCompare = &command{
 	usage: "A-RECORDS B-RECORDS [--anchor SPEC]",
 	short: "two players compared game by game, from their matches against the same opponent",
 	long: `Reads the game records of two matches (arena or ladder --out, PGN-like or JSON
-lines), player A against an opponent and player B against the same opponent from the
+lines, plain or compressed: .zst, .gz), player A against an opponent and player B against the same opponent from the
 same openings with the same colours (two ladders of one variant with the same book,
 seed and games), and pairs them game by game: game k of one match and game k of the
 other differ only in the player. Prints both players' W/D/L and scores over the paired
@@ -39,11 +39,11 @@ func runCompare(args []string, out io.Writer) error {
 	if len(pos) != 2 {
 		return usagef("want two record files, A's match and B's, not %d", len(pos))
 	}
-	a, err := study.ReadRecordsFile(pos[0])
+	a, err := recordio.ReadFile(pos[0])
 	if err != nil {
 		return err
 	}
-	b, err := study.ReadRecordsFile(pos[1])
+	b, err := recordio.ReadFile(pos[1])
 	if err != nil {
 		return err
 	}

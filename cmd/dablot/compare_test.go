@@ -55,3 +55,16 @@ func TestCompare(t *testing.T) {
 		t.Errorf("one file: %v\n%s", err, out)
 	}
 }
+
+// TestCompareKeptRecords: the figures of docs/experiments/2026-11-strength.md
+// §24 come again from its compressed records: gkeep=1 against the default,
+// −0.5 ± 5.3 points over the same 100 games.
+func TestCompareKeptRecords(t *testing.T) {
+	dir := "../../docs/experiments/records/"
+	out, err := runCmd(t, "analyse", "compare", dir+"dablot-gkeep-100ms.jsonl.zst", dir+"dablot-gmargin50-100ms.jsonl.zst")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	wantOutput(t, out, "compare: 100 games paired", "+73 =27 -0  score 86.5%", "+74 =26 -0  score 87.0%",
+		"A − B -0.5 ± 5.3 points per 100 games (95 %): A better in 14, the same in 71, worse in 15 of 100 games")
+}

@@ -54,7 +54,7 @@ func runEndgame(args []string, out io.Writer) error {
 	pieces := rangeFlag(fs, "pieces", 3, 2, endgame.MaxPieces, "solve every ending of up to this many pieces (4 only with --records)")
 	materials := fs.String("material", "", "solve these endings (comma-separated, such as KP-SS,K-SSS) in place of --pieces")
 	fen := fs.String("fen", "", "a position to look up")
-	records := fs.String("records", "", "game records to replay: judge each game's first ending of up to --pieces pieces")
+	records := fs.String("records", "", "game records to replay (plain or compressed: .zst, .gz): judge each game's first ending of up to --pieces pieces")
 	list := fs.Bool("list", false, "with --records, list every game that reached such an ending")
 	if err := parseFlags(fs, args); err != nil {
 		return err

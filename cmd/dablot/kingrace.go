@@ -26,11 +26,11 @@ left. Prints, for each player, its W/D/L in the games where its own king fell fi
 where the opponent's did, and where no king fell, the median turn of those captures,
 and its draws with only its own or only the opponent's king left. In dablot a king is
 taken only by a king, so the side with the only king cannot lose its last piece; the
-draws with one king left are the games that side did not convert (docs/strength.md §11).
-Then, for each player that took the first king, its results by its lead in pieces
-beside the kings just after: what it paid for the king (docs/strength.md §26); and its
-draws holding the only king by what the other side had left at the end: the
-conversions it missed (docs/strength.md §28).
+draws with one king left are the games that side did not convert
+(docs/experiments/2026-11-strength.md §11). Then, for each player that took the first
+king, its results by its lead in pieces beside the kings just after: what it paid for
+the king (§26); and its draws holding the only king by what the other side had left at
+the end: the conversions it missed (§28).
 
 FILE may be a glob pattern, quoted against the shell, such as a run's self-play games
 'runs/R/games/gen-0002*.pgn'; --from-start then keeps only the games that began at the
@@ -40,7 +40,7 @@ variant's start (self-play's endgame curriculum begins others).`,
 
 func runKingRace(args []string, out io.Writer) error {
 	fs := newFlags("analyse kingrace", out)
-	records := fs.String("records", "", "game records to replay")
+	records := fs.String("records", "", "game records to replay (plain or compressed: .zst, .gz)")
 	variant := fs.String("variant", "", "variant of the records (default: the first record's)")
 	list := fs.Bool("list", false, "list every game: whose king fell first, at which turn, and the result")
 	fromStart := fs.Bool("from-start", false, "only the games that began at the variant's start position")

@@ -8,7 +8,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/internal/research/study"
+	"github.com/dablot-zero/dablot/internal/recordio"
 )
 
 // maxRecordTurn bounds the turn flags of a recordRange, far beyond the
@@ -26,7 +26,7 @@ type recordRange struct {
 // with the given defaults; everyHelp describes --every.
 func addRecordRange(fs *flagSet, from, to, every int, everyHelp string) *recordRange {
 	return &recordRange{
-		records: fs.String("records", "", "game records to take positions from"),
+		records: fs.String("records", "", "game records to take positions from (plain or compressed: .zst, .gz)"),
 		variant: fs.String("variant", "", "variant of the records (default: the first record's)"),
 		from:    rangeFlag(fs, "from", from, 0, maxRecordTurn, "first turn of each game to take a position before, counting from 0"),
 		to:      rangeFlag(fs, "to", to, 1, maxRecordTurn, "take positions before turns below this"),
@@ -57,7 +57,8 @@ const maxRecordFiles = 10_000
 // readRecords reads the game records of path, and the rules of variant
 // or, if it is empty, of the first record's variant. A path with a glob
 // pattern (such as runs/r/games/gen-0002*.pgn, quoted against the shell)
-// reads every file it matches, in name order, as one list.
+// reads every file it matches, in name order, as one list. Each file may be
+// compressed (recordio).
 func readRecords(path, variant string) ([]*game.Record, *game.Rules, error) {
 	paths := []string{path}
 	if strings.ContainsAny(path, "*?[") {
@@ -83,13 +84,9 @@ func readRecords(path, variant string) ([]*game.Record, *game.Rules, error) {
 			}
 		}
 	}
-	var recs []*game.Record
-	for _, p := range paths {
-		rs, err := study.ReadRecordsFile(p)
-		if err != nil {
-			return nil, nil, err
-		}
-		recs = append(recs, rs...)
+	recs, err := recordio.ReadFiles(paths)
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(recs) == 0 {
 		return nil, nil, fmt.Errorf("%s: no game records", path)

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/internal/recordio"
 	"github.com/dablot-zero/dablot/internal/research/ladder"
-	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 )
@@ -63,7 +66,7 @@ func TestArenaResume(t *testing.T) {
 	if strings.Contains(out, "game 1/4") || strings.Contains(out, "game 2/4") || !strings.Contains(out, "game 4/4") {
 		t.Errorf("the resumed match played games it had, or not those it lacked:\n%s", out)
 	}
-	recs, err := study.ReadRecordsFile(records)
+	recs, err := recordio.ReadFile(records)
 	if err != nil || len(recs) != 4 {
 		t.Fatalf("after resuming: %d records, %v", len(recs), err)
 	}
@@ -100,6 +103,32 @@ func TestArenaResume(t *testing.T) {
 	if out, err := runCmd(t, "arena", "--variant", "dablot", "--a", "greedy", "--b", "random", "--games", "2", "--resume"); err == nil ||
 		!strings.Contains(out, "give --out") {
 		t.Errorf("--resume without --out: %v\n%s", err, out)
+	}
+	// Records are written plain: a compressed file is not resumed, nor
+	// named as --out.
+	var z bytes.Buffer
+	zw, err := zstd.NewWriter(&z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw.Write(before)
+	zw.Close()
+	if err := os.WriteFile(records, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runCmd(t, append(args, "--resume")...); err == nil || !strings.Contains(out, records+" is compressed (zstd)") {
+		t.Errorf("resuming compressed records: %v\n%s", err, out)
+	}
+	if after, _ := os.ReadFile(records); !bytes.Equal(after, z.Bytes()) {
+		t.Errorf("a refused resume changed the compressed records")
+	}
+	zargs := append([]string{}, args...)
+	zargs[len(zargs)-1] = records + ".zst"
+	if out, err := runCmd(t, zargs...); err == nil || !strings.Contains(out, "records are written plain") {
+		t.Errorf("--out a .zst file: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(records + ".zst"); err == nil {
+		t.Errorf("--out a .zst file wrote it")
 	}
 }
 
@@ -152,7 +181,7 @@ func TestLadderResume(t *testing.T) {
 		rows[2].Code != "old-build+"+buildName() {
 		t.Errorf("the resumed match's row: %+v", rows[2])
 	}
-	if recs, err := study.ReadRecordsFile(records); err != nil || len(recs) != 8 {
+	if recs, err := recordio.ReadFile(records); err != nil || len(recs) != 8 {
 		t.Errorf("after resuming: %d records, %v", len(recs), err)
 	}
 

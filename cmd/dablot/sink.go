@@ -14,6 +14,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/internal/durable"
+	"github.com/dablot-zero/dablot/internal/recordio"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
@@ -45,6 +46,9 @@ func openSink(out io.Writer, path string, resume bool) (*recordSink, []*game.Rec
 			return nil, nil, usagef("--resume continues the match whose records are in --out FILE: give --out")
 		}
 		return s, nil, nil
+	}
+	if c, ok := recordio.NamedCompressed(path); ok {
+		return nil, nil, usagef("--out %s: records are written plain and appended to, as JSON lines (.jsonl) or PGN, not %s; a compressed records file is only read (decompress it to resume its match)", path, c)
 	}
 	st, err := os.Stat(path)
 	exists := err == nil && st.Size() > 0
@@ -79,11 +83,15 @@ func openSink(out io.Writer, path string, resume bool) (*recordSink, []*game.Rec
 
 // readSinkRecords reads the records of an earlier run from path. A last
 // JSON line without its newline (a kill while it was written) is dropped,
-// the file rewritten without it (atomically) and a note printed.
+// the file rewritten without it (atomically) and a note printed. A
+// compressed file is refused: new records could not be appended to it.
 func readSinkRecords(out io.Writer, path string, jsonl bool) ([]*game.Record, error) {
 	data, err := durable.ReadFile(path, "game records file", game.MaxRecordsBytes)
 	if err != nil {
 		return nil, err
+	}
+	if c := recordio.Compression(data); c != "" {
+		return nil, fmt.Errorf("--resume: %s is compressed (%s), and new records are appended plain: decompress it first", path, c)
 	}
 	if jsonl && len(data) > 0 && data[len(data)-1] != '\n' {
 		cut := bytes.LastIndexByte(data, '\n') + 1

@@ -24,6 +24,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/internal/durable"
+	"github.com/dablot-zero/dablot/internal/recordio"
 	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/mcts/match/rating"
 	"github.com/dablot-zero/dablot/train/rundir"
@@ -486,7 +487,7 @@ func loadSelfPlay(dir string, n int) (*selfPlay, error) {
 			sp.first = g
 		}
 		sp.last = g
-		rs, err := study.ReadRecordsFile(path)
+		rs, err := recordio.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}

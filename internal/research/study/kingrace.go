@@ -10,7 +10,7 @@ import (
 // KingRace is one game's race for the kings: whose king was taken first,
 // when, and how the game ended. In dablot a king is taken only by a king,
 // so the side left with the only king cannot lose its last piece, and the
-// ladder's games follow the first king to fall (docs/strength.md §11).
+// ladder's games follow the first king to fall (docs/experiments/2026-11-strength.md §11).
 type KingRace struct {
 	Record       int    // the record's number in its file, from 1
 	South, North string // the players
@@ -25,7 +25,7 @@ type KingRace struct {
 	// that took the first king less the other side's: what the taker paid
 	// for it (negative) or gained. The side with the only king wins only
 	// if it keeps enough pieces to hunt the other side's last ones with
-	// (docs/strength.md §13, §26).
+	// (docs/experiments/2026-11-strength.md §13, §26).
 	Lead int
 	// Result is the game's end (the record's final position); Turns its
 	// length; Kings the sides that still had a king at the end, and

@@ -1,27 +1,10 @@
 package study
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/internal/durable"
 )
-
-// ReadRecordsFile reads a file of game records, JSON lines or PGN
-// (game.ReadRecords): a regular file of at most game.MaxRecordsBytes. Its
-// errors name the file.
-func ReadRecordsFile(path string) ([]*game.Record, error) {
-	data, err := durable.ReadFile(path, "game records file", game.MaxRecordsBytes)
-	if err != nil {
-		return nil, err
-	}
-	recs, err := game.ReadRecords(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return recs, nil
-}
 
 // RecordError is a game record of a list that does not replay: Record
 // counts from 1, and Turn, the bad turn's number from 1, is 0 when the
