@@ -93,21 +93,21 @@ strength: build
 #   Each match continues from its records in BARS when they are there
 #   (--resume), so a bar-8h stopped by the end of a session goes on where it
 #   stopped; move BARS aside to measure new models.
-#   The models play as the shipped players do, with the alpha-beta guard
-#   (docs/experiments/2026-11-strength.md §8, §9): guard=16,gnodes=50000 at
-#   200 simulations, guard=16 in the ladder. OPTS replaces those settings in
-#   both, such as OPTS=guard=0 for the network's search alone.
+#   The models play as the shipped player (docs/player.md), with the
+#   guard and the tables, at 200 simulations or in the ladder at time; OPTS
+#   adds settings to both, such as OPTS=guard=0,eg=0 for the network's
+#   search alone.
 MODELS ?= models
 HOUR_dablot ?= models/ablations/dablot-1cpuh-own.dbm
 HOUR_winther ?= models/winther.dbm
 HOUR_frostviken ?= models/frostviken.dbm
 BARS ?= bars
 OPTS ?=
-GUARD_SIMS = guard=16,gnodes=50000
+comma := ,
 LADDER_PLAYER = $(if $(OPTS),--player gumbel:$(OPTS))
 bars-hour: build
 	mkdir -p $(BARS)
-	$(foreach v,dablot winther frostviken,$(BIN) arena --variant $(v) --a "gumbel:model=$(HOUR_$(v)),sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b alphabeta:depth=2 --games 100 --book configs/books/$(v).txt --threads 2 --seed 11 --out $(BARS)/hour-$(v)-ab2.jsonl --resume &&) true
+	$(foreach v,dablot winther frostviken,$(BIN) arena --variant $(v) --a "gumbel:model=$(HOUR_$(v)),sims=200$(if $(OPTS),$(comma)$(OPTS))" --b alphabeta:depth=2 --games 100 --book configs/books/$(v).txt --threads 2 --seed 11 --out $(BARS)/hour-$(v)-ab2.jsonl --resume &&) true
 
 bar-8h: build
 	mkdir -p $(BARS)
@@ -116,7 +116,7 @@ bar-8h: build
 	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 100 --games 100 $(LADDER_PLAYER) --out $(BARS)/8h-$$v-ab100.jsonl --resume || exit 1; \
 	done
 	$(BIN) ladder $(MODELS)/keyland.dbm --ms 1000 --games 40 $(LADDER_PLAYER) --out $(BARS)/8h-keyland-ab1000.jsonl --resume
-	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200,$(or $(OPTS),$(GUARD_SIMS))" --b uct:playouts=1000 --games 40 --book configs/books/keyland.txt --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl --resume
+	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200$(if $(OPTS),$(comma)$(OPTS))" --b uct:playouts=1000 --games 40 --book configs/books/keyland.txt --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl --resume
 
 clean:
 	rm -rf bin
