@@ -65,7 +65,68 @@ type balanceFlags struct {
 	resume                                                     bool
 }
 
+// runBalance runs "dablot balance": it checks every variant and model,
+// then studies each variant in turn (training a model first where
+// --preset asks for one), rewriting the report after each, and prints the
+// tables and the files written.
 func runBalance(args []string, out io.Writer) error {
+	f, err := parseBalanceFlags(args, out)
+	if err != nil {
+		return err
+	}
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
+	specs := splitVariants(f.variants)
+	if len(specs) == 0 {
+		return usagef("--variants is required (such as --variants frostviken,daablot)")
+	}
+	var presetPath string
+	if f.preset != "" {
+		presetPath = f.preset
+		if _, err := train.LoadPreset(presetPath); err != nil {
+			return fmt.Errorf("--preset %s: %w", f.preset, err)
+		}
+	}
+	// Check every variant and model before playing a game.
+	jobs, err := balanceJobs(specs, f.models, presetPath)
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return err
+	}
+	var earlier []*balance.VariantResult
+	if f.resume {
+		if earlier, err = readBalance(f.out); err != nil {
+			return err
+		}
+	}
+	kept, nKept := keptStudies(jobs, earlier, opts)
+	from, err := setAsideResults(out, f.out, len(earlier), nKept)
+	if err != nil {
+		return err
+	}
+	results, err := studyJobs(ctx, f, opts, jobs, kept, from, presetPath, out)
+	if err != nil {
+		return err
+	}
+	md := balance.Markdown(results)
+	fmt.Fprintf(out, "\n%s\n", md)
+	paths, err := writeBalance(f.out, results)
+	for _, p := range paths {
+		fmt.Fprintln(out, p)
+	}
+	return err
+}
+
+// parseBalanceFlags parses the arguments of "dablot balance" into its
+// settings.
+func parseBalanceFlags(args []string, out io.Writer) (*balanceFlags, error) {
 	fs := newFlags("analyse balance", out)
 	var f balanceFlags
 	fs.StringVar(&f.variants, "variants", "", "variants to study, comma-separated (overrides follow their variant)")
@@ -86,71 +147,58 @@ func runBalance(args []string, out io.Writer) error {
 	fs.StringVar(&f.out, "out", "balance", "directory for the report, charts and games")
 	fs.BoolVar(&f.resume, "resume", false, "keep the variants of --out's results.json studied with the same model and settings")
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return nil, err
 	}
-	opts, err := f.options()
-	if err != nil {
-		return err
-	}
-	specs := splitVariants(f.variants)
-	if len(specs) == 0 {
-		return usagef("--variants is required (such as --variants frostviken,daablot)")
-	}
-	var presetPath string
-	if f.preset != "" {
-		presetPath = f.preset
-		if _, err := train.LoadPreset(presetPath); err != nil {
-			return fmt.Errorf("--preset %s: %w", f.preset, err)
-		}
-	}
-	// Check every variant and model before playing a game.
-	type job struct {
-		rules *game.Rules
-		path  string
-		model *model.Model
-	}
-	var jobs []job
+	return &f, nil
+}
+
+// balanceJob is one variant to study: its rules, the path of its model
+// and the model, nil when it is still to be trained.
+type balanceJob struct {
+	rules *game.Rules
+	path  string
+	model *model.Model
+}
+
+// balanceJobs checks each variant of specs and its model in the directory
+// models: a model that exists must load and fit its variant, and one that
+// does not is an error unless presetPath can train it.
+func balanceJobs(specs []string, models, presetPath string) ([]balanceJob, error) {
+	var jobs []balanceJob
 	for _, spec := range specs {
 		r, err := configs.Variant(spec)
 		if err != nil {
-			return fmt.Errorf("--variants: %w", err)
+			return nil, fmt.Errorf("--variants: %w", err)
 		}
-		path := filepath.Join(f.models, fileName(r.Name)+".dbm")
-		j := job{rules: r, path: path}
+		path := filepath.Join(models, fileName(r.Name)+".dbm")
+		j := balanceJob{rules: r, path: path}
 		switch _, err := os.Stat(path); {
 		case err == nil:
 			m, err := model.LoadModel(path)
 			if err != nil {
-				return fmt.Errorf("%s: %w", r.Name, err)
+				return nil, fmt.Errorf("%s: %w", r.Name, err)
 			}
 			if err := m.CheckRules(r); err != nil {
-				return fmt.Errorf("%s: model %s: %w", r.Name, path, err)
+				return nil, fmt.Errorf("%s: model %s: %w", r.Name, path, err)
 			}
 			j.model = m
 		case !errors.Is(err, os.ErrNotExist):
-			return fmt.Errorf("%s: %w", r.Name, err)
+			return nil, fmt.Errorf("%s: %w", r.Name, err)
 		case presetPath == "":
-			return fmt.Errorf("%s: no model: %s does not exist (train one and export it there with "+
+			return nil, fmt.Errorf("%s: no model: %s does not exist (train one and export it there with "+
 				"\"dablot train\" and \"dablot export\", point --models at another directory, or pass --preset P to train one here)", r.Name, path)
 		}
 		jobs = append(jobs, j)
 	}
+	return jobs, nil
+}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return err
-	}
-	var earlier []*balance.VariantResult
-	if f.resume {
-		if earlier, err = readBalance(f.out); err != nil {
-			return err
-		}
-	}
-	// kept[i] is the earlier study of jobs[i] that --resume keeps. Until a
-	// variant is reached, results.json goes on holding its kept study, so
-	// that a run stopped part way loses none of them; an earlier results
-	// file that holds studies this run does not keep is moved aside first.
+// keptStudies returns, for each job, the earlier study that --resume keeps
+// (one of the same model and options), or nil, and how many are kept.
+// Until a variant is reached, results.json goes on holding its kept study,
+// so that a run stopped part way loses none of them; an earlier results
+// file that holds studies this run does not keep is moved aside first.
+func keptStudies(jobs []balanceJob, earlier []*balance.VariantResult, opts balance.Options) ([]*balance.VariantResult, int) {
 	kept := make([]*balance.VariantResult, len(jobs))
 	nKept := 0
 	for i, j := range jobs {
@@ -162,10 +210,15 @@ func runBalance(args []string, out io.Writer) error {
 			}
 		}
 	}
-	from, err := setAsideResults(out, f.out, len(earlier), nKept)
-	if err != nil {
-		return err
-	}
+	return kept, nKept
+}
+
+// studyJobs studies the jobs in order and returns their results. A job
+// with a kept study takes it as it is (from says where the earlier
+// results are now); any other is studied, after its model is trained if
+// it has none. After each study it rewrites the report with the results
+// so far and the kept studies still ahead.
+func studyJobs(ctx context.Context, f *balanceFlags, opts balance.Options, jobs []balanceJob, kept []*balance.VariantResult, from, presetPath string, out io.Writer) ([]*balance.VariantResult, error) {
 	var results []*balance.VariantResult
 	for i, j := range jobs {
 		if kept[i] != nil {
@@ -177,7 +230,7 @@ func runBalance(args []string, out io.Writer) error {
 		if m == nil {
 			var err error
 			if m, source, err = trainForBalance(ctx, j.rules, presetPath, f.out, out, f.threads); err != nil {
-				return fmt.Errorf("%s: training with %s: %w", j.rules.Name, presetPath, err)
+				return nil, fmt.Errorf("%s: training with %s: %w", j.rules.Name, presetPath, err)
 			}
 		}
 		fmt.Fprintf(out, "balance: %s, model %s (generation %d, %d games, %.2f hours of training)\n",
@@ -187,22 +240,16 @@ func runBalance(args []string, out io.Writer) error {
 			if ctx.Err() != nil && len(results) > 0 {
 				fmt.Fprintf(out, "interrupted; %s holds the %d variants finished\n", filepath.Join(f.out, balanceReport), len(results))
 			}
-			return fmt.Errorf("%s: %w", j.rules.Name, err)
+			return nil, fmt.Errorf("%s: %w", j.rules.Name, err)
 		}
 		res.Model = source
 		results = append(results, res)
 		pending := slices.DeleteFunc(slices.Clone(kept[i+1:]), func(e *balance.VariantResult) bool { return e == nil })
 		if _, err := writeBalance(f.out, append(slices.Clone(results), pending...)); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	md := balance.Markdown(results)
-	fmt.Fprintf(out, "\n%s\n", md)
-	paths, err := writeBalance(f.out, results)
-	for _, p := range paths {
-		fmt.Fprintln(out, p)
-	}
-	return err
+	return results, nil
 }
 
 // options turns the flags into study options.

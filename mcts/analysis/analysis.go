@@ -178,6 +178,42 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 
 	// The best turn, decision by decision. The rest of a chain reuses the
 	// first decision's tree.
+	root, err := a.searchRoot(ctx, p, lim, an)
+	if err != nil {
+		return nil, err
+	}
+	best, after, err := a.bestTurn(ctx, p, root, lim, an)
+	if err != nil {
+		return nil, err
+	}
+	an.Top = append(an.Top, best)
+
+	// The principal variation: the best turn, then the most visited path.
+	an.PV = append(an.PV, best.Text)
+	if q.PV > 0 && !a.cfg.Gumbel {
+		an.PV = append(an.PV, a.walkPV(ctx, after, q.PV)...)
+	}
+
+	if err := a.otherTurns(ctx, p, root, lim, top, an); err != nil {
+		return nil, err
+	}
+	if err := a.addWDL(&p, an.Top); err != nil {
+		return nil, err
+	}
+	if an.Proof != nil {
+		// The best turn's result is known, not estimated: a value of 1, 0
+		// or -1 with every chance it leaves to a draw is exact.
+		an.Top[0].Value, an.Top[0].WDL = root.Value, mcts.SplitWDL(root.Value, 1)
+	}
+	an.Time = time.Since(start)
+	return an, nil
+}
+
+// searchRoot searches the first decision of p within lim, after the
+// guard's vetoes, even when it is forced (for the position's value). It
+// sets an's vetoes, nodes and proof, adds its simulations, and returns the
+// search's result at the root.
+func (a *Analyst) searchRoot(ctx context.Context, p game.Position, lim mcts.Limits, an *Analysis) (*mcts.Result, error) {
 	a.search.SetPosition(p)
 	guarded, err := a.search.GuardRoot(ctx, a.Guard, lim)
 	if err != nil {
@@ -193,6 +229,14 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 	an.Sims += root.Simulations
 	an.Nodes = root.Nodes
 	an.Proof = rootProof(root)
+	return root, nil
+}
+
+// bestTurn plays the best turn of p from the root search root: its first
+// decision, then each further decision of a capture chain searched within
+// lim (after the guard's vetoes) in the tree the first one left. It adds
+// the simulations to an and returns the turn and the position after it.
+func (a *Analyst) bestTurn(ctx context.Context, p game.Position, root *mcts.Result, lim mcts.Limits, an *Analysis) (Turn, game.Position, error) {
 	best := Turn{Visits: root.Visits[slices.Index(root.Legal, root.Best)]}
 	res := root
 	after := p
@@ -205,7 +249,7 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 		}
 		best.Decisions = append(best.Decisions, d)
 		if err := a.search.Advance(d); err != nil {
-			return nil, err
+			return Turn{}, game.Position{}, err
 		}
 		after.Apply(d)
 		if after.Chain() < 0 || after.Status().Over() {
@@ -213,7 +257,7 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 		}
 		guarded, err := a.search.GuardRoot(ctx, a.Guard, lim)
 		if err != nil {
-			return nil, err
+			return Turn{}, game.Position{}, err
 		}
 		if guarded.Guarded {
 			// The guard left one decision: it is played as a forced one.
@@ -221,20 +265,20 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 			continue
 		}
 		if res, err = a.search.Run(ctx, guarded.Limits); err != nil {
-			return nil, err
+			return Turn{}, game.Position{}, err
 		}
 		an.Sims += res.Simulations
 	}
 	best.Text = formatTurn(&p, best.Decisions)
-	an.Top = append(an.Top, best)
+	return best, after, nil
+}
 
-	// The principal variation: the best turn, then the most visited path.
-	an.PV = append(an.PV, best.Text)
-	if q.PV > 0 && !a.cfg.Gumbel {
-		an.PV = append(an.PV, a.walkPV(ctx, after, q.PV)...)
-	}
-
-	// The other turns, by the visits of their first decision.
+// otherTurns appends to an.Top, up to top turns in all, the other turns of
+// p by the root visits of their first decision (root.Q breaks ties),
+// skipping the best one and the unvisited. A capture chain among them is
+// completed by a search of its own of the decision's visits, raised to 16
+// and capped at lim.Sims when that is set; its simulations are added to an.
+func (a *Analyst) otherTurns(ctx context.Context, p game.Position, root *mcts.Result, lim mcts.Limits, top int, an *Analysis) error {
 	order := make([]int, len(root.Legal))
 	for i := range order {
 		order[i] = i
@@ -260,7 +304,7 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 			}
 			rest, v, sims, err := a.completeTurn(ctx, next, budget)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			t.Decisions = append(t.Decisions, rest...)
 			t.Value = v
@@ -269,17 +313,7 @@ func (a *Analyst) Analyse(ctx context.Context, p game.Position, q Query) (*Analy
 		t.Text = formatTurn(&p, t.Decisions)
 		an.Top = append(an.Top, t)
 	}
-
-	if err := a.addWDL(&p, an.Top); err != nil {
-		return nil, err
-	}
-	if an.Proof != nil {
-		// The best turn's result is known, not estimated: a value of 1, 0
-		// or -1 with every chance it leaves to a draw is exact.
-		an.Top[0].Value, an.Top[0].WDL = root.Value, mcts.SplitWDL(root.Value, 1)
-	}
-	an.Time = time.Since(start)
-	return an, nil
+	return nil
 }
 
 // fromTables is the analysis of p when the endgame tables play ds, with

@@ -172,70 +172,16 @@ func FormatEnds(counts map[string]int) string {
 // RunArena plays the match. It returns the first error of any game (an
 // illegal or unfinished turn, a failing player) and stops the others.
 func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
-	switch {
-	case cfg.Rules == nil:
-		return nil, errors.New("arena: no variant")
-	case cfg.A == nil || cfg.B == nil:
-		return nil, errors.New("arena: both players are needed")
-	case cfg.Games < 1:
-		return nil, fmt.Errorf("arena: %d games: want at least 1", cfg.Games)
-	case cfg.OpeningTurns < 0:
-		return nil, fmt.Errorf("arena: %d opening turns: want 0 or more", cfg.OpeningTurns)
-	case cfg.Endgame != nil && cfg.Start != nil:
-		return nil, errors.New("arena: endgames and a start position exclude each other")
-	case len(cfg.Openings) > 0 && (cfg.Start != nil || cfg.Endgame != nil):
-		return nil, errors.New("arena: openings exclude a start position and endgames")
-	case cfg.Endgame != nil && cfg.Endgame.Soldiers < 0:
-		return nil, fmt.Errorf("arena: %d endgame soldiers: want 0 or more", cfg.Endgame.Soldiers)
-	}
-	if cfg.SPRT != nil {
-		if err := cfg.SPRT.Validate(); err != nil {
-			return nil, fmt.Errorf("arena: %w", err)
-		}
-	}
-	start := matchStart(&cfg)
-	var buf [2 * game.MaxPoints]game.Decision
-	if len(start.Decisions(buf[:0])) == 0 {
-		return nil, errors.New("arena: the start position is already over")
-	}
-	for k := range cfg.Openings {
-		if len(cfg.Openings[k].Decisions(buf[:0])) == 0 {
-			return nil, fmt.Errorf("arena: opening %d (%s) is already over", k+1, cfg.Openings[k].FEN())
-		}
-	}
-	if len(cfg.Done) > cfg.Games {
-		return nil, fmt.Errorf("arena: %d games done of a match of %d", len(cfg.Done), cfg.Games)
-	}
-	for k, g := range cfg.Done {
-		if g == nil || g.Index != k || g.Record == nil {
-			return nil, fmt.Errorf("arena: done game %d is not game %d of the match", k+1, k+1)
-		}
+	start, err := checkArena(&cfg)
+	if err != nil {
+		return nil, err
 	}
 	began := time.Now()
-	res := &ArenaResult{Resumed: len(cfg.Done)}
-	var prior time.Duration
-	stopped := false
-	count := func(g *ArenaGame) {
-		res.Games = append(res.Games, g)
-		res.WDL.Add(g.ScoreA)
-		if g.AIsSouth {
-			res.AsSouth.Add(g.ScoreA)
-		} else {
-			res.AsNorth.Add(g.ScoreA)
-		}
-		if cfg.SPRT != nil {
-			res.LLR, res.Verdict = cfg.SPRT.Test(res.WDL)
-			stopped = res.Verdict != Continue
-		}
-	}
-	for _, g := range cfg.Done {
-		if !stopped {
-			count(g)
-		}
-		prior = g.Elapsed
-	}
+	t := &arenaTally{res: &ArenaResult{Resumed: len(cfg.Done)}, sprt: cfg.SPRT}
+	prior := t.countDone(cfg.Done)
+	res := t.res
 	next := len(res.Games)
-	if stopped || next == cfg.Games {
+	if t.stopped || next == cfg.Games {
 		res.Elapsed = prior
 		return res, nil
 	}
@@ -243,18 +189,122 @@ func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	jobs := make(chan int)
-	type outcome struct {
-		g   *ArenaGame
-		err error
+	results := playArenaGames(ctx, &cfg, start, next, threads)
+	firstErr := t.collect(&cfg, results, cancel, next, prior, began)
+	res.Elapsed = prior + time.Since(began)
+	if firstErr != nil {
+		return res, firstErr
 	}
-	results := make(chan outcome, threads)
+	if !t.stopped && len(res.Games) < cfg.Games {
+		if err := context.Cause(ctx); err != nil {
+			return res, fmt.Errorf("arena: stopped after %d games: %w", len(res.Games), err)
+		}
+	}
+	return res, nil
+}
+
+// checkArena checks the match's settings, its start position, its
+// openings and the games it resumes, and returns the start position.
+func checkArena(cfg *ArenaConfig) (game.Position, error) {
+	switch {
+	case cfg.Rules == nil:
+		return game.Position{}, errors.New("arena: no variant")
+	case cfg.A == nil || cfg.B == nil:
+		return game.Position{}, errors.New("arena: both players are needed")
+	case cfg.Games < 1:
+		return game.Position{}, fmt.Errorf("arena: %d games: want at least 1", cfg.Games)
+	case cfg.OpeningTurns < 0:
+		return game.Position{}, fmt.Errorf("arena: %d opening turns: want 0 or more", cfg.OpeningTurns)
+	case cfg.Endgame != nil && cfg.Start != nil:
+		return game.Position{}, errors.New("arena: endgames and a start position exclude each other")
+	case len(cfg.Openings) > 0 && (cfg.Start != nil || cfg.Endgame != nil):
+		return game.Position{}, errors.New("arena: openings exclude a start position and endgames")
+	case cfg.Endgame != nil && cfg.Endgame.Soldiers < 0:
+		return game.Position{}, fmt.Errorf("arena: %d endgame soldiers: want 0 or more", cfg.Endgame.Soldiers)
+	}
+	if cfg.SPRT != nil {
+		if err := cfg.SPRT.Validate(); err != nil {
+			return game.Position{}, fmt.Errorf("arena: %w", err)
+		}
+	}
+	start := matchStart(cfg)
+	var buf [2 * game.MaxPoints]game.Decision
+	if len(start.Decisions(buf[:0])) == 0 {
+		return game.Position{}, errors.New("arena: the start position is already over")
+	}
+	for k := range cfg.Openings {
+		if len(cfg.Openings[k].Decisions(buf[:0])) == 0 {
+			return game.Position{}, fmt.Errorf("arena: opening %d (%s) is already over", k+1, cfg.Openings[k].FEN())
+		}
+	}
+	if len(cfg.Done) > cfg.Games {
+		return game.Position{}, fmt.Errorf("arena: %d games done of a match of %d", len(cfg.Done), cfg.Games)
+	}
+	for k, g := range cfg.Done {
+		if g == nil || g.Index != k || g.Record == nil {
+			return game.Position{}, fmt.Errorf("arena: done game %d is not game %d of the match", k+1, k+1)
+		}
+	}
+	return start, nil
+}
+
+// arenaTally counts a match's games into its result, in index order, and
+// says when the SPRT (if any) has stopped the match.
+type arenaTally struct {
+	res     *ArenaResult
+	sprt    *SPRT
+	stopped bool
+}
+
+// count adds game g to the result and, with an SPRT, tests the score so
+// far.
+func (t *arenaTally) count(g *ArenaGame) {
+	res := t.res
+	res.Games = append(res.Games, g)
+	res.WDL.Add(g.ScoreA)
+	if g.AIsSouth {
+		res.AsSouth.Add(g.ScoreA)
+	} else {
+		res.AsNorth.Add(g.ScoreA)
+	}
+	if t.sprt != nil {
+		res.LLR, res.Verdict = t.sprt.Test(res.WDL)
+		t.stopped = res.Verdict != Continue
+	}
+}
+
+// countDone counts the games an earlier run played, up to where the SPRT
+// stops, and returns the match's wall time at the last of them.
+func (t *arenaTally) countDone(done []*ArenaGame) time.Duration {
+	var prior time.Duration
+	for _, g := range done {
+		if !t.stopped {
+			t.count(g)
+		}
+		prior = g.Elapsed
+	}
+	return prior
+}
+
+// arenaOutcome is one game a worker played, or the error that ended it.
+type arenaOutcome struct {
+	g   *ArenaGame
+	err error
+}
+
+// playArenaGames plays games next to cfg.Games-1 on threads goroutines,
+// handing them out in index order until ctx is done, and sends each
+// outcome, in the order the games finish, on the channel it returns. The
+// channel is closed when every worker has stopped.
+func playArenaGames(ctx context.Context, cfg *ArenaConfig, start game.Position, next, threads int) <-chan arenaOutcome {
+	jobs := make(chan int)
+	results := make(chan arenaOutcome, threads)
 	var wg sync.WaitGroup
 	for range threads {
 		wg.Go(func() {
 			for i := range jobs {
-				g, err := playArenaGame(ctx, &cfg, start, i)
-				results <- outcome{g, err}
+				g, err := playArenaGame(ctx, cfg, start, i)
+				results <- arenaOutcome{g, err}
 			}
 		})
 	}
@@ -272,22 +322,30 @@ func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
 		wg.Wait()
 		close(results)
 	}()
+	return results
+}
 
+// collect reads the outcomes until the channel closes and counts the
+// games in index order from game next on: each gets the match's wall time
+// (prior, the earlier runs', plus the time since began) and is passed to
+// cfg.OnGame. The first error, or the SPRT's verdict, cancels the match;
+// later games are drained uncounted. It returns the first error.
+func (t *arenaTally) collect(cfg *ArenaConfig, results <-chan arenaOutcome, cancel context.CancelFunc, next int, prior time.Duration, began time.Time) error {
 	waiting := map[int]*ArenaGame{}
 	var firstErr error
 	for o := range results {
 		if o.err != nil {
-			if firstErr == nil && !stopped {
+			if firstErr == nil && !t.stopped {
 				firstErr = o.err
 				cancel()
 			}
 			continue
 		}
-		if stopped || firstErr != nil {
+		if t.stopped || firstErr != nil {
 			continue
 		}
 		waiting[o.g.Index] = o.g
-		for !stopped {
+		for !t.stopped {
 			g, ok := waiting[next]
 			if !ok {
 				break
@@ -296,25 +354,16 @@ func RunArena(ctx context.Context, cfg ArenaConfig) (*ArenaResult, error) {
 			next++
 			g.Elapsed = prior + time.Since(began)
 			g.Record.Tags[tagMatchSeconds] = strconv.FormatFloat(g.Elapsed.Seconds(), 'f', 1, 64)
-			count(g)
-			if stopped {
+			t.count(g)
+			if t.stopped {
 				cancel()
 			}
 			if cfg.OnGame != nil {
-				cfg.OnGame(g, res.WDL)
+				cfg.OnGame(g, t.res.WDL)
 			}
 		}
 	}
-	res.Elapsed = prior + time.Since(began)
-	if firstErr != nil {
-		return res, firstErr
-	}
-	if !stopped && len(res.Games) < cfg.Games {
-		if err := context.Cause(ctx); err != nil {
-			return res, fmt.Errorf("arena: stopped after %d games: %w", len(res.Games), err)
-		}
-	}
-	return res, nil
+	return firstErr
 }
 
 // playArenaGame plays game i of the match.
