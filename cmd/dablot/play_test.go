@@ -199,7 +199,7 @@ func TestPlayErrors(t *testing.T) {
 		{[]string{"play", "--model", model, "--variant", "dablot"}, 1, "the model plays keyland, not dablot"},
 		{[]string{"play", "--model", model, "--fen", "x"}, 1, "FEN"},
 		{[]string{"play", "--model", "/nonexistent/m.dbm"}, 1, "no such file"},
-		{[]string{"play", "--model", bad}, 1, "not a model file"},
+		{[]string{"play", "--model", bad}, 1, "not a dablot model file"},
 		{[]string{"play", "--opponent", "random"}, 2, "needs --variant"},
 		{[]string{"play", "--opponent", "nosuch", "--variant", "keyland"}, 2, "--opponent"},
 		{[]string{"play", "--model", model, "stray"}, 2, "unexpected argument"},
