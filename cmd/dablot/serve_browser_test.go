@@ -84,7 +84,8 @@ func TestBrowserSkipLine(t *testing.T) {
 // TestBrowserPlay plays on the page in headless Chromium: before its
 // script has loaded the page shows a placeholder of the board; a turn made
 // by clicks is answered by the model (the move list grows by two) and the
-// evaluation panel names the position it describes; an illegal click is
+// evaluation panel names the position it describes; the line on how to
+// move is on the page, visible; an illegal click is
 // refused with a message and leaves the position as it was; and the page
 // logs no console errors or exceptions.
 func TestBrowserPlay(t *testing.T) {
@@ -185,6 +186,15 @@ func TestBrowserPlay(t *testing.T) {
 	)
 	if err != nil {
 		t.Fatalf("playing i5-i7: %v (console: %s)", err, report())
+	}
+	// The page says how to move, where it can be seen.
+	howto, err := chromedp.Run(ctx, chromedp.Evaluate[[]any](`(() => {
+		const e = document.getElementById("howto");
+		const r = e.getBoundingClientRect();
+		return [e.innerText, r.width > 0 && r.height > 0 && getComputedStyle(e).visibility === "visible"];
+	})()`))
+	if err != nil || len(howto) != 2 || howto[0] != howToMove || howto[1] != true {
+		t.Errorf("the line on how to move: [text visible] %v, %v; want %q, visible", howto, err, howToMove)
 	}
 	// The evaluation is of the position the model answered.
 	texts, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.getElementById("evalpos").textContent, document.getElementById("message").textContent]`))
