@@ -1,6 +1,7 @@
 package game
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -9,7 +10,11 @@ import (
 // numbers on the left and column letters below. Pieces are S P K (South) and
 // s p k (North), empty points '.', and a piece in the middle of a capture
 // chain is marked with '*' after it.
-func (p *Position) Diagram() string {
+func (p *Position) Diagram() string { return p.DiagramMarked(nil) }
+
+// DiagramMarked is Diagram with the points in marks drawn in brackets,
+// such as [S] or [.] (for a player: the start and end of the last turn).
+func (p *Position) DiagramMarked(marks []int) string {
 	b := p.rules.Board
 	cols := 2*b.Width - 1
 	var sb strings.Builder
@@ -35,8 +40,19 @@ func (p *Position) Diagram() string {
 				row[2*x] = '|'
 			}
 		}
-		label(strconv.Itoa(y + 1))
-		sb.WriteString(strings.TrimRight(string(row), " ") + "\n")
+		// The row with its label's space before it, where the bracket of a
+		// point in the first column goes.
+		row = append([]byte{' '}, row...)
+		for x := y % 2; x < b.Width; x += 2 {
+			if q := b.At(x, y); slices.Contains(marks, q) {
+				row[2*x] = '['
+				if q != int(p.chain) {
+					row[2*x+2] = ']'
+				}
+			}
+		}
+		num := strconv.Itoa(y + 1)
+		sb.WriteString(strings.Repeat(" ", 3-len(num)) + num + strings.TrimRight(string(row), " ") + "\n")
 		if y == 0 {
 			break
 		}
@@ -65,6 +81,10 @@ func (p *Position) Diagram() string {
 	sb.WriteString("\n")
 	return sb.String()
 }
+
+// PieceLetter is the letter of a piece of side s and rank r in diagrams
+// and FEN: S P K for South's soldier, prince and king, s p k for North's.
+func PieceLetter(s Side, r Rank) byte { return pieceLetters[s][r] }
 
 func btoi(b bool) int {
 	if b {

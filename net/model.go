@@ -228,10 +228,15 @@ func (f *FileImage) Done() error {
 
 // DecodeFile parses buf as a file of the given kind and checks the layout,
 // the checksums, the architecture and what expect makes of the metadata.
+// A buf that does not begin as such a file does (text, an empty file)
+// is "not a dablot model file" (or checkpoint file), and says how it
+// begins; a file that does and is damaged further on gets an error naming
+// the damage.
 func DecodeFile(buf []byte, kind FileKind, expect func(meta map[string]string) (Expect, error)) (*FileImage, error) {
 	file, err := safetensors.Decode(buf)
-	if errors.Is(err, safetensors.ErrFormat) {
-		return nil, fmt.Errorf("net: load: not a %s file: %w", kind.What, err)
+	var notFile *safetensors.FormatError
+	if errors.As(err, &notFile) {
+		return nil, fmt.Errorf("net: load: not a dablot %s file: %s", kind.What, notFile.Reason)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("net: load: %w", err)

@@ -85,7 +85,8 @@ func TestModelLoadRejects(t *testing.T) {
 		exp  Expect
 		want string
 	}{
-		{"empty file", func() []byte { return nil }, exp, "truncated"},
+		{"empty file", func() []byte { return nil }, exp, "not a dablot model file: the file is empty"},
+		{"text", func() []byte { return []byte("a text file\n") }, exp, `not a dablot model file: it begins with "a text f"`},
 		{"truncated header", func() []byte { return good[:20] }, exp, "truncated"},
 		{"truncated data", func() []byte { return good[:len(good)-4] }, exp, "out of range"},
 		{"trailing bytes", func() []byte { return append(append([]byte(nil), good...), 0, 0, 0, 0) }, exp, "trailing"},
@@ -93,12 +94,17 @@ func TestModelLoadRejects(t *testing.T) {
 			b := append([]byte(nil), good...)
 			binary.LittleEndian.PutUint64(b, 1<<40)
 			return b
-		}, exp, "absurd"},
-		{"bad JSON", func() []byte {
+		}, exp, "not a dablot model file: it begins with"},
+		{"header not an object", func() []byte {
 			b := append([]byte(nil), good...)
 			b[8] = '!'
 			return b
-		}, exp, "bad JSON"},
+		}, exp, "not a dablot model file: its header begins with '!'"},
+		{"bad JSON", func() []byte {
+			b := append([]byte(nil), good...)
+			b[9] = '!'
+			return b
+		}, exp, "damaged header: bad JSON"},
 		{"wrong dtype", func() []byte {
 			return imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "stem.b")["dtype"] = "F16" })
 		}, exp, "dtype"},

@@ -238,7 +238,7 @@ func (m *modelPlayer) Move(ctx context.Context, p game.Position) ([]game.Decisio
 		return nil, "", err
 	}
 	b := an.Best()
-	note := fmt.Sprintf("value %+.2f, W/D/L %s, %d sims", b.Value, formatWDL(b.WDL), an.Sims)
+	note := fmt.Sprintf("value %+.2f for %s, W/D/L %s, %d sims", b.Value, sideName(an.Side), formatWDL(b.WDL), an.Sims)
 	if an.Proof != nil {
 		note += ", proven " + an.Proof.String()
 	}

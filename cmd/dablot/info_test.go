@@ -99,6 +99,19 @@ func TestInfoErrors(t *testing.T) {
 	if err := os.WriteFile(garbage, []byte("hello, world: not a model"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	empty := filepath.Join(dir, "empty.dbm")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A real model cut short within its header.
+	shipped, err := os.ReadFile("../../models/keyland.dbm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.dbm")
+	if err := os.WriteFile(cut, shipped[:1000], 0o644); err != nil {
+		t.Fatal(err)
+	}
 	data, err := os.ReadFile(testModel(t, "frostviken"))
 	if err != nil {
 		t.Fatal(err)
@@ -138,8 +151,11 @@ func TestInfoErrors(t *testing.T) {
 		{[]string{"info", "a.dbm", "b.dbm"}, 2, "unexpected argument"},
 		{[]string{"info", "--bogus"}, 2, "flag provided but not defined"},
 		{[]string{"info", filepath.Join(dir, "missing.dbm")}, 1, "no such file"},
-		{[]string{"info", garbage}, 1, "not a model file"},
-		{[]string{"info", truncated}, 1, "model " + truncated},
+		{[]string{"info", garbage}, 1, "model " + garbage + ": net: load: not a dablot model file: it begins with \"hello, w\""},
+		{[]string{"info", empty}, 1, "model " + empty + ": net: load: not a dablot model file: the file is empty"},
+		{[]string{"info", "../../README.md"}, 1, "model ../../README.md: net: load: not a dablot model file"},
+		{[]string{"info", cut}, 1, "model " + cut + ": net: load: truncated file: header length "},
+		{[]string{"info", truncated}, 1, "model " + truncated + ": net: load: tensor"},
 		{[]string{"info", flipped}, 1, "checksum"},
 		{[]string{"info", edited}, 1, "metadata checksum mismatch: the metadata were changed after the file was written"},
 		{[]string{"engine", "--model", edited}, 1, "metadata checksum mismatch"},

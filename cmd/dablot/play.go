@@ -186,6 +186,7 @@ type playGame struct {
 	out     io.Writer
 	history []game.Position // history[0] is the start; one more position per turn
 	turns   []string
+	paths   [][]int   // the points of each turn (game.Turn.Path), for the board
 	names   [2]string // South's and North's players
 	search  string    // how the model searches, for the record
 }
@@ -203,7 +204,16 @@ func (g *playGame) play(ds []game.Decision) string {
 	}
 	g.history = append(g.history, p)
 	g.turns = append(g.turns, turn)
+	g.paths = append(g.paths, t.Path)
 	return turn
+}
+
+// takeBack takes back every turn from the n-th (0-based) on and returns
+// them.
+func (g *playGame) takeBack(n int) []string {
+	taken := g.turns[n:]
+	g.history, g.turns, g.paths = g.history[:n+1], g.turns[:n], g.paths[:n]
+	return taken
 }
 
 // save writes the game record so far to path.
@@ -216,10 +226,21 @@ func (g *playGame) save(path string) error {
 	return nil
 }
 
-// showBoard prints the diagram and who is to move, or how the game ended.
+// showBoard prints the diagram with the last turn's start and end marked,
+// the legend, and who is to move, or how the game ended.
 func (g *playGame) showBoard() {
 	p := g.pos()
-	fmt.Fprint(g.out, "\n"+p.Diagram())
+	var marks []int
+	last := ""
+	if n := len(g.turns); n > 0 {
+		mover := sideName(g.history[n-1].SideToMove())
+		last = fmt.Sprintf("the last turn: %s passed\n", mover)
+		if path := g.paths[n-1]; len(path) > 0 {
+			marks = []int{path[0], path[len(path)-1]}
+			last = fmt.Sprintf("[ ] marks the last turn, %s's %s\n", mover, g.turns[n-1])
+		}
+	}
+	fmt.Fprint(g.out, "\n"+p.DiagramMarked(marks)+g.legend()+last)
 	if st := p.Status(); st.Over() {
 		fmt.Fprintf(g.out, "game over after %d turns: %s (%s)\n", len(g.turns), st, st.Outcome.Result())
 		return
@@ -230,6 +251,22 @@ func (g *playGame) showBoard() {
 		fmt.Fprintf(g.out, ", continuing the capture chain of %s", p.Board().Name(c))
 	}
 	fmt.Fprintln(g.out)
+}
+
+// legend says which letter of the diagram is which piece: the ranks of
+// the start position and the rank soldiers are promoted to, such as
+// "pieces: S soldier, K king of South; s, k of North".
+func (g *playGame) legend() string {
+	var names, north []string
+	for r := range game.Rank(game.NumRanks) {
+		start := g.history[0]
+		if start.Pieces(game.South, r).Empty() && start.Pieces(game.North, r).Empty() && (r == game.Soldier || r != g.r.PromoteTo) {
+			continue
+		}
+		names = append(names, fmt.Sprintf("%c %s", game.PieceLetter(game.South, r), r))
+		north = append(north, string(game.PieceLetter(game.North, r)))
+	}
+	return fmt.Sprintf("pieces: %s of South; %s of North\n", strings.Join(names, ", "), strings.Join(north, ", "))
 }
 
 // autoplay lets two programs play from the current position to the end.
@@ -262,13 +299,16 @@ type playSession struct {
 	program gamePlayer
 	hinter  *analyst // the model, for hints (nil if the program is a baseline)
 	lines   <-chan inputLine
+	// moved says that the position changed since the board was last
+	// shown: it is shown before the next prompt, so once a turn.
+	moved bool
 }
 
 // run plays until the person quits or the input ends.
 func (s *playSession) run(ctx context.Context) error {
 	fmt.Fprintf(s.out, "%s: you play %s against %s [%s]. Type help for the commands.\n",
 		s.r.Name, sideName(s.human), s.program.Name(), s.search)
-	s.showBoard()
+	s.moved = true
 	for {
 		p := s.pos()
 		if !p.Status().Over() && p.SideToMove() != s.human {
@@ -276,6 +316,10 @@ func (s *playSession) run(ctx context.Context) error {
 				return err
 			}
 			continue
+		}
+		if s.moved {
+			s.showBoard()
+			s.moved = false
 		}
 		fmt.Fprintf(s.out, "%s> ", s.human)
 		var line inputLine
@@ -314,7 +358,7 @@ func (s *playSession) programMoves(ctx context.Context) error {
 		note = " (" + note + ")"
 	}
 	fmt.Fprintf(s.out, "%s plays %s%s\n", sideName(side), turn, note)
-	s.showBoard()
+	s.moved = true
 	return nil
 }
 
@@ -366,7 +410,7 @@ func (s *playSession) command(ctx context.Context, line string) (quit bool) {
 			break
 		}
 		s.play(ds)
-		s.showBoard()
+		s.moved = true
 	}
 	return false
 }
@@ -375,11 +419,8 @@ func (s *playSession) command(ctx context.Context, line string) (quit bool) {
 func (s *playSession) undo() {
 	for i := len(s.history) - 2; i >= 0; i-- {
 		if s.history[i].SideToMove() == s.human {
-			taken := s.turns[i:]
-			fmt.Fprintf(s.out, "taken back: %s\n", strings.Join(taken, " "))
-			s.history = s.history[:i+1]
-			s.turns = s.turns[:i]
-			s.showBoard()
+			fmt.Fprintf(s.out, "taken back: %s\n", strings.Join(s.takeBack(i), " "))
+			s.moved = true
 			return
 		}
 	}
@@ -398,10 +439,22 @@ func (s *playSession) hint(ctx context.Context) {
 		fmt.Fprintf(s.out, "no hint: %v\n", err)
 		return
 	}
-	fmt.Fprintf(s.out, "the model's best turns for %s (%d sims):\n", sideName(an.Side), an.Sims)
+	side := sideName(an.Side)
+	fmt.Fprintf(s.out, "the model's best turns for %s, the side to move (values and chances are %s's):\n", side, side)
 	for i, t := range an.Top {
+		where := plural(t.Visits, "visit")
+		if an.Tables != nil {
+			where = "endgame tables: " + tablesText(an.Tables)
+		}
 		fmt.Fprintf(s.out, "  %d. %-14s value %+.2f  win %3.0f%%  draw %3.0f%%  loss %3.0f%%  (%s)\n",
-			i+1, t.Text, t.Value, 100*t.WDL[0], 100*t.WDL[1], 100*t.WDL[2], plural(t.Visits, "visit"))
+			i+1, t.Text, t.Value, 100*t.WDL[0], 100*t.WDL[1], 100*t.WDL[2], where)
+	}
+	switch {
+	case an.Tables != nil:
+	case an.Kept > 0:
+		fmt.Fprintf(s.out, "  (%s; the visits also count %d that the search kept from the model's last one)\n", plural(an.Sims, "simulation"), an.Kept)
+	default:
+		fmt.Fprintf(s.out, "  (%s)\n", plural(an.Sims, "simulation"))
 	}
 }
 

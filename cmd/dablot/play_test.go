@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -96,21 +98,27 @@ func TestPlaySession(t *testing.T) {
 	wantOutput(t, out,
 		"you play South against keyland.dbm, generation 3 [",
 		" 13 s---s", // the diagram
-		"a b c d e f g h i j k",
+		"a b c d e f g h i j k\npieces: S soldier, P prince, K king of South; s, p, k of North\n",
 		"undo        take back", // help
 		start.FEN(),
 		"15 legal turns:\na5-b6 c5-b6",
 		`not played: move "a1-a3"`,
 		`not played:`,
 		"North plays ",
-		"the model's best turns for South (",
-		"  1. ",
+		"the model's best turns for South, the side to move (values and chances are South's):\n  1. ",
 		"taken back: i5-i7 ",
 		"game record written to "+rec,
 	)
 	if n := strings.Count(out, "  1. "); n != 1 {
 		t.Errorf("hint printed %d first lines", n)
 	}
+	// The board once a turn: at the start, after the reply to i5-i7, after
+	// the undo and after the reply to j6-i7.
+	if n := strings.Count(out, "a b c d e f g h i j k\n"); n != 4 {
+		t.Errorf("the board was printed %d times, want 4 (once a turn):\n%s", n, out)
+	}
+	checkReplies(t, out)
+	checkHint(t, out, 8)
 	f, err := os.Open(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +137,71 @@ func TestPlaySession(t *testing.T) {
 	}
 }
 
+// checkReplies checks each of the model's turns in a play session's out:
+// its value names its side, and the board after it marks its start and
+// end and says which turn that was.
+func checkReplies(t *testing.T, out string) {
+	t.Helper()
+	replies := regexp.MustCompile(`(?m)(?:^|> )(South|North) plays (\S+) \((.*)\)\n\n((?:.*\n)*?)(South|North) \(person\) to move`).FindAllStringSubmatch(out, -1)
+	if len(replies) == 0 {
+		t.Fatalf("no turn of the model's followed by the board:\n%s", out)
+	}
+	for _, m := range replies {
+		side, turn, note, board := m[1], m[2], m[3], m[4]
+		if !strings.HasPrefix(note, "value ") || !strings.Contains(note, " for "+side+", W/D/L ") {
+			t.Errorf("%s's %s: note %q does not say whose value it is", side, turn, note)
+		}
+		if !strings.Contains(board, "\n[ ] marks the last turn, "+side+"'s "+turn+"\n") {
+			t.Errorf("the board after %s's %s does not name it as the last turn:\n%s", side, turn, board)
+		}
+		if n := strings.Count(board, "["); n != 3 || strings.Count(board, "]") != 3 {
+			t.Errorf("the board after %s's %s has %d marks, want its start and end:\n%s", side, turn, n-1, board)
+		}
+	}
+}
+
+// checkHint checks the hint in a play session's out: the visits of its
+// turns are within the simulations it reports (sims a search) and those it
+// says the search kept.
+func checkHint(t *testing.T, out string, sims int) {
+	t.Helper()
+	m := regexp.MustCompile(`the model's best turns for .*\n((?:  \d\. .*\n)+)  \((\d+) simulations(?:; the visits also count (\d+) that the search kept from the model's last one)?\)\n`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no hint with its simulations:\n%s", out)
+	}
+	reported, _ := strconv.Atoi(m[2])
+	kept, _ := strconv.Atoi(m[3])
+	if reported != sims {
+		t.Errorf("the hint reports %d simulations, the search ran %d", reported, sims)
+	}
+	for _, v := range regexp.MustCompile(`\((\d+) visits?\)`).FindAllStringSubmatch(m[1], -1) {
+		if n, _ := strconv.Atoi(v[1]); n > reported+kept {
+			t.Errorf("a turn of %d visits, more than the %d simulations and %d kept the hint reports:\n%s", n, reported, kept, m[0])
+		}
+	}
+}
+
+// TestPlayLegend: the legend names the pieces of the start position and
+// the rank soldiers are promoted to.
+func TestPlayLegend(t *testing.T) {
+	for _, tc := range []struct{ spec, fen, want string }{
+		{"keyland", "", "pieces: S soldier, P prince, K king of South; s, p, k of North\n"},
+		{"daablot-king", "", "pieces: S soldier, K king of South; s, k of North\n"},
+		{"frostviken", "5/4/5/s3/5/4/5/3S/5 s", "pieces: S soldier of South; s of North\n"},
+		{"frostviken,promotion=prince", "5/4/5/s3/5/4/5/3S/5 s", "pieces: S soldier, P prince of South; s, p of North\n"},
+	} {
+		r := configs.MustVariant(tc.spec)
+		start, err := game.ParseSetup(r, tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &playGame{r: r, history: []game.Position{start}}
+		if got := g.legend(); got != tc.want {
+			t.Errorf("%s %q: legend %q, want %q", tc.spec, tc.fen, got, tc.want)
+		}
+	}
+}
+
 // TestPlayNorth: the person plays North, so the model moves first; undo
 // with nothing of the person's to take back says so; the end of the input
 // ends the session.
@@ -139,6 +212,27 @@ func TestPlayNorth(t *testing.T) {
 		t.Fatalf("play: %v\n%s", err, out)
 	}
 	wantOutput(t, out, "you play North", "South plays ", "North (person) to move", "nothing to undo", "legal turns:", "north> ")
+	// The board first shows the model's first turn.
+	if n := strings.Count(out, "a b c d e f g h i\n"); n != 1 {
+		t.Errorf("the board was printed %d times, want once:\n%s", n, out)
+	}
+	checkReplies(t, out)
+}
+
+// TestPlayHint: the hint's visits agree with the simulations it reports:
+// in a fresh tree they are its own; after the model's reply a PUCT search
+// keeps what its search of the reply left in the tree, so they also count
+// those, which the hint then says (the shipped model, whose search of
+// i5-i7's reply goes deep into the line it plays: its best turn has more
+// visits than the hint's simulations).
+func TestPlayHint(t *testing.T) {
+	for _, input := range []string{"hint\nquit\n", "i5-i7\nhint\nquit\n"} {
+		out, err := playScript(t, input, "--model", "../../models/keyland.dbm", "--sims", "32")
+		if err != nil {
+			t.Fatalf("play: %v\n%s", err, out)
+		}
+		checkHint(t, out, 32)
+	}
 }
 
 // TestPlayModelAgainstModel: two models play a whole (short) game.
@@ -198,7 +292,7 @@ func TestPlayErrors(t *testing.T) {
 		{[]string{"play", "--model", model, "--variant", "dablot"}, 1, "the model plays keyland, not dablot"},
 		{[]string{"play", "--model", model, "--fen", "x"}, 1, "FEN"},
 		{[]string{"play", "--model", "/nonexistent/m.dbm"}, 1, "no such file"},
-		{[]string{"play", "--model", bad}, 1, "not a model file"},
+		{[]string{"play", "--model", bad}, 1, "not a dablot model file"},
 		{[]string{"play", "--opponent", "random"}, 2, "needs --variant"},
 		{[]string{"play", "--opponent", "nosuch", "--variant", "keyland"}, 2, "--opponent"},
 		{[]string{"play", "--model", model, "stray"}, 2, "unexpected argument"},

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,11 +17,11 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"golang.org/x/term"
 )
 
 // chromeBinary finds Chromium or Chrome. Without one the browser test is
-// skipped, with a line on the terminal (skipBrowser), except in CI
-// (CI=true), where it fails.
+// skipped, saying so (skipBrowser), except in CI (CI=true), where it fails.
 func chromeBinary(t *testing.T) string {
 	t.Helper()
 	names := []string{"chromium", "chromium-browser", "google-chrome"}
@@ -36,55 +38,85 @@ func chromeBinary(t *testing.T) string {
 	return ""
 }
 
-// terminal is where skipBrowser writes: the terminal of the person running
-// the tests.
-var terminal = "/dev/tty"
+// terminal is where skipBrowser writes when the test's output is not a
+// terminal: the terminal of the person running the tests
+// ($DABLOT_TEST_TERMINAL in the tests of it).
+var terminal = cmp.Or(os.Getenv("DABLOT_TEST_TERMINAL"), "/dev/tty")
 
-// skipBrowser skips t for want of a browser. go test shows nothing of a
-// package whose tests pass, skips included, unless -v: so that the person
-// knows the page was not tested, the reason is also written as one line to
-// the terminal, if there is one (with -v, the skip shows it already).
+// skipBrowser skips t for want of a browser, with msg as the reason. With
+// -v (and -json) the skip shows it. Without, the testing package prints
+// nothing of a skip, so skipBrowser writes one line saying it to the
+// test's output itself: go test shows it in the log of a package that
+// fails, in local directory mode and when the binary is run directly.
+// go test ./... shows nothing at all of a package whose tests pass, so
+// when the output is not a terminal the line also goes to the terminal,
+// if there is one.
 func skipBrowser(t *testing.T, msg string) {
 	t.Helper()
 	if !testing.Verbose() {
-		if tty, err := os.OpenFile(terminal, os.O_WRONLY|os.O_APPEND, 0); err == nil {
-			fmt.Fprintf(tty, "cmd/dablot: %s skipped: %s\n", t.Name(), msg)
-			tty.Close()
+		line := fmt.Sprintf("cmd/dablot: %s skipped: %s\n", t.Name(), msg)
+		fmt.Print(line)
+		if !term.IsTerminal(int(os.Stdout.Fd())) {
+			if tty, err := os.OpenFile(terminal, os.O_WRONLY|os.O_APPEND, 0); err == nil {
+				fmt.Fprint(tty, line)
+				tty.Close()
+			}
 		}
 	}
 	t.Skip(msg)
 }
 
-// TestBrowserSkipLine: without a browser (outside CI) the skip is one line
-// on the terminal, not only in the hidden test output.
+// TestBrowserSkipLine: without a browser (outside CI) the browser test is
+// skipped with one line saying why in its output, with -v too (as go test
+// -v prints a skip) and on the terminal; with CI=true it fails instead.
+// Each case runs the test binary without a browser in its PATH.
 func TestBrowserSkipLine(t *testing.T) {
-	terminal = filepath.Join(t.TempDir(), "tty")
-	defer func() { terminal = "/dev/tty" }()
-	if err := os.WriteFile(terminal, nil, 0o644); err != nil {
-		t.Fatal(err)
+	if os.Getenv("DABLOT_TEST_TERMINAL") != "" {
+		t.Skip("in a child process of TestBrowserSkipLine")
 	}
-	t.Setenv("PATH", t.TempDir())
-	t.Setenv("CI", "")
-	t.Run("no browser", func(t *testing.T) { chromeBinary(t) })
-	data, err := os.ReadFile(terminal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	switch {
-	case testing.Verbose():
-		if len(data) > 0 {
-			t.Errorf("with -v the skip shows itself, yet the terminal got %q", data)
-		}
-	case len(lines) != 1 || !strings.HasPrefix(lines[0], "cmd/dablot: TestBrowserSkipLine/no_browser skipped: no Chromium or Chrome binary in PATH"):
-		t.Errorf("the terminal got %q, want one line saying the browser test was skipped and why", data)
+	const why = "no Chromium or Chrome binary in PATH (looked for chromium, chromium-browser, google-chrome)"
+	for _, tc := range []struct {
+		name     string
+		verbose  bool
+		ci       string
+		fails    bool
+		out, tty string // what the output holds; how the terminal's one line begins ("": no line)
+	}{
+		{"skipped", false, "", false, "cmd/dablot: TestBrowserPlay skipped: " + why, "cmd/dablot: TestBrowserPlay skipped: " + why},
+		{"skipped, -v", true, "", false, "--- SKIP: TestBrowserPlay", ""},
+		{"CI", false, "true", true, "--- FAIL: TestBrowserPlay", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tty := filepath.Join(t.TempDir(), "tty")
+			if err := os.WriteFile(tty, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(os.Args[0], "-test.run=^TestBrowserPlay$", "-test.v="+strconv.FormatBool(tc.verbose))
+			cmd.Env = append(os.Environ(), "PATH="+t.TempDir(), "CI="+tc.ci, "DABLOT_TEST_TERMINAL="+tty)
+			out, err := cmd.CombinedOutput()
+			if failed := err != nil; failed != tc.fails {
+				t.Fatalf("failed: %v (%v), want %v:\n%s", failed, err, tc.fails, out)
+			}
+			if !strings.Contains(string(out), tc.out) || !strings.Contains(string(out), why) {
+				t.Errorf("the output lacks %q and why:\n%s", tc.out, out)
+			}
+			got, err := os.ReadFile(tty)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.SplitAfter(string(got), "\n")
+			if ok := tc.tty == "" && len(got) == 0 || len(lines) == 2 && lines[1] == "" && strings.HasPrefix(lines[0], tc.tty); !ok {
+				t.Errorf("the terminal got %q, want one line beginning %q (none for \"\")", got, tc.tty)
+			}
+		})
 	}
 }
 
 // TestBrowserPlay plays on the page in headless Chromium: before its
 // script has loaded the page shows a placeholder of the board; a turn made
 // by clicks is answered by the model (the move list grows by two) and the
-// evaluation panel names the position it describes; an illegal click is
+// evaluation panel names the position it describes; the line on how to
+// move is on the page, visible; an illegal click is
 // refused with a message and leaves the position as it was; and the page
 // logs no console errors or exceptions.
 func TestBrowserPlay(t *testing.T) {
@@ -185,6 +217,15 @@ func TestBrowserPlay(t *testing.T) {
 	)
 	if err != nil {
 		t.Fatalf("playing i5-i7: %v (console: %s)", err, report())
+	}
+	// The page says how to move, where it can be seen.
+	howto, err := chromedp.Run(ctx, chromedp.Evaluate[[]any](`(() => {
+		const e = document.getElementById("howto");
+		const r = e.getBoundingClientRect();
+		return [e.innerText, r.width > 0 && r.height > 0 && getComputedStyle(e).visibility === "visible"];
+	})()`))
+	if err != nil || len(howto) != 2 || howto[0] != howToMove || howto[1] != true {
+		t.Errorf("the line on how to move: [text visible] %v, %v; want %q, visible", howto, err, howToMove)
 	}
 	// The evaluation is of the position the model answered.
 	texts, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.getElementById("evalpos").textContent, document.getElementById("message").textContent]`))

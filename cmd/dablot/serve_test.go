@@ -244,18 +244,27 @@ func TestServeMethods(t *testing.T) {
 	}
 }
 
-// TestServeStatic: the embedded page, with its security headers.
+// howToMove is the page's one line on how to move.
+const howToMove = "Click a piece, then the point it moves to; for a capture chain click each landing point in turn."
+
+// TestServeStatic: the embedded page, with its security headers; the page
+// says how to move.
 func TestServeStatic(t *testing.T) {
 	srv := newTestWebServer(t, "frostviken", 8)
-	for path, want := range map[string]string{"/": "<text class=\"placeholder\"", "/app.js": "/api/engine", "/style.css": "#board"} {
-		res, err := srv.Client().Get(srv.URL + path)
+	for _, tc := range []struct{ path, want string }{
+		{"/", "<text class=\"placeholder\""},
+		{"/", `<p id="howto">` + howToMove + "</p>"},
+		{"/app.js", "/api/engine"},
+		{"/style.css", "#board"},
+	} {
+		res, err := srv.Client().Get(srv.URL + tc.path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		data, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		if res.StatusCode != 200 || !strings.Contains(string(data), want) || !strings.Contains(res.Header.Get("Content-Security-Policy"), "default-src 'self'") {
-			t.Errorf("%s: %d, CSP %q, body lacks %q", path, res.StatusCode, res.Header.Get("Content-Security-Policy"), want)
+		if res.StatusCode != 200 || !strings.Contains(string(data), tc.want) || !strings.Contains(res.Header.Get("Content-Security-Policy"), "default-src 'self'") {
+			t.Errorf("%s: %d, CSP %q, body lacks %q", tc.path, res.StatusCode, res.Header.Get("Content-Security-Policy"), tc.want)
 		}
 	}
 }

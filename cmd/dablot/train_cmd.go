@@ -36,7 +36,10 @@ command, such as make train, picks up where Ctrl-C left it); a run of anything e
 is refused. --fresh starts a new run instead, after moving the one in DIR aside to
 DIR-<time of its last checkpoint> (nothing is deleted).
 Ctrl-C once: finish the generation under way, checkpoint, stop. Twice: stop at once
-(the last checkpoint stands). --resume DIR continues any run.
+(the last checkpoint stands). A hangup (the terminal closed) or a broken output (a
+closed pipe, as when the tee of "make train | tee" ends) counts as the first Ctrl-C;
+the process is not killed. Everything train prints also goes to DIR/train.log,
+appended to by every session of the run. --resume DIR continues any run.
 
 --hours, --cpu-hours and --generations replace the preset's stop: condition (a bound
 not given is none). Hours count the whole training history, a model given to --init
@@ -74,7 +77,7 @@ func presetHelp() string {
 	return b.String()
 }
 
-func runTrain(args []string, out io.Writer) error {
+func runTrain(args []string, out io.Writer) (err error) {
 	fs := newFlags("train", out)
 	cfgPath := fs.String("config", "", "training preset: a built-in name (such as hour) or a YAML file")
 	variant := fs.String("variant", "", "variant (default: the preset file's, else the --init model's)")
@@ -110,26 +113,34 @@ func runTrain(args []string, out io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	// Ctrl-C is caught from here on: before the first generation begins it
-	// stops the run there.
+	// Ctrl-C, a hangup and a broken output are caught from here on (see
+	// runOutput and watchStop): before the first generation begins they
+	// stop the run there. Everything printed goes to the run's log too,
+	// once it is open; so does the error, if any, that the terminal gets
+	// on standard error.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stop := make(chan struct{})
-	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt)
-	defer signal.Stop(sig)
-	go func() {
-		if _, ok := <-sig; !ok {
-			return
+	st := newStopper(cancel)
+	tout := newRunOutput(out, st.finish)
+	defer func() {
+		if err != nil {
+			tout.logOnly("dablot train: %v\n", err)
 		}
-		fmt.Fprintln(out, "\ninterrupt: finishing this generation, then stopping (Ctrl-C again to stop now)")
-		close(stop)
-		if _, ok := <-sig; ok {
-			fmt.Fprintln(out, "\ninterrupt: stopping now; the last checkpoint stands")
-			cancel()
+		if cerr := tout.Close(); err == nil {
+			err = cerr
 		}
 	}()
-	opts := train.RunOptions{Out: out, Progress: isTerminal(out), Threads: *threads, Program: os.Args[0]}
+	ignoreSIGPIPE()
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, stopSignals()...)
+	done := make(chan struct{})
+	defer func() {
+		close(done)
+		signal.Stop(sig)
+	}()
+	go watchStop(tout, sig, st, done)
+	opts := train.RunOptions{Out: tout, Progress: isTerminal(out), Threads: *threads, Program: os.Args[0]}
+	out = tout
 	var run *train.Run
 	switch {
 	case *resume != "" && (*cfgPath != "" || *variant != "" || *init != "" || *dir != "" || *fresh):
@@ -211,6 +222,9 @@ func runTrain(args []string, out io.Writer) error {
 		defer unlock()
 	}
 	defer run.Close()
+	if err := tout.attach(filepath.Join(run.Dir, rundir.LogFile), append([]string{os.Args[0], "train"}, args...)); err != nil {
+		return err
+	}
 	if bound != nil && run.Config.Stop != *bound {
 		if err := run.SetStop(*bound); err != nil {
 			return err
@@ -221,7 +235,7 @@ func runTrain(args []string, out io.Writer) error {
 		fmt.Fprintf(out, "note: matrix kernel %s: this build or CPU has no vector kernel; make build, on a CPU with AVX2 and FMA, runs the network several times faster\n", impl)
 	}
 
-	err := run.Train(ctx, stop)
+	err = run.Train(ctx, st.stop)
 	if ctx.Err() != nil {
 		fmt.Fprintf(out, "stopped; continue with: %s\n", run.ResumeCommand())
 		return nil

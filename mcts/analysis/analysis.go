@@ -97,6 +97,11 @@ type Analysis struct {
 	// Vetoed is the number of first decisions the guard (Analyst.Guard)
 	// kept from the search.
 	Vetoed int
+	// Kept is the visits of the root's decisions that the tree held from
+	// earlier searches when this one began (PUCT keeps its tree from one
+	// turn to the next): a turn's Visits count them with this search's
+	// simulations.
+	Kept int
 }
 
 // Best returns the turn the search plays.
@@ -228,6 +233,10 @@ func (a *Analyst) searchRoot(ctx context.Context, p game.Position, lim mcts.Limi
 	}
 	an.Sims += root.Simulations
 	an.Nodes = root.Nodes
+	for _, v := range root.Visits {
+		an.Kept += v
+	}
+	an.Kept = max(an.Kept-root.Simulations, 0)
 	an.Proof = rootProof(root)
 	return root, nil
 }

@@ -277,6 +277,42 @@ func TestAnalyseForcedChain(t *testing.T) {
 	}
 }
 
+// TestAnalyseKept: the visits of the turns are this search's simulations
+// and those its tree kept from the search before it, which Kept counts:
+// none in a fresh tree or with Gumbel, some after the turn the last
+// search chose (PUCT keeps that subtree).
+func TestAnalyseKept(t *testing.T) {
+	const sims = 200
+	r := configs.MustVariant("keyland")
+	for _, gumbel := range []bool{false, true} {
+		cfg := mcts.DefaultConfig()
+		cfg.Gumbel = gumbel
+		a, err := analysis.New(&mcts.MaterialEvaluator{}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := r.Start()
+		for i := range 2 {
+			an, err := a.Analyse(context.Background(), p, analysis.Query{Limits: mcts.Limits{Sims: sims}, Top: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			visits := 0
+			for _, tt := range an.Top {
+				visits += tt.Visits
+			}
+			kept := i > 0 && !gumbel
+			if (an.Kept > 0) != kept || visits != an.Kept+sims {
+				t.Errorf("gumbel %v, search %d: %d visits of %d turns, %d kept; want %d simulations and kept %v",
+					gumbel, i+1, visits, len(an.Top), an.Kept, sims, kept)
+			}
+			if err := p.ApplyTurn(an.Best().Text); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
 // TestWDLFor: the best turn's chances turn round for the other side.
 func TestWDLFor(t *testing.T) {
 	an := &analysis.Analysis{Side: game.North, Top: []analysis.Turn{{WDL: [3]float32{0.5, 0.3, 0.2}}}}

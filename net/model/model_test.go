@@ -79,10 +79,11 @@ func TestModelRefused(t *testing.T) {
 		data []byte
 		want string
 	}{
-		{"empty", nil, "truncated"},
+		{"empty", nil, "not a dablot model file: the file is empty"},
+		{"text", []byte("hello, this is not a model file at all"), `not a dablot model file: it begins with "hello, t"`},
 		{"truncated", good[:len(good)/2], "out of range"},
+		{"truncated header", good[:100], "truncated file: header length"},
 		{"flipped bit", flipped, "checksum"},
-		{"not a model", []byte("hello, this is not a model file at all"), "not a model file"},
 		{"other encoding", otherEnc, "encoding version"},
 		{"no rules", noRules, "no rules"},
 	} {
@@ -90,6 +91,10 @@ func TestModelRefused(t *testing.T) {
 			_, err := model.DecodeModel(tc.data)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want an error about %q", err, tc.want)
+			}
+			// A damaged model file is not called something else.
+			if !strings.Contains(tc.want, "not a dablot model file") && strings.Contains(err.Error(), "not a dablot model file") {
+				t.Errorf("a damaged model file: %v", err)
 			}
 		})
 	}

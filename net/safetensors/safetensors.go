@@ -44,8 +44,45 @@ const (
 )
 
 // ErrFormat is wrapped by the errors of Decode about an image that is not
-// a safetensors file at all (its header length or JSON header is wrong).
+// a safetensors file at all (a *FormatError).
 var ErrFormat = errors.New("not a safetensors file")
+
+// FormatError is the error of Decode about an image that does not begin
+// as a safetensors file does: one that is empty, or whose first 8 bytes
+// are not a plausible header length, or whose header does not begin with
+// '{' (a text file, a file of another format). An image that begins as
+// one and is damaged or cut short further on gets an error naming the
+// damage instead. It wraps ErrFormat.
+type FormatError struct {
+	Reason string // how the image begins, such as "the file is empty"
+}
+
+func (e *FormatError) Error() string { return ErrFormat.Error() + ": " + e.Reason }
+
+// Unwrap returns ErrFormat.
+func (e *FormatError) Unwrap() error { return ErrFormat }
+
+// checkStart returns a *FormatError unless buf begins as a safetensors
+// image does: a header length of 1 to MaxHeaderBytes (so its high bytes are
+// zero; of a shorter buf, the bytes there must allow one: so a text of
+// fewer than 4 bytes may pass as a truncated image), then '{'.
+func checkStart(buf []byte) error {
+	if len(buf) == 0 {
+		return &FormatError{"the file is empty"}
+	}
+	var head [8]byte
+	k := copy(head[:], buf)
+	n := binary.LittleEndian.Uint64(head[:]) // the least the length can be
+	switch {
+	case n > MaxHeaderBytes:
+		return &FormatError{fmt.Sprintf("it begins with %q, not with a header length (8 bytes, little-endian, at most %d)", buf[:k], MaxHeaderBytes)}
+	case k == 8 && n == 0:
+		return &FormatError{"its header length is 0"}
+	case len(buf) > 8 && buf[8] != '{':
+		return &FormatError{fmt.Sprintf("its header begins with %q, not with '{'", buf[8])}
+	}
+	return nil
+}
 
 // Tensor is one named float32 array.
 type Tensor struct {
@@ -121,21 +158,22 @@ type File struct {
 // Decode parses buf and checks its layout: the header, every tensor's
 // dtype, shape and offsets (no overlaps, gaps or trailing bytes) and the
 // checksum. Its errors say what is wrong, without a prefix; callers add
-// which file it was.
+// which file it was. An image that does not begin as a safetensors file
+// does gets a *FormatError.
 func Decode(buf []byte) (*File, error) {
+	if err := checkStart(buf); err != nil {
+		return nil, err
+	}
 	if len(buf) < 8 {
 		return nil, fmt.Errorf("truncated file: %d bytes, the header length alone needs 8", len(buf))
 	}
 	n := binary.LittleEndian.Uint64(buf)
-	switch {
-	case n == 0 || n > MaxHeaderBytes:
-		return nil, fmt.Errorf("%w: header length %d is absurd (limit %d)", ErrFormat, n, MaxHeaderBytes)
-	case n > uint64(len(buf)-8):
+	if n > uint64(len(buf)-8) {
 		return nil, fmt.Errorf("truncated file: header length %d but only %d bytes follow", n, len(buf)-8)
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(buf[8:8+n], &raw); err != nil {
-		return nil, fmt.Errorf("%w: bad JSON header: %v", ErrFormat, err)
+		return nil, fmt.Errorf("damaged header: bad JSON: %v", err)
 	}
 	data := buf[8+n:]
 	meta := map[string]string{}

@@ -3,6 +3,7 @@ package safetensors
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -109,12 +110,19 @@ func TestDecodeRejects(t *testing.T) {
 		buf  []byte
 		want string
 	}{
-		{"empty", nil, "truncated"},
+		// Images that do not begin as a safetensors file (FormatError).
+		{"empty", nil, "not a safetensors file: the file is empty"},
+		{"text", []byte("hello, this is not a model"), `not a safetensors file: it begins with "hello, t", not with a header length`},
+		{"short text", []byte("hello"), `not a safetensors file: it begins with "hello"`},
+		{"absurd header length", binary.LittleEndian.AppendUint64(nil, 1<<40), "not a safetensors file: it begins with"},
+		{"header length 0", make([]byte, 16), "not a safetensors file: its header length is 0"},
+		{"header not an object", append(binary.LittleEndian.AppendUint64(nil, 2), '[', ']'), `not a safetensors file: its header begins with '['`},
+		// Images that begin as one and are damaged or cut short further on.
+		{"truncated length", good[:5], "truncated file: 5 bytes"},
 		{"truncated header", good[:20], "truncated"},
 		{"truncated data", good[:len(good)-4], "out of range"},
 		{"trailing bytes", append(slices.Clone(good), 0, 0, 0, 0), "trailing"},
-		{"absurd header length", binary.LittleEndian.AppendUint64(nil, 1<<40), "absurd"},
-		{"bad JSON", append(binary.LittleEndian.AppendUint64(nil, 2), '{', '!'), "bad JSON"},
+		{"bad JSON", append(binary.LittleEndian.AppendUint64(nil, 2), '{', '!'), "damaged header: bad JSON"},
 		{"bad metadata", imagetest.RewriteHeader(t, good, func(h map[string]any) { h["__metadata__"] = 3 }), "__metadata__"},
 		{"unknown field", imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "b")["scale"] = 2 }), "bad header entry"},
 		{"wrong dtype", imagetest.RewriteHeader(t, good, func(h map[string]any) { tensor(h, "b")["dtype"] = "F16" }), "dtype"},
@@ -143,6 +151,11 @@ func TestDecodeRejects(t *testing.T) {
 			_, err := Decode(c.buf)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want one mentioning %q", err, c.want)
+			}
+			// Only an image that does not begin as one is "not a safetensors file".
+			var fe *FormatError
+			if notFile := strings.HasPrefix(c.want, ErrFormat.Error()); errors.As(err, &fe) != notFile || errors.Is(err, ErrFormat) != notFile {
+				t.Errorf("error %v: a FormatError %v, want %v", err, fe != nil, notFile)
 			}
 		})
 	}

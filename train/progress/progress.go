@@ -31,17 +31,29 @@ type progress struct {
 	start time.Time
 }
 
-// New starts a bar of n steps described by label on out.
+// Tee is an output that goes to a terminal and elsewhere (a log file,
+// say): Terminal returns that terminal, nil if there is none (any more).
+// A bar on a Tee is drawn on its terminal alone.
+type Tee interface {
+	io.Writer
+	Terminal() *os.File
+}
+
+// New starts a bar of n steps described by label on out: a terminal, or a
+// Tee with one.
 func New(out io.Writer, n int, label string) Bar {
-	f, ok := out.(*os.File)
-	if !ok || n <= 0 || !term.IsTerminal(int(f.Fd())) {
+	f, _ := out.(*os.File)
+	if t, ok := out.(Tee); ok {
+		f = t.Terminal()
+	}
+	if f == nil || n <= 0 || !term.IsTerminal(int(f.Fd())) {
 		return Bar{}
 	}
 	p := &progress{label: label, n: n, start: time.Now()}
 	// progressbar's own times read "[12s:15s]" with no names: the bar
 	// shows its label and the times named instead, after the count.
 	p.bar = progressbar.NewOptions(n,
-		progressbar.OptionSetWriter(out),
+		progressbar.OptionSetWriter(f),
 		progressbar.OptionSetDescription(barText(label, 0, n, 0)),
 		progressbar.OptionShowDescriptionAtLineEnd(),
 		progressbar.OptionSetPredictTime(false),

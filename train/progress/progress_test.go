@@ -1,6 +1,11 @@
 package progress
 
 import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,5 +49,47 @@ func TestBarText(t *testing.T) {
 		if got := barText(tc.label, tc.done, tc.n, tc.elapsed); got != tc.want {
 			t.Errorf("barText(%q, %d, %d, %v) = %q, want %q", tc.label, tc.done, tc.n, tc.elapsed, got, tc.want)
 		}
+	}
+}
+
+// tee is a Tee: the terminal term (nil: none) and the writer other.
+type tee struct {
+	term  *os.File
+	other bytes.Buffer
+}
+
+func (t *tee) Write(p []byte) (int, error) { return t.other.Write(p) }
+func (t *tee) Terminal() *os.File          { return t.term }
+
+// TestBarOnTee: a bar is drawn on a terminal, or on the terminal of a Tee
+// and nowhere else of it; on anything else, a Tee without a terminal
+// included, it is not drawn.
+func TestBarOnTee(t *testing.T) {
+	file, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	for _, out := range []io.Writer{file, &bytes.Buffer{}, &tee{}, &tee{term: file}} {
+		if b := New(out, 10, "games"); b.p != nil {
+			t.Errorf("a bar on %T (no terminal)", out)
+		}
+	}
+	master, slave := openPty(t)
+	out := &tee{term: slave}
+	b := New(out, 10, "games")
+	if b.p == nil {
+		t.Fatal("no bar on a Tee with a terminal")
+	}
+	b.Add(5) // the first step is drawn, unthrottled
+	defer b.Finish()
+	if out.other.Len() > 0 {
+		t.Errorf("the bar went to the Tee's other writer too: %q", out.other.String())
+	}
+	master.SetReadDeadline(time.Now().Add(5 * time.Second))
+	buf := make([]byte, 4096)
+	n, err := master.Read(buf)
+	if err != nil || !strings.Contains(string(buf[:n]), "(5/10) games ·") {
+		t.Errorf("the terminal got %q (%v), want the bar", buf[:n], err)
 	}
 }

@@ -23,6 +23,7 @@ const (
 	GamesDir    = "games"        // self-play game records
 	CheckDir    = "checkpoints"  // trainer checkpoints (weights and optimiser state)
 	SnapshotDir = "snapshots"    // the best network at given CPU hours (the curve)
+	LogFile     = "train.log"    // what dablot train printed, every session of the run appended
 	ShardExt    = ".samples.zst"
 )
 
