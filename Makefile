@@ -1,4 +1,5 @@
 # dablot-zero — build, test, benchmark, train.
+SHELL   := /bin/bash
 GO      ?= go
 BIN     ?= bin/dablot
 # VARIANT: the variant of make train (default dablot) and bench-playouts
@@ -26,10 +27,12 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
-# The plain (pure Go, CGO_ENABLED=0) build must always work.
+# The plain (pure Go, CGO_ENABLED=0) build must always work. The tests'
+# output goes through internal/testlog: plain go test's lines, and every
+# skipped test with its reason (the browser test without Chromium).
 test: fmt-check vet
 	CGO_ENABLED=0 $(GO) build ./...
-	$(GO) test $(TESTFLAGS) ./...
+	set -o pipefail; $(GO) test -json $(TESTFLAGS) ./... | $(GO) run ./internal/testlog
 	$(FAST) $(GO) vet ./net/...
 	$(FAST) $(GO) test $(TESTFLAGS) ./net/...
 
