@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,7 +28,7 @@ import (
 // cmdLadder measures strength at equal time.
 var cmdLadder = &command{
 	name:  "ladder",
-	usage: "MODEL [--ms 100] [--games 100] [--vs MODEL2] [--player gumbel|mcts[:KEY=V,...]] [--book FILE] [--results FILE] [--threads N] [--seed S] [--out FILE [--resume]]",
+	usage: "MODEL [--ms 100] [--games 100] [--vs MODEL2] [--player gumbel|mcts[:KEY=V,...]] [--book FILE] [--results FILE] [--threads N] [--seed S] [--sprt elo0,elo1] [--out FILE [--resume]] | --curve DIR [--games 50] [--out DIR [--resume]] ...",
 	short: "strength at equal time: a model against alpha-beta, from an opening book",
 	long: `Plays MODEL (the shipped player, gumbel:model=MODEL,ms=T) against alphabeta:ms=T, the same time T
 per decision for both, and with --vs also against MODEL2 at the same T. The games
@@ -51,7 +52,18 @@ A long ladder (40 games at 1 s a move take about two hours on 2 cores) can span
 sessions: with --out FILE each game's record is written as it is counted, and the
 same command with --resume checks those records against the match, counts them and
 plays only the games left. A match whose games were all played before appends its
-row only if the results file does not hold it yet.`,
+row only if the results file does not hold it yet. --sprt stops each match early
+once a GSPRT between elo0 and elo1 decides (its row counts the games played).
+
+--curve DIR measures the snapshots of a training run (DIR/snapshots, kept at
+given CPU hours by a config with snapshots:, such as overnight) or a folder of
+snapshots (files VARIANT-Hh.dbm), in order of CPU hours: each against the
+snapshot before it (none for the first), against alphabeta:ms=T and against
+classical:ms=T (the same search with a material count), --games each (default
+50). It prints the plan first; --out DIR keeps a records file per match
+(dablot-2h-vs-dablot-1h.jsonl, dablot-2h-vs-alphabeta.jsonl, ...), which
+--resume continues; the rows go to docs/curve.tsv unless --results says
+otherwise, and dablot report --curve plots them.`,
 	run: runLadder,
 }
 
@@ -61,10 +73,11 @@ const ladderDefaultResults = "docs/ladder.tsv"
 // ladderFlags are a ladder's settings as its command line gives them
 // (parseLadder).
 type ladderFlags struct {
-	model, vs, player, variant, book, results, out string
-	ms, games, threads                             int
-	seed                                           uint64
-	resume                                         bool
+	model, vs, player, variant, book, results, out, curve string
+	ms, games, threads                                    int
+	seed                                                  uint64
+	resume                                                bool
+	sprt                                                  *match.SPRT // nil: every match plays its games
 }
 
 // ladderSetup is what the matches of a ladder share: the settings, the
@@ -92,6 +105,9 @@ func runLadder(args []string, out io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if lf.curve != "" {
+		return runCurve(ctx, out, lf)
+	}
 	ls, spec, sha, err := ladderSettings(ctx, out, lf)
 	if err != nil {
 		return err
@@ -106,37 +122,60 @@ func runLadder(args []string, out io.Writer) error {
 }
 
 // parseLadder parses the ladder's command line and checks what needs no
-// file.
+// file: --curve changes the defaults of --games and --results.
 func parseLadder(args []string, out io.Writer) (*ladderFlags, error) {
 	fs := newFlags("ladder", out)
 	lf := &ladderFlags{}
 	ms := rangeFlag(fs, "ms", 100, 1, 600_000, "time per decision of both players, in milliseconds (1000 for the one-second ladder)")
-	games := rangeFlag(fs, "games", 100, 2, 1_000_000, "games per match, an even number (each opening twice, colours swapped)")
+	games := rangeFlag(fs, "games", 100, 2, 1_000_000, fmt.Sprintf("games per match, an even number (each opening twice, colours swapped); %d with --curve", curveDefaultGames))
 	fs.StringVar(&lf.vs, "vs", "", "a second model to play at the same time per move (a second match)")
 	fs.StringVar(&lf.player, "player", "gumbel", "the model's search: gumbel or mcts, with settings after a colon")
-	fs.StringVar(&lf.variant, "variant", "", "the variant, for a player without a model (eval=); a model decides its own")
+	fs.StringVar(&lf.variant, "variant", "", "the variant, for a player without a model (eval=), or of the snapshots in a --curve folder of several")
 	fs.StringVar(&lf.book, "book", "", "an opening book file (one FEN a line) in place of the variant's")
-	fs.StringVar(&lf.results, "results", ladderDefaultResults, `append a row per match to this file ("" for none)`)
+	fs.StringVar(&lf.results, "results", ladderDefaultResults, fmt.Sprintf(`append a row per match to this file ("" for none; %s with --curve)`, curveDefaultResults))
 	threads := threadsFlag(fs, runtime.NumCPU(), "games played at once, one core each")
 	fs.Uint64Var(&lf.seed, "seed", 1, "random seed of the players (and of generated openings)")
-	fs.StringVar(&lf.out, "out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines); a file already there is moved aside")
+	fs.StringVar(&lf.out, "out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines), a file already there moved aside; with --curve a directory, a file per match")
 	fs.BoolVar(&lf.resume, "resume", false, "continue the ladder whose records are in --out: its games are checked and counted, the rest played")
+	sprt := fs.String("sprt", "", "stop each match early once a GSPRT of elo0 against elo1 (alpha = beta = 0.05) decides, such as 0,50")
+	fs.StringVar(&lf.curve, "curve", "", "the snapshots of a run directory (DIR/snapshots) or a folder of them (VARIANT-Hh.dbm), each against the one before it, alpha-beta and classical")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return nil, err
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	lf.ms, lf.games, lf.threads = *ms, *games, *threads
+	if lf.curve != "" && !set["games"] {
+		lf.games = curveDefaultGames
+	}
+	if lf.curve != "" && !set["results"] {
+		lf.results = curveDefaultResults
+	}
 	switch {
+	case lf.curve != "" && len(pos) > 0:
+		return nil, usagef("--curve measures the snapshots in %s: no MODEL (%s)", lf.curve, strings.Join(pos, " "))
+	case lf.curve != "" && lf.vs != "":
+		return nil, usagef("--curve plays each snapshot against the one before it: no --vs")
 	case len(pos) > 1:
 		return nil, usagef("one MODEL, not %d (%s); a second model goes after --vs", len(pos), strings.Join(pos, " "))
 	case lf.games%2 != 0:
 		return nil, usagef("--games %d: want an even number (each opening is played twice, colours swapped)", lf.games)
+	case lf.curve != "" && lf.resume && lf.out == "":
+		return nil, usagef("--resume continues the curve whose records are in --out DIR: give --out")
 	}
 	if len(pos) == 1 {
 		lf.model = pos[0]
 	}
 	if lf.vs != "" && lf.model == "" {
 		return nil, usagef("--vs compares two models: give MODEL too")
+	}
+	if *sprt != "" {
+		t, err := parseSPRT(*sprt)
+		if err != nil {
+			return nil, err
+		}
+		lf.sprt = &t
 	}
 	return lf, nil
 }
@@ -259,7 +298,7 @@ func playLadderMatch(ctx context.Context, out io.Writer, ls *ladderSetup, m ladd
 	fmt.Fprintf(out, "ladder: %s, A = %s, B = %s, %d games from %s, %d at once (one core each), seed %d, %s\n",
 		ls.rules.Name, m.a.Name, m.b.Name, ls.games, ls.bookName, ls.threads, ls.seed, buildName())
 	cfg := match.ArenaConfig{Rules: ls.rules, Openings: ls.openings, A: m.a, B: m.b, Games: ls.games, Threads: ls.threads,
-		Seed: ls.seed, Code: buildName()}
+		Seed: ls.seed, SPRT: ls.sprt, Code: buildName()}
 	var err error
 	if cfg.Tags, err = modelTags(m.specA, m.specB); err != nil {
 		return err
