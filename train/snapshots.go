@@ -4,18 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/train/rundir"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
-
-// SnapshotName is the file name, in rundir.SnapshotDir, of the snapshot of
-// variant at h CPU hours, such as dablot-4h.dbm.
-func SnapshotName(variant string, h float64) string {
-	return variant + "-" + strconv.FormatFloat(h, 'g', -1, 64) + "h.dbm"
-}
 
 // keepSnapshots writes each snapshot of the config that the run has
 // reached and does not yet have: a copy of the best network at the end of
@@ -36,7 +29,7 @@ func (r *Run) keepSnapshots() error {
 		if i < 0 {
 			return nil // not reached, nor the later ones
 		}
-		path := filepath.Join(r.Dir, rundir.SnapshotDir, SnapshotName(r.Rules.Name, h))
+		path := filepath.Join(r.Dir, rundir.SnapshotDir, rundir.SnapshotName(r.Rules.Name, h))
 		if _, err := os.Stat(path); err == nil {
 			continue
 		} else if !os.IsNotExist(err) {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,7 +28,7 @@ import (
 // cmdLadder measures strength at equal time.
 var cmdLadder = &command{
 	name:  "ladder",
-	usage: "MODEL [--ms 100] [--games 100] [--vs MODEL2] [--player gumbel|mcts[:KEY=V,...]] [--book FILE] [--results FILE] [--threads N] [--seed S] [--out FILE [--resume]]",
+	usage: "MODEL [--ms 100] [--games 100] [--vs MODEL2] [--player gumbel|mcts[:KEY=V,...]] [--book FILE] [--results FILE] [--threads N] [--seed S] [--sprt elo0,elo1] [--out FILE [--resume]] | --curve DIR [--games 50] [--out DIR [--resume]] ...",
 	short: "strength at equal time: a model against alpha-beta, from an opening book",
 	long: `Plays MODEL (the shipped player, gumbel:model=MODEL,ms=T) against alphabeta:ms=T, the same time T
 per decision for both, and with --vs also against MODEL2 at the same T. The games
@@ -51,158 +52,305 @@ A long ladder (40 games at 1 s a move take about two hours on 2 cores) can span
 sessions: with --out FILE each game's record is written as it is counted, and the
 same command with --resume checks those records against the match, counts them and
 plays only the games left. A match whose games were all played before appends its
-row only if the results file does not hold it yet.`,
+row only if the results file does not hold it yet. --sprt stops each match early
+once a GSPRT between elo0 and elo1 decides (its row counts the games played).
+
+--curve DIR measures the snapshots of a training run (DIR/snapshots, kept at
+given CPU hours by a config with snapshots:, such as overnight) or a folder of
+snapshots (files VARIANT-Hh.dbm), in order of CPU hours: each against the
+snapshot before it (none for the first), against alphabeta:ms=T and against
+classical:ms=T (the same search with a material count), --games each (default
+50). It prints the plan first; --out DIR keeps a records file per match
+(dablot-2h-vs-dablot-1h.jsonl, dablot-2h-vs-alphabeta.jsonl, ...), which
+--resume continues; the rows go to docs/curve.tsv unless --results says
+otherwise, and dablot report --curve plots them.`,
 	run: runLadder,
 }
 
 // ladderDefaultResults is where the ladder appends its rows by default.
 const ladderDefaultResults = "docs/ladder.tsv"
 
+// ladderFlags are a ladder's settings as its command line gives them
+// (parseLadder).
+type ladderFlags struct {
+	model, vs, player, variant, book, results, out, curve string
+	ms, games, threads                                    int
+	seed                                                  uint64
+	resume                                                bool
+	sprt                                                  *match.SPRT // nil: every match plays its games
+}
+
+// ladderSetup is what the matches of a ladder share: the settings, the
+// rules and the openings.
+type ladderSetup struct {
+	*ladderFlags
+	rules    *game.Rules
+	openings []game.Position
+	bookName string
+}
+
+// ladderMatch is one match of a ladder: A, made from the spec specA,
+// against B, made from specB; model and sha are A's model file and its
+// checksum ("" for none), for the match's row.
+type ladderMatch struct {
+	a, b         *mcts.Factory
+	specA, specB string
+	model, sha   string
+}
+
 func runLadder(args []string, out io.Writer) error {
-	fs := newFlags("ladder", out)
-	ms := rangeFlag(fs, "ms", 100, 1, 600_000, "time per decision of both players, in milliseconds (1000 for the one-second ladder)")
-	games := rangeFlag(fs, "games", 100, 2, 1_000_000, "games per match, an even number (each opening twice, colours swapped)")
-	vs := fs.String("vs", "", "a second model to play at the same time per move (a second match)")
-	player := fs.String("player", "gumbel", "the model's search: gumbel or mcts, with settings after a colon")
-	variant := fs.String("variant", "", "the variant, for a player without a model (eval=); a model decides its own")
-	bookFile := fs.String("book", "", "an opening book file (one FEN a line) in place of the variant's")
-	results := fs.String("results", ladderDefaultResults, `append a row per match to this file ("" for none)`)
-	threads := threadsFlag(fs, runtime.NumCPU(), "games played at once, one core each")
-	seed := fs.Uint64("seed", 1, "random seed of the players (and of generated openings)")
-	outFile := fs.String("out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines); a file already there is moved aside")
-	resume := fs.Bool("resume", false, "continue the ladder whose records are in --out: its games are checked and counted, the rest played")
-	pos, err := parseArgs(fs, args)
+	lf, err := parseLadder(args, out)
 	if err != nil {
 		return err
-	}
-	switch {
-	case len(pos) > 1:
-		return usagef("one MODEL, not %d (%s); a second model goes after --vs", len(pos), strings.Join(pos, " "))
-	case *games%2 != 0:
-		return usagef("--games %d: want an even number (each opening is played twice, colours swapped)", *games)
-	}
-	modelPath := ""
-	if len(pos) == 1 {
-		modelPath = pos[0]
-	}
-	if *vs != "" && modelPath == "" {
-		return usagef("--vs compares two models: give MODEL too")
-	}
-	if _, err := ladderSpec(*player, modelPath, *ms, nil); err != nil {
-		return err // a bad --player before a missing model
-	}
-	r, sha, err := ladderRules(modelPath, *variant)
-	if err != nil {
-		return err
-	}
-	spec, err := ladderSpec(*player, modelPath, *ms, r)
-	if err != nil {
-		return err
-	}
-	if *results != "" {
-		if err := ladder.CheckFile(*results); err != nil {
-			return usagef("--results: %v", err)
-		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	openings, bookName, err := bookOpenings(ctx, out, r, *bookFile, *games, *seed)
+	if lf.curve != "" {
+		return runCurve(ctx, out, lf)
+	}
+	ls, spec, sha, err := ladderSettings(ctx, out, lf)
 	if err != nil {
 		return err
 	}
-
-	opts := model.OwnSpecOptions(r)
-	a, err := mcts.ParseFactory(spec, opts)
+	var made factories
+	defer made.close()
+	matches, err := ladderPlayers(ls, spec, sha, &made)
 	if err != nil {
-		return usagef("--player: %v", err)
+		return err
 	}
-	defer a.Close()
-	// Every player is made before the first game, so that a bad --vs is
-	// found at once.
-	specs := []string{fmt.Sprintf("alphabeta:ms=%d", *ms)}
-	if *vs != "" {
-		vsSpec, err := ladderSpec(*player, *vs, *ms, r)
+	return ladderMatches(ctx, out, ls, matches)
+}
+
+// parseLadder parses the ladder's command line and checks what needs no
+// file: --curve changes the defaults of --games and --results.
+func parseLadder(args []string, out io.Writer) (*ladderFlags, error) {
+	fs := newFlags("ladder", out)
+	lf := &ladderFlags{}
+	ms := rangeFlag(fs, "ms", 100, 1, 600_000, "time per decision of both players, in milliseconds (1000 for the one-second ladder)")
+	games := rangeFlag(fs, "games", 100, 2, 1_000_000, fmt.Sprintf("games per match, an even number (each opening twice, colours swapped); %d with --curve", curveDefaultGames))
+	fs.StringVar(&lf.vs, "vs", "", "a second model to play at the same time per move (a second match)")
+	fs.StringVar(&lf.player, "player", "gumbel", "the model's search: gumbel or mcts, with settings after a colon")
+	fs.StringVar(&lf.variant, "variant", "", "the variant, for a player without a model (eval=), or of the snapshots in a --curve folder of several")
+	fs.StringVar(&lf.book, "book", "", "an opening book file (one FEN a line) in place of the variant's")
+	fs.StringVar(&lf.results, "results", ladderDefaultResults, fmt.Sprintf(`append a row per match to this file ("" for none; %s with --curve)`, curveDefaultResults))
+	threads := threadsFlag(fs, runtime.NumCPU(), "games played at once, one core each")
+	fs.Uint64Var(&lf.seed, "seed", 1, "random seed of the players (and of generated openings)")
+	fs.StringVar(&lf.out, "out", "", "write the game records to this file (PGN-like; .jsonl for JSON lines), a file already there moved aside; with --curve a directory, a file per match")
+	fs.BoolVar(&lf.resume, "resume", false, "continue the ladder whose records are in --out: its games are checked and counted, the rest played")
+	sprt := fs.String("sprt", "", "stop each match early once a GSPRT of elo0 against elo1 (alpha = beta = 0.05) decides, such as 0,50")
+	fs.StringVar(&lf.curve, "curve", "", "the snapshots of a run directory (DIR/snapshots) or a folder of them (VARIANT-Hh.dbm), each against the one before it, alpha-beta and classical")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	lf.ms, lf.games, lf.threads = *ms, *games, *threads
+	if lf.curve != "" && !set["games"] {
+		lf.games = curveDefaultGames
+	}
+	if lf.curve != "" && !set["results"] {
+		lf.results = curveDefaultResults
+	}
+	switch {
+	case lf.curve != "" && len(pos) > 0:
+		return nil, usagef("--curve measures the snapshots in %s: no MODEL (%s)", lf.curve, strings.Join(pos, " "))
+	case lf.curve != "" && lf.vs != "":
+		return nil, usagef("--curve plays each snapshot against the one before it: no --vs")
+	case len(pos) > 1:
+		return nil, usagef("one MODEL, not %d (%s); a second model goes after --vs", len(pos), strings.Join(pos, " "))
+	case lf.games%2 != 0:
+		return nil, usagef("--games %d: want an even number (each opening is played twice, colours swapped)", lf.games)
+	case lf.curve != "" && lf.resume && lf.out == "":
+		return nil, usagef("--resume continues the curve whose records are in --out DIR: give --out")
+	}
+	if len(pos) == 1 {
+		lf.model = pos[0]
+	}
+	if lf.vs != "" && lf.model == "" {
+		return nil, usagef("--vs compares two models: give MODEL too")
+	}
+	if *sprt != "" {
+		t, err := parseSPRT(*sprt)
 		if err != nil {
-			return err
+			return nil, err
+		}
+		lf.sprt = &t
+	}
+	return lf, nil
+}
+
+// ladderSettings checks the model and --player, and reads what the
+// ladder's matches share; it returns the model's spec and checksum too.
+func ladderSettings(ctx context.Context, out io.Writer, lf *ladderFlags) (*ladderSetup, string, string, error) {
+	if _, err := ladderSpec(lf.player, lf.model, lf.ms, nil); err != nil {
+		return nil, "", "", err // a bad --player before a missing model
+	}
+	r, sha, err := ladderRules(lf.model, lf.variant)
+	if err != nil {
+		return nil, "", "", err
+	}
+	spec, err := ladderSpec(lf.player, lf.model, lf.ms, r)
+	if err != nil {
+		return nil, "", "", err
+	}
+	ls, err := newLadderSetup(ctx, out, lf, r)
+	return ls, spec, sha, err
+}
+
+// newLadderSetup checks the results file and reads the openings of a
+// ladder on rules r.
+func newLadderSetup(ctx context.Context, out io.Writer, lf *ladderFlags, r *game.Rules) (*ladderSetup, error) {
+	if lf.results != "" {
+		if err := ladder.CheckFile(lf.results); err != nil {
+			return nil, usagef("--results: %v", err)
+		}
+	}
+	openings, bookName, err := bookOpenings(ctx, out, r, lf.book, lf.games, lf.seed)
+	if err != nil {
+		return nil, err
+	}
+	return &ladderSetup{ladderFlags: lf, rules: r, openings: openings, bookName: bookName}, nil
+}
+
+// factories are the players a ladder made, closed together.
+type factories []*mcts.Factory
+
+// make makes the players of spec, each searching on a core of its own; an
+// error is a usage error of the flag that gave the spec.
+func (fs *factories) make(spec string, r *game.Rules, flag string) (*mcts.Factory, error) {
+	f, err := mcts.ParseFactory(spec, model.OwnSpecOptions(r))
+	if err != nil {
+		return nil, usagef("%s: %v", flag, err)
+	}
+	*fs = append(*fs, f)
+	return f, nil
+}
+
+// close closes every factory made.
+func (fs factories) close() {
+	for _, f := range fs {
+		f.Close()
+	}
+}
+
+// ladderPlayers makes the players of a ladder of the model of spec: its
+// matches against alphabeta:ms=T and, with --vs, against the second model.
+// Every player is made before the first game, so that a bad --vs is found
+// at once.
+func ladderPlayers(ls *ladderSetup, spec, sha string, made *factories) ([]ladderMatch, error) {
+	a, err := made.make(spec, ls.rules, "--player")
+	if err != nil {
+		return nil, err
+	}
+	specs := []string{fmt.Sprintf("alphabeta:ms=%d", ls.ms)}
+	if ls.vs != "" {
+		vsSpec, err := ladderSpec(ls.player, ls.vs, ls.ms, ls.rules)
+		if err != nil {
+			return nil, err
 		}
 		specs = append(specs, vsSpec)
 	}
-	var opponents []*mcts.Factory
+	var matches []ladderMatch
 	for _, s := range specs {
-		b, err := mcts.ParseFactory(s, opts)
+		b, err := made.make(s, ls.rules, "--vs")
 		if err != nil {
-			return usagef("--vs: %v", err)
+			return nil, err
 		}
-		defer b.Close()
 		if b.Name == a.Name {
 			b.Name += " (B)"
 		}
-		opponents = append(opponents, b)
+		matches = append(matches, ladderMatch{a: a, b: b, specA: spec, specB: s, model: ls.model, sha: sha})
 	}
-	sink, recs, err := openSink(out, *outFile, *resume)
+	return matches, nil
+}
+
+// ladderMatches plays the matches of a ladder, their records in one file
+// (--out), and appends their rows.
+func ladderMatches(ctx context.Context, out io.Writer, ls *ladderSetup, matches []ladderMatch) error {
+	sink, recs, err := openSink(out, ls.out, ls.resume)
 	if err != nil {
 		return err
 	}
 	defer sink.Close()
-	byMatch, err := ladderRecords(recs, a, opponents)
+	byMatch, err := ladderRecords(recs, matches)
 	if err != nil {
-		return fmt.Errorf("--resume: %s: %w", *outFile, err)
+		return fmt.Errorf("--resume: %s: %w", ls.out, err)
 	}
-	for i, b := range opponents {
-		fmt.Fprintf(out, "ladder: %s, A = %s, B = %s, %d games from %s, %d at once (one core each), seed %d, %s\n",
-			r.Name, a.Name, b.Name, *games, bookName, *threads, *seed, buildName())
-		cfg := match.ArenaConfig{Rules: r, Openings: openings, A: a, B: b, Games: *games, Threads: *threads, Seed: *seed,
-			Code: buildName()}
-		if cfg.Tags, err = modelTags(spec, specs[i]); err != nil {
+	for i, m := range matches {
+		if err := playLadderMatch(ctx, out, ls, m, byMatch[i], sink, ls.out); err != nil {
 			return err
 		}
-		if cfg.Done, err = resumeMatch(ctx, out, cfg, byMatch[i], *outFile); err != nil {
-			return err
-		}
-		res, err := playMatch(ctx, out, cfg, sink)
-		if err != nil {
-			return err
-		}
-		row := ladder.Row{Time: time.Now(), Code: strings.Join(res.Codes(), "+"), Model: modelPath, ModelSHA256: sha,
-			Variant: r.Name, Player: a.Name, Opponent: strings.TrimSuffix(b.Name, " (B)"), MS: *ms, WDL: res.WDL, AsSouth: res.AsSouth,
-			AsNorth: res.AsNorth, Book: bookName, Threads: *threads, Seed: *seed, Wall: res.Elapsed}
-		if *results == "" {
-			continue
-		}
-		if res.Resumed == len(res.Games) {
-			rows, err := ladder.Read(*results)
-			if err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-			if slices.ContainsFunc(rows, row.SameMatch) {
-				fmt.Fprintf(out, "every game was played before, and %s holds the match's row already\n", *results)
-				continue
-			}
-		}
-		if err := ladder.AppendRow(*results, row); err != nil {
-			fmt.Fprintf(out, "the row, not appended:\n%s\n%s\n", ladder.Header(), row.Format())
-			return err
-		}
-		fmt.Fprintf(out, "row appended to %s\n", *results)
 	}
 	if err := sink.Close(); err != nil {
 		return err
 	}
-	if *outFile != "" {
-		fmt.Fprintf(out, "records written to %s\n", *outFile)
+	if ls.out != "" {
+		fmt.Fprintf(out, "records written to %s\n", ls.out)
 	}
 	return nil
 }
 
-// ladderRecords sorts the records of an earlier run of the ladder by match:
-// the games of A against opponents[i] go to element i, in the order of the
+// playLadderMatch plays match m, its games of an earlier run in recs (read
+// from file) counted first and the rest written to sink, and appends its
+// row to the results file.
+func playLadderMatch(ctx context.Context, out io.Writer, ls *ladderSetup, m ladderMatch, recs []*game.Record, sink *recordSink, file string) error {
+	fmt.Fprintf(out, "ladder: %s, A = %s, B = %s, %d games from %s, %d at once (one core each), seed %d, %s\n",
+		ls.rules.Name, m.a.Name, m.b.Name, ls.games, ls.bookName, ls.threads, ls.seed, buildName())
+	cfg := match.ArenaConfig{Rules: ls.rules, Openings: ls.openings, A: m.a, B: m.b, Games: ls.games, Threads: ls.threads,
+		Seed: ls.seed, SPRT: ls.sprt, Code: buildName()}
+	var err error
+	if cfg.Tags, err = modelTags(m.specA, m.specB); err != nil {
+		return err
+	}
+	if cfg.Done, err = resumeMatch(ctx, out, cfg, recs, file); err != nil {
+		return err
+	}
+	res, err := playMatch(ctx, out, cfg, sink)
+	if err != nil {
+		return err
+	}
+	row := ladder.Row{Time: time.Now(), Code: strings.Join(res.Codes(), "+"), Model: m.model, ModelSHA256: m.sha,
+		Variant: ls.rules.Name, Player: m.a.Name, Opponent: strings.TrimSuffix(m.b.Name, " (B)"), MS: ls.ms, WDL: res.WDL,
+		AsSouth: res.AsSouth, AsNorth: res.AsNorth, Book: ls.bookName, Threads: ls.threads, Seed: ls.seed, Wall: res.Elapsed}
+	return appendLadderRow(out, ls.results, row, res.Resumed == len(res.Games))
+}
+
+// appendLadderRow appends row to the results file ("" for none), unless
+// every game of its match was played before (resumed) and the file holds
+// the row already.
+func appendLadderRow(out io.Writer, results string, row ladder.Row, resumed bool) error {
+	if results == "" {
+		return nil
+	}
+	if resumed {
+		rows, err := ladder.Read(results)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if slices.ContainsFunc(rows, row.SameMatch) {
+			fmt.Fprintf(out, "every game was played before, and %s holds the match's row already\n", results)
+			return nil
+		}
+	}
+	if err := ladder.AppendRow(results, row); err != nil {
+		fmt.Fprintf(out, "the row, not appended:\n%s\n%s\n", ladder.Header(), row.Format())
+		return err
+	}
+	fmt.Fprintf(out, "row appended to %s\n", results)
+	return nil
+}
+
+// ladderRecords sorts the records of an earlier run of a ladder by match:
+// the games of match i's players go to element i, in the order of the
 // file. A record of other players is an error.
-func ladderRecords(recs []*game.Record, a *mcts.Factory, opponents []*mcts.Factory) ([][]*game.Record, error) {
-	byMatch := make([][]*game.Record, len(opponents))
+func ladderRecords(recs []*game.Record, matches []ladderMatch) ([][]*game.Record, error) {
+	byMatch := make([][]*game.Record, len(matches))
 next:
 	for k, rec := range recs {
-		for i, b := range opponents {
-			if rec.South == a.Name && rec.North == b.Name || rec.South == b.Name && rec.North == a.Name {
+		for i, m := range matches {
+			a, b := m.a.Name, m.b.Name
+			if rec.South == a && rec.North == b || rec.South == b && rec.North == a {
 				byMatch[i] = append(byMatch[i], rec)
 				continue next
 			}

@@ -147,6 +147,8 @@ func TestLadderErrors(t *testing.T) {
 		{[]string{modelFile, "--book", badBook}, 1, "bad.txt:3: FEN"},
 		{[]string{modelFile, "--book", otherBoard}, 1, "dablot.txt:1: FEN"},
 		{[]string{modelFile, "--book", filepath.Join(dir, "nosuch.txt")}, 1, "nosuch.txt"},
+		{[]string{modelFile, "--sprt", "50"}, 2, `--sprt "50": want elo0,elo1`},
+		{[]string{modelFile, "--sprt", "50,0"}, 2, "elo1 must be greater than elo0"},
 	} {
 		args := append([]string{"ladder"}, tc.args...)
 		if !slices.Contains(tc.args, "--results") {
@@ -162,6 +164,27 @@ func TestLadderErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(results); err == nil {
 		t.Error("a failed ladder wrote the results file")
+	}
+}
+
+// TestLadderSPRT: --sprt tests each match as it goes, prints the test's
+// state, and may stop it early; the row counts the games played. Against
+// elo0 = 700 a random network soon falls below: two games without a win
+// accept H0 (mcts/match's SPRT tests).
+func TestLadderSPRT(t *testing.T) {
+	results := filepath.Join(t.TempDir(), "ladder.tsv")
+	out, err := runCmd(t, "ladder", testModel(t, "frostviken"), "--ms", "2", "--games", "8", "--threads", "1", "--sprt", "700,1000", "--results", results)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	wantOutput(t, out, "SPRT    elo0=700 elo1=1000 alpha=0.05 beta=0.05: LLR")
+	played := len(regexp.MustCompile(`(?m)^game +\d+/8:`).FindAllString(out, -1))
+	rows, err := ladder.Read(results)
+	if err != nil || len(rows) != 1 || rows[0].WDL.Games() != played {
+		t.Fatalf("%d rows (%v) for %d games played:\n%s", len(rows), err, played, out)
+	}
+	if decided := strings.Contains(out, "H0 accepted") || strings.Contains(out, "H1 accepted"); decided != (played < 8) && played < 8 {
+		t.Errorf("%d of 8 games played, the test undecided:\n%s", played, out)
 	}
 }
 

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"io"
 	"os"
+	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,5 +37,54 @@ func TestMakefileHourModels(t *testing.T) {
 	}
 	if found != 3 {
 		t.Errorf("%d HOUR_ models in the Makefile, want 3 (dablot, winther, frostviken)", found)
+	}
+}
+
+// TestMakeCurve: make curve runs the binary BIN as it is (a pinned one
+// too, never building it) on the run RUN: the ladder's curve, whose
+// command line parses, resumed from curves/NAME, then its plot; without
+// RUN it stops with a message.
+func TestMakeCurve(t *testing.T) {
+	makeN := func(vars ...string) (string, error) {
+		cmd := exec.Command("make", append([]string{"-n", "-s", "--no-print-directory", "-C", "../..", "curve"}, vars...)...)
+		for _, kv := range os.Environ() {
+			name, _, _ := strings.Cut(kv, "=")
+			if !slices.Contains([]string{"BIN", "RUN", "MS", "CURVE_GAMES", "SPRT", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"}, name) {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := makeN("RUN=runs/dablot-overnight/", "BIN=/pinned/dablot", "SPRT=0,50")
+	if err != nil {
+		t.Fatalf("make -n curve: %v\n%s", err, out)
+	}
+	var ladderArgs []string
+	reports := 0
+	for line := range strings.Lines(out) {
+		f := strings.Fields(line)
+		switch {
+		case len(f) > 1 && f[0] == "/pinned/dablot" && f[1] == "ladder":
+			ladderArgs = f[2:]
+		case len(f) > 1 && f[0] == "/pinned/dablot" && f[1] == "report":
+			reports++
+			if !strings.Contains(line, "--curve docs/curve.tsv --snapshots runs/dablot-overnight/ --ms 100") {
+				t.Errorf("the plot: %s", line)
+			}
+		case strings.Contains(line, "go build") || strings.Contains(line, "bin/dablot "):
+			t.Errorf("make curve with a pinned binary builds or runs another: %s", line)
+		}
+	}
+	if ladderArgs == nil || reports != 1 {
+		t.Fatalf("make -n curve printed no ladder and report commands:\n%s", out)
+	}
+	lf, err := parseLadder(ladderArgs, io.Discard)
+	if err != nil || lf.curve != "runs/dablot-overnight/" || lf.ms != 100 || lf.games != 50 || lf.sprt == nil || lf.sprt.Elo1 != 50 ||
+		lf.out != "curves/dablot-overnight" || !lf.resume || lf.results != curveDefaultResults {
+		t.Errorf("make curve runs ladder %q: %+v, %v", ladderArgs, lf, err)
+	}
+	if out, err := makeN(); err == nil || !strings.Contains(out, "make curve RUN=DIR") {
+		t.Errorf("make curve without RUN: %v\n%s", err, out)
 	}
 }

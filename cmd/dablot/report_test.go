@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/dablot-zero/dablot/internal/research/ladder"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 
@@ -104,5 +106,33 @@ func TestReportErrors(t *testing.T) {
 	}
 	if code, stdout, _ := run("report", "-h"); code != 0 || !strings.Contains(stdout, "usage: dablot report DIR") {
 		t.Errorf("report -h: exit %d, output %q", code, stdout)
+	}
+}
+
+// TestReportCurveErrors: the curve's report names what is wrong with its
+// input.
+func TestReportCurveErrors(t *testing.T) {
+	dir := t.TempDir()
+	ladderRows := filepath.Join(dir, "ladder.tsv")
+	row := ladder.Row{Time: time.Now(), Model: "models/dablot.dbm", Variant: "dablot", Player: "gumbel:model=models/dablot.dbm,ms=100",
+		Opponent: "alphabeta:ms=100", MS: 100}
+	row.WDL.W = 1
+	if err := ladder.AppendRow(ladderRows, row); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--curve", filepath.Join(dir, "nosuch.tsv")}, 1, "nosuch.tsv"},
+		{[]string{"--curve", ladderRows}, 1, "row 1: model models/dablot.dbm is not a snapshot of dablot"},
+		{[]string{"--curve", ladderRows, dir}, 2, "no run directory"},
+		{[]string{dir, "--ms", "100"}, 2, "give --curve FILE"},
+	} {
+		code, _, stderr := run(append([]string{"report"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
 	}
 }

@@ -6,7 +6,10 @@ package rundir
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/internal/durable"
@@ -42,4 +45,32 @@ func ReadRules(dir string) (*game.Rules, error) {
 		return nil, fmt.Errorf("%s: %w", VariantFile, err)
 	}
 	return rules, nil
+}
+
+// SnapshotName is the file name, in SnapshotDir, of the snapshot of
+// variant at h CPU hours, such as dablot-4h.dbm.
+func SnapshotName(variant string, h float64) string {
+	return variant + "-" + strconv.FormatFloat(h, 'g', -1, 64) + "h.dbm"
+}
+
+// ParseSnapshotName reads a name that SnapshotName wrote: the variant
+// (which may hold hyphens, as daablot-17 does) and the CPU hours, a finite
+// number above 0 (which may hold one too, as 1e-06 does: the hours are the
+// longest such ending). It reports false for any other name.
+func ParseSnapshotName(name string) (variant string, h float64, ok bool) {
+	rest, found := strings.CutSuffix(name, "h.dbm")
+	if !found {
+		return "", 0, false
+	}
+	for i := range len(rest) {
+		if rest[i] != '-' || i == 0 || rest[i-1] == '-' {
+			continue
+		}
+		v := rest[:i]
+		h, err := strconv.ParseFloat(rest[i+1:], 64)
+		if err == nil && h > 0 && !math.IsInf(h, 0) && SnapshotName(v, h) == name {
+			return v, h, true
+		}
+	}
+	return "", 0, false
 }

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dablot-zero/dablot/internal/research/ladder"
 	"github.com/dablot-zero/dablot/internal/research/report"
+	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/train/runlog"
 )
 
@@ -64,4 +66,30 @@ func Example() {
 	// gen1 +201
 	// greedy +141
 	// random +0
+}
+
+// The curve of two snapshots: each against alpha-beta, and the second
+// against the first, which puts it 191 Elo over the first.
+func ExampleCurves() {
+	row := func(hours, opponent string, w, d, l int) ladder.Row {
+		model := "runs/d/snapshots/dablot-" + hours + "h.dbm"
+		return ladder.Row{Model: model, Variant: "dablot", Player: "gumbel:model=" + model + ",ms=100", Opponent: opponent,
+			MS: 100, WDL: match.WDL{W: w, D: d, L: l}}
+	}
+	curves, err := report.Curves([]ladder.Row{
+		row("1", "alphabeta:ms=100", 10, 0, 30),
+		row("2", "gumbel:model=runs/d/snapshots/dablot-1h.dbm,ms=100", 30, 0, 10),
+		row("2", "alphabeta:ms=100", 20, 0, 20),
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(curves[0].Table())
+	// Output:
+	// curve: dablot at 100 ms, the snapshots of runs/d/snapshots, as gumbel:model=SNAPSHOT,ms=100
+	// alphabeta: alphabeta:ms=100
+	// classical: -
+	// hours  vs alphabeta W/D/L, Elo   vs classical  vs the one before             Elo over 1h
+	// 1h     10/0/30 -191 [-353, -82]  -             -                             0 [0, 0]
+	// 2h     20/0/20 0 [-111, +111]    -             1h: 30/0/10 +191 [+82, +353]  +191 [+82, +353]
 }
