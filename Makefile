@@ -125,11 +125,13 @@ HOUR_winther ?= models/winther.dbm
 HOUR_frostviken ?= models/frostviken.dbm
 BARS ?= bars
 OPTS ?=
+# KIND: the search of the bars' players, the shipped player's (mcts: PUCT; docs/player.md)
+KIND ?= mcts
 comma := ,
-LADDER_PLAYER = $(if $(OPTS),--player gumbel:$(OPTS))
+LADDER_PLAYER = $(if $(OPTS),--player $(KIND):$(OPTS))
 bars-hour: build
 	mkdir -p $(BARS)
-	$(foreach v,dablot winther frostviken,$(BIN) arena --variant $(v) --a "gumbel:model=$(HOUR_$(v)),sims=200$(if $(OPTS),$(comma)$(OPTS))" --b alphabeta:depth=2 --games 100 --book configs/books/$(v).txt --threads 2 --seed 11 --out $(BARS)/hour-$(v)-ab2.jsonl --resume &&) true
+	$(foreach v,dablot winther frostviken,$(BIN) arena --variant $(v) --a "$(KIND):model=$(HOUR_$(v)),sims=200$(if $(OPTS),$(comma)$(OPTS))" --b alphabeta:depth=2 --games 100 --book configs/books/$(v).txt --threads 2 --seed 11 --out $(BARS)/hour-$(v)-ab2.jsonl --resume &&) true
 
 bar-8h: build
 	mkdir -p $(BARS)
@@ -138,7 +140,7 @@ bar-8h: build
 	  $(BIN) ladder $(MODELS)/$$v.dbm --ms 100 --games 100 $(LADDER_PLAYER) --out $(BARS)/8h-$$v-ab100.jsonl --resume || exit 1; \
 	done
 	$(BIN) ladder $(MODELS)/keyland.dbm --ms 1000 --games 40 $(LADDER_PLAYER) --out $(BARS)/8h-keyland-ab1000.jsonl --resume
-	$(BIN) arena --variant keyland --a "gumbel:model=$(MODELS)/keyland.dbm,sims=200$(if $(OPTS),$(comma)$(OPTS))" --b uct:playouts=1000 --games 40 --book configs/books/keyland.txt --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl --resume
+	$(BIN) arena --variant keyland --a "$(KIND):model=$(MODELS)/keyland.dbm,sims=200$(if $(OPTS),$(comma)$(OPTS))" --b uct:playouts=1000 --games 40 --book configs/books/keyland.txt --threads 2 --seed 11 --out $(BARS)/8h-keyland-uct1000.jsonl --resume
 
 clean:
 	rm -rf bin

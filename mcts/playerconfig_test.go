@@ -21,21 +21,24 @@ func TestPlayerConfigResolves(t *testing.T) {
 		want func(c *PlayerConfig) // from ShippedPlayer("m.dbm") or the eval's
 		full string                // String, if given
 	}{
-		{"gumbel:model=m.dbm", func(c *PlayerConfig) {}, "gumbel:model=m.dbm,ms=1000,batch=8,solve=1,forced=1,m=16,cvisit=50,cscale=0.1,gscale=0," +
+		{"mcts:model=m.dbm", func(c *PlayerConfig) {}, "mcts:model=m.dbm,ms=1000,batch=8,solve=1,forced=1,cpuct=1.25,fpu=0.25,noise=0,temp=0,reuse=1," +
 			"cache=65536,guard=16,gmargin=50,gshare=0.5,gnodes=0,gext=1,gorder=1,gking=10,eg=3"},
-		{"gumbel:model=m.dbm,ms=100", func(c *PlayerConfig) { c.Limits.Time = 100 * time.Millisecond }, ""},
-		{"gumbel:model=m.dbm,sims=200", func(c *PlayerConfig) { c.Limits = Limits{Sims: 200}; c.Guard.Nodes = DefaultGuardNodes }, ""},
-		{"gumbel:model=m.dbm,sims=200,gnodes=1000", func(c *PlayerConfig) { c.Limits = Limits{Sims: 200}; c.Guard.Nodes = 1000 }, ""},
-		{"gumbel:model=m.dbm,guard=0,eg=0", func(c *PlayerConfig) { c.Guard, c.Endgames = GuardConfig{}, 0 },
-			"gumbel:model=m.dbm,ms=1000,batch=8,solve=1,forced=1,m=16,cvisit=50,cscale=0.1,gscale=0,cache=65536,guard=0,eg=0"},
+		{"m.dbm", func(c *PlayerConfig) {}, ""}, // a model file alone
+		{"gumbel:model=m.dbm", func(c *PlayerConfig) { c.Gumbel = true }, "gumbel:model=m.dbm,ms=1000,batch=8,solve=1,forced=1,m=16,cvisit=50,cscale=0.1,gscale=0," +
+			"cache=65536,guard=16,gmargin=50,gshare=0.5,gnodes=0,gext=1,gorder=1,gking=10,eg=3"},
+		{"mcts:model=m.dbm,ms=100", func(c *PlayerConfig) { c.Limits.Time = 100 * time.Millisecond }, ""},
+		{"mcts:model=m.dbm,sims=200", func(c *PlayerConfig) { c.Limits = Limits{Sims: 200}; c.Guard.Nodes = DefaultGuardNodes }, ""},
+		{"gumbel:model=m.dbm,sims=200,gnodes=1000", func(c *PlayerConfig) { c.Gumbel, c.Limits, c.Guard.Nodes = true, Limits{Sims: 200}, 1000 }, ""},
+		{"mcts:model=m.dbm,guard=0,eg=0", func(c *PlayerConfig) { c.Guard, c.Endgames = GuardConfig{}, 0 },
+			"mcts:model=m.dbm,ms=1000,batch=8,solve=1,forced=1,cpuct=1.25,fpu=0.25,noise=0,temp=0,reuse=1,cache=65536,guard=0,eg=0"},
 		{"mcts:model=m.dbm,sims=50,cpuct=2", func(c *PlayerConfig) {
-			c.Gumbel, c.Limits, c.Search.CPuct = false, Limits{Sims: 50}, 2
+			c.Limits, c.Search.CPuct = Limits{Sims: 50}, 2
 			c.Guard.Nodes = DefaultGuardNodes
 		}, ""},
-		{"gumbel:eval=material,ms=100,policy=uniform", func(c *PlayerConfig) {
+		{"mcts:eval=material,ms=100,policy=uniform", func(c *PlayerConfig) {
 			c.Model, c.Eval, c.Cache, c.Limits.Time, c.UniformPolicy = "", "material", 0, 100*time.Millisecond, true
 		}, ""},
-		{"gumbel:model=m.dbm,su=0.2,gking=5,gmargin=0", func(c *PlayerConfig) {
+		{"mcts:model=m.dbm,su=0.2,gking=5,gmargin=0", func(c *PlayerConfig) {
 			u := 0.2
 			c.ScoreUtility, c.Guard.KingValue, c.Guard.Margin = &u, 5, 0
 		}, ""},
@@ -140,7 +143,7 @@ func TestClassical(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	want := "gumbel:eval=material,ms=100,batch=8,solve=1,forced=1,m=16,cvisit=50,cscale=0.1,gscale=0,cache=0,guard=16,gmargin=50,gshare=0.5,gnodes=0,gext=1,gorder=1,gking=10,eg=3"
+	want := "mcts:eval=material,ms=100,batch=8,solve=1,forced=1,cpuct=1.25,fpu=0.25,noise=0,temp=0,reuse=1,cache=0,guard=16,gmargin=50,gshare=0.5,gnodes=0,gext=1,gorder=1,gking=10,eg=3"
 	if f.Name != want {
 		t.Errorf("classical:ms=100 is %s, want %s", f.Name, want)
 	}

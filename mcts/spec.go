@@ -16,7 +16,8 @@ import (
 
 // Spec is a player description such as "alphabeta:depth=4" or
 // "mcts:eval=material,sims=200": a kind, then optional key=value settings
-// separated by commas.
+// separated by commas. A model file alone, "models/dablot.dbm", is the
+// shipped player of that model (ShippedKind, model=FILE).
 type Spec struct {
 	Text   string            // the spec as given, trimmed
 	Kind   string            // random, greedy, uct, alphabeta, mcts or gumbel
@@ -50,6 +51,9 @@ func SpecKeys(kind string) []string { return slices.Clone(specKeys[kind]) }
 // values; NewSpecFactory does).
 func ParseSpec(s string) (Spec, error) {
 	text := strings.TrimSpace(s)
+	if !strings.Contains(text, ":") && strings.HasSuffix(text, ".dbm") {
+		text = ShippedKind() + ":model=" + text // a model file alone: the shipped player
+	}
 	kind, rest, _ := strings.Cut(text, ":")
 	kind = strings.ToLower(kind)
 	keys, ok := specKeys[kind]

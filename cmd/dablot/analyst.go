@@ -45,7 +45,7 @@ type searchSettings struct {
 	Endgames int
 }
 
-// shippedSearch names the shipped player's search.
+// shippedSearch names the shipped player's search, as --search does.
 func shippedSearch() string {
 	if mcts.ShippedGumbel {
 		return "gumbel"

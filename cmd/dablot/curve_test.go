@@ -53,7 +53,7 @@ func TestLadderCurve(t *testing.T) {
 		"plan: 5 matches × 2 games = 10 games, 2 at once: about 3 s if a game lasts 300 turns",
 		"plot them with dablot report --curve "+results)
 	r := configs.MustVariant("frostviken")
-	player := func(h string) string { return mustPlayer(t, "gumbel:model="+snap(h)+",ms=2", r) }
+	player := func(h string) string { return mustPlayer(t, mcts.ShippedKind()+":model="+snap(h)+",ms=2", r) }
 	classical, err := mcts.ParseFactory("classical:ms=2", mcts.SpecOptions{Rules: r})
 	if err != nil {
 		t.Fatal(err)

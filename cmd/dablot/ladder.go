@@ -129,7 +129,7 @@ func parseLadder(args []string, out io.Writer) (*ladderFlags, error) {
 	ms := rangeFlag(fs, "ms", 100, 1, 600_000, "time per decision of both players, in milliseconds (1000 for the one-second ladder)")
 	games := rangeFlag(fs, "games", 100, 2, 1_000_000, fmt.Sprintf("games per match, an even number (each opening twice, colours swapped); %d with --curve", curveDefaultGames))
 	fs.StringVar(&lf.vs, "vs", "", "a second model to play at the same time per move (a second match)")
-	fs.StringVar(&lf.player, "player", "gumbel", "the model's search: gumbel or mcts, with settings after a colon")
+	fs.StringVar(&lf.player, "player", mcts.ShippedKind(), "the model's search: gumbel or mcts (PUCT, the shipped player's), with settings after a colon")
 	fs.StringVar(&lf.variant, "variant", "", "the variant, for a player without a model (eval=), or of the snapshots in a --curve folder of several")
 	fs.StringVar(&lf.book, "book", "", "an opening book file (one FEN a line) in place of the variant's")
 	fs.StringVar(&lf.results, "results", ladderDefaultResults, fmt.Sprintf(`append a row per match to this file ("" for none; %s with --curve)`, curveDefaultResults))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net/model"
 )
 
@@ -86,5 +87,17 @@ func TestMakeCurve(t *testing.T) {
 	}
 	if out, err := makeN(); err == nil || !strings.Contains(out, "make curve RUN=DIR") {
 		t.Errorf("make curve without RUN: %v\n%s", err, out)
+	}
+}
+
+// TestMakefileKind: the bars' players search as the shipped player does
+// (mcts.ShippedKind), which the Makefile cannot read from the code.
+func TestMakefileKind(t *testing.T) {
+	data, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "\nKIND ?= " + mcts.ShippedKind() + "\n"; !strings.Contains(string(data), want) {
+		t.Errorf("the Makefile has no line %q", strings.TrimSpace(want))
 	}
 }
