@@ -68,24 +68,12 @@ type NetworkConfig struct {
 	// result; the search adds selfplay.score_utility times its output to
 	// the value.
 	ScoreHead bool `yaml:"score_head,omitempty"`
-	// ShortTermHeads adds that many short-term value heads to the network
-	// (net.Config.ShortTermHeads), one for each horizon of
-	// selfplay.short_term_horizons, trained with the weight
-	// train.short_term_weight beside a value head that keeps the game's
-	// result. Training aids: the search does not use them. 0: none.
-	ShortTermHeads int `yaml:"short_term_heads,omitempty"`
 	// OwnershipHead adds an ownership head to the network
 	// (net.Config.OwnershipHead): at every point, who holds it at the end
 	// of the game, from the side to move's point of view, trained with the
 	// weight train.ownership_weight beside a value head that keeps the
 	// game's result. A training aid: the search does not use it.
 	OwnershipHead bool `yaml:"ownership_head,omitempty"`
-	// TacticalPlanes gives the network the tactical input planes
-	// (net.Config.TacticalPlanes, encoding version 2): the own pieces the
-	// opponent could capture, the enemy pieces the side to move can
-	// capture, and where those captures end, from the rules engine's
-	// legal turns.
-	TacticalPlanes bool `yaml:"tactical_planes,omitempty"`
 }
 
 // SelfPlayConfig sets up the games the current best network plays against
@@ -165,17 +153,6 @@ type SelfPlayConfig struct {
 	// models the run writes (spec key su=). Only with network.score_head;
 	// 0 turns it off.
 	ScoreUtility float64 `yaml:"score_utility,omitempty"`
-	// ShortTermHorizons are the horizons h, in decisions, of the
-	// short-term value targets (KataGo's): for each sample and each h,
-	// the average of the search's root values from the sample's decision
-	// on, the value k decisions on weighted (1-1/h)^k, each from the
-	// sample's side to move's point of view (samples.Sample.ShortTerm).
-	// Every search counts, fast ones too; a decision without a search of
-	// the network (a forced one, the opponent's) counts the next search's
-	// value; after the end of the game its result (adjudicated, without
-	// material_weight's blend) continues. Increasing, one for each of
-	// network.short_term_heads; empty: none.
-	ShortTermHorizons []int `yaml:"short_term_horizons,omitempty"`
 	// MaterialBlend, when above 0, puts mcts.MaterialBlend in front of the
 	// network in self-play, evaluation and rating games: the value's logit
 	// is shifted by MaterialBlend per soldier of material balance, so the
@@ -312,11 +289,6 @@ type TrainerConfig struct {
 	// beside the policy's and the value's; only with network.score_head,
 	// which it defaults to 1 for (see ScoreLossWeight).
 	ScoreWeight *float64 `yaml:"score_weight,omitempty"`
-	// ShortTermWeight is the weight of the short-term value heads' loss
-	// (squared errors, summed over the heads); only with
-	// network.short_term_heads, which it defaults to 1 for (see
-	// ShortTermLossWeight).
-	ShortTermWeight *float64 `yaml:"short_term_weight,omitempty"`
 	// OwnershipWeight is the weight of the ownership head's loss (squared
 	// errors, averaged over the points); only with network.ownership_head,
 	// which it defaults to 1 for (see OwnershipLossWeight).
@@ -328,13 +300,6 @@ type TrainerConfig struct {
 // 0 without the head.
 func (t *TrainerConfig) ScoreLossWeight(hasHead bool) float64 {
 	return headLossWeight(t.ScoreWeight, hasHead)
-}
-
-// ShortTermLossWeight returns the weight of the short-term value heads'
-// loss of a network with them (hasHeads): train.short_term_weight, 1 if
-// it is not given; 0 without the heads.
-func (t *TrainerConfig) ShortTermLossWeight(hasHeads bool) float64 {
-	return headLossWeight(t.ShortTermWeight, hasHeads)
 }
 
 // OwnershipLossWeight returns the weight of the ownership head's loss of a
@@ -636,12 +601,6 @@ func (c *Config) Validate() error {
 		{s.ScoreUtility == 0 || c.Network.ScoreHead, "selfplay.score_utility", "0 without network.score_head (it weighs the score head's output)", s.ScoreUtility},
 		{!c.Network.ScoreHead || s.MaterialHorizon > 0, "selfplay.material_horizon", "more than 0 with network.score_head (the score head learns the material lead that many decisions on)", s.MaterialHorizon},
 		{!c.Network.ScoreHead || s.AdjudicationScale > 0 && numeric.Finite(s.AdjudicationScale), "selfplay.adjudication_scale", "a finite number more than 0 with network.score_head (it scales the score head's target, tanh(lead/adjudication_scale))", s.AdjudicationScale},
-		{c.Network.ShortTermHeads >= 0 && c.Network.ShortTermHeads <= net.MaxShortTermHeads, "network.short_term_heads", fmt.Sprintf("0 to %d", net.MaxShortTermHeads), c.Network.ShortTermHeads},
-		{len(s.ShortTermHorizons) == c.Network.ShortTermHeads, "selfplay.short_term_horizons",
-			fmt.Sprintf("one horizon for each of network.short_term_heads (%d)", c.Network.ShortTermHeads), s.ShortTermHorizons},
-		{increasingIn(s.ShortTermHorizons, 1, maxShortTermHorizon), "selfplay.short_term_horizons", fmt.Sprintf("increasing horizons, each 1 to %d decisions", maxShortTermHorizon), s.ShortTermHorizons},
-		{t.ShortTermWeight == nil || *t.ShortTermWeight >= 0 && *t.ShortTermWeight <= 100, "train.short_term_weight", "0 to 100", deref(t.ShortTermWeight)},
-		{t.ShortTermWeight == nil || c.Network.ShortTermHeads > 0, "train.short_term_weight", "no value without network.short_term_heads (it weighs the short-term value heads' loss)", deref(t.ShortTermWeight)},
 		{t.OwnershipWeight == nil || *t.OwnershipWeight >= 0 && *t.OwnershipWeight <= 100, "train.ownership_weight", "0 to 100", deref(t.OwnershipWeight)},
 		{t.OwnershipWeight == nil || c.Network.OwnershipHead, "train.ownership_weight", "no value without network.ownership_head (it weighs the ownership head's loss)", deref(t.OwnershipWeight)},
 		{e.Mode == "always" || e.Mode == "games" || e.Mode == "sprt", "evaluation.mode", "always, games or sprt", e.Mode},
@@ -709,20 +668,6 @@ func increasingHours(hs []float64) bool {
 	return true
 }
 
-// maxShortTermHorizon bounds a horizon of selfplay.short_term_horizons:
-// longer than any game, where the target is the game's result.
-const maxShortTermHorizon = 10000
-
-// increasingIn reports whether xs increase strictly, each from lo to hi.
-func increasingIn(xs []int, lo, hi int) bool {
-	for i, x := range xs {
-		if x < lo || x > hi || i > 0 && x <= xs[i-1] {
-			return false
-		}
-	}
-	return true
-}
-
 // maxTreeSims bounds the simulations of the searches a run keeps at once:
 // selfplay.workers times the simulations of each (about 2.4 GB of trees).
 const maxTreeSims = 4 * mcts.MaxSims
@@ -749,8 +694,7 @@ func (s *SelfPlayConfig) batchWait() time.Duration {
 // NetConfig returns the architecture of a new network.
 func (c *Config) NetConfig() net.Config {
 	return net.Config{Blocks: c.Network.Blocks, Channels: c.Network.Channels, ValueHidden: c.Network.ValueHidden,
-		ScoreHead: c.Network.ScoreHead, ShortTermHeads: c.Network.ShortTermHeads, OwnershipHead: c.Network.OwnershipHead,
-		TacticalPlanes: c.Network.TacticalPlanes}
+		ScoreHead: c.Network.ScoreHead, OwnershipHead: c.Network.OwnershipHead}
 }
 
 // TrainConfig returns the optimiser settings.
@@ -761,7 +705,6 @@ func (c *Config) TrainConfig() trainer.TrainConfig {
 	tc.WeightDecay = c.Train.WeightDecay
 	tc.ValueWeight = c.Train.ValueWeight
 	tc.ScoreWeight = c.Train.ScoreLossWeight(c.Network.ScoreHead)
-	tc.ShortTermWeight = c.Train.ShortTermLossWeight(c.Network.ShortTermHeads > 0)
 	tc.OwnershipWeight = c.Train.OwnershipLossWeight(c.Network.OwnershipHead)
 	tc.Schedule = "constant"
 	return tc

@@ -137,7 +137,7 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		weights, want := m.Weights, cfg.NetConfig()
 		if added := addedHeads(m.Weights.Config, want); added != "" || want.Blocks > m.Weights.Config.Blocks {
 			grow := m.Weights.Config
-			grow.ScoreHead, grow.ShortTermHeads, grow.OwnershipHead = want.ScoreHead, want.ShortTermHeads, want.OwnershipHead
+			grow.ScoreHead, grow.OwnershipHead = want.ScoreHead, want.OwnershipHead
 			grow.Blocks = max(grow.Blocks, want.Blocks)
 			if weights, err = m.Weights.Grow(grow, mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
 				return nil, fmt.Errorf("--init %s: %w", init, err)
@@ -549,7 +549,7 @@ func (r *Run) generation(ctx context.Context) error {
 	rng := rand.New(rand.NewPCG(seed, 3))
 	bm := NewBatchMaker(r.best, cfg.Train.BatchSize, cfg.Train.Mirror, cfg.Train.QWeight, cfg.SelfPlay.AdjudicationScale)
 	bar = r.bar(steps, fmt.Sprintf("gen %d training", g))
-	var lossP, lossV, lossS, lossST, lossO float64
+	var lossP, lossV, lossS, lossO float64
 	for range steps {
 		if err := ctx.Err(); err != nil {
 			bar.Finish()
@@ -566,7 +566,6 @@ func (r *Run) generation(ctx context.Context) error {
 		lossP += l.Policy
 		lossV += l.Value
 		lossS += l.Score
-		lossST += l.ShortTerm
 		lossO += l.Ownership
 		m.LearningRate = l.LearningRate
 		bar.Add(1)
@@ -574,7 +573,7 @@ func (r *Run) generation(ctx context.Context) error {
 	bar.Finish()
 	if steps > 0 {
 		m.PolicyLoss, m.ValueLoss, m.ScoreLoss = lossP/float64(steps), lossV/float64(steps), lossS/float64(steps)
-		m.ShortTermLoss, m.OwnershipLoss = lossST/float64(steps), lossO/float64(steps)
+		m.OwnershipLoss = lossO / float64(steps)
 	}
 	r.state.TrainSteps += steps
 	r.state.Games += len(games)
@@ -661,9 +660,6 @@ func (r *Run) generation(ctx context.Context) error {
 	if cfg.Network.ScoreHead {
 		scoreLoss = fmt.Sprintf(" s %.3f", m.ScoreLoss)
 	}
-	if cfg.Network.ShortTermHeads > 0 {
-		scoreLoss += fmt.Sprintf(" st %.3f", m.ShortTermLoss)
-	}
 	if cfg.Network.OwnershipHead {
 		scoreLoss += fmt.Sprintf(" own %.3f", m.OwnershipLoss)
 	}
@@ -674,28 +670,33 @@ func (r *Run) generation(ctx context.Context) error {
 }
 
 // checkInitArchitecture returns an error unless a warm start's network, of
-// architecture has, can train as the config cfg asks: the same input
-// planes, and no auxiliary head that cfg does not ask for. A head that cfg
-// asks for and the model lacks is added (addedHeads), and so are the
-// residual blocks it asks for beyond the model's (net.Weights.Grow); a run
-// otherwise trains the --init model's architecture (its channels, and its
-// blocks when the config asks for fewer).
+// architecture has, can train as the config cfg asks: no auxiliary head
+// that cfg does not ask for, and none of the parts that training no
+// longer trains (short-term value heads, tactical input planes: their
+// settings left the program). A head that cfg asks for and the model
+// lacks is added (addedHeads), and so are the residual blocks it asks for
+// beyond the model's (net.Weights.Grow); a run otherwise trains the
+// --init model's architecture (its channels, and its blocks when the
+// config asks for fewer).
 func checkInitArchitecture(has net.Config, cfg *Config) error {
+	switch {
+	case has.ShortTermHeads > 0:
+		return fmt.Errorf("the model has %d short-term value heads, which training no longer trains (network.short_term_heads left the program: %s)", has.ShortTermHeads, shortTermRecord)
+	case has.TacticalPlanes:
+		return fmt.Errorf("the model has the tactical input planes, which training no longer gives (network.tactical_planes left the program: %s)", tacticalRecord)
+	}
 	want := cfg.NetConfig()
 	for _, h := range []struct {
 		key       string
-		has, want any
-		hasHeads  string
-		none      bool // the model lacks it: a head is then added
+		has, want bool
+		head      string
 	}{
-		{"network.score_head", has.ScoreHead, want.ScoreHead, map[bool]string{true: "a score head", false: "no score head"}[has.ScoreHead], !has.ScoreHead},
-		{"network.short_term_heads", has.ShortTermHeads, want.ShortTermHeads, fmt.Sprintf("%d short-term value heads", has.ShortTermHeads), has.ShortTermHeads == 0},
-		{"network.ownership_head", has.OwnershipHead, want.OwnershipHead, map[bool]string{true: "an ownership head", false: "no ownership head"}[has.OwnershipHead], !has.OwnershipHead},
-		{"network.tactical_planes", has.TacticalPlanes, want.TacticalPlanes, map[bool]string{true: "the tactical input planes", false: "no tactical input planes"}[has.TacticalPlanes], false},
+		{"network.score_head", has.ScoreHead, want.ScoreHead, "a score head"},
+		{"network.ownership_head", has.OwnershipHead, want.OwnershipHead, "an ownership head"},
 	} {
-		if h.has != h.want && !h.none {
-			return fmt.Errorf("the model has %s, the training config %s %s: %v (a run trains the --init model's architecture; choose a preset that agrees)",
-				h.hasHeads, cfg.Name, h.key, h.want)
+		if h.has && !h.want {
+			return fmt.Errorf("the model has %s, the training config %s %s: false (a run trains the --init model's architecture; choose a preset that agrees)",
+				h.head, cfg.Name, h.key)
 		}
 	}
 	return nil
@@ -707,9 +708,6 @@ func addedHeads(has, want net.Config) string {
 	var added []string
 	if want.ScoreHead && !has.ScoreHead {
 		added = append(added, "score head")
-	}
-	if want.ShortTermHeads > 0 && has.ShortTermHeads == 0 {
-		added = append(added, "short-term value heads")
 	}
 	if want.OwnershipHead && !has.OwnershipHead {
 		added = append(added, "ownership head")

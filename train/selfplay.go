@@ -209,16 +209,13 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		rec.Turns = append(rec.Turns, t.Format(r.Board))
 		turn, turnStart = turn[:0], p
 	}
-	// balance[k] is South's material lead before decision k, and
-	// values[k] the root value of the network's search of decision k
-	// from South's point of view (NaN for a decision without one).
-	var balance, values []float64
+	// balance[k] is South's material lead before decision k.
+	var balance []float64
 	var sampleAt []int
 	var surprise []float64 // of each sample's search (mcts.Result.PolicySurprise)
-	play := func(d game.Decision, value float64) {
+	play := func(d game.Decision) {
 		balance = append(balance, southBalance(&p))
 		side := p.SideToMove()
-		values = append(values, southView(value, side))
 		p.Apply(d)
 		turn = append(turn, d)
 		if p.SideToMove() != side || p.Status().Over() {
@@ -231,7 +228,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		if !ok {
 			break
 		}
-		play(d, math.NaN())
+		play(d)
 	}
 
 	pc := cfg.Player(cfg.FullSims, true)
@@ -280,7 +277,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 				return nil, fmt.Errorf("opponent %s in %s: %w", oppName, p.FEN(), err)
 			}
 			for _, d := range ds {
-				play(d, math.NaN())
+				play(d)
 			}
 			continue
 		}
@@ -289,7 +286,6 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 			return nil, fmt.Errorf("no legal decision in %s, yet the game is not over", p.FEN())
 		}
 		var d game.Decision
-		value := math.NaN()
 		var guarded mcts.Restriction
 		if guard != nil {
 			if guarded, err = guard.Restrict(ctx, &p, mcts.Limits{}); err != nil {
@@ -316,7 +312,6 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 				return nil, err
 			}
 			g.Searches++
-			value = float64(res.Value)
 			if full {
 				idx = m.Encoder.LegalIndices(&p, res.Legal, idx[:0])
 				pol := make([]samples.PolicyEntry, 0, len(idx))
@@ -332,7 +327,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 			conf := s.Config()
 			d = res.Choose(conf.TemperatureAt(len(rec.Turns)), rng)
 		}
-		play(d, value)
+		play(d)
 	}
 	g.Status = p.Status()
 	if race.at >= 0 && cfg.KingRace > 0 {
@@ -345,7 +340,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	balance = append(balance, southBalance(&p))
 	// The targets are per decision: set them before the samples are
 	// weighted and copied.
-	cfg.setTargets(g.Samples, sampleAt, balance, values, g.Status, race)
+	cfg.setTargets(g.Samples, sampleAt, balance, g.Status, race)
 	if m.Weights.Config.OwnershipHead {
 		setOwnership(m.Encoder, g.Samples, &p)
 	}
@@ -441,20 +436,17 @@ func southView(x float64, side game.Side) float64 {
 }
 
 // setTargets sets the targets of the samples ss of a game that ended with
-// status st: sample i was taken before decision sampleAt[i], balance[k]
-// is South's material lead before decision k (the last entry: at the
-// end), and values[k] the root value of the search of decision k from
-// South's point of view (NaN without a search). Each sample gets its
-// result and value target (see SelfPlayConfig.Adjudication and
-// MaterialWeight), with a material horizon its material lead
-// (samples.Sample.Lead) MaterialHorizon decisions on, or at the end if
-// sooner (with HorizonResult the value
+// status st: sample i was taken before decision sampleAt[i], and
+// balance[k] is South's material lead before decision k (the last entry:
+// at the end). Each sample gets its result and value target (see
+// SelfPlayConfig.Adjudication and MaterialWeight), and with a material
+// horizon its material lead (samples.Sample.Lead) MaterialHorizon
+// decisions on, or at the end if sooner (with HorizonResult the value
 // target's material term is the result where the horizon reaches the end
-// of a won or lost game), and with short-term horizons its short-term value targets
-// (samples.Sample.ShortTerm), all from its side to move's point of view.
+// of a won or lost game), all from its side to move's point of view.
 // With RaceTarget, the samples taken before race.at take the race's
 // result, RaceTarget for race.holder, in place of the game's.
-func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance, values []float64, st game.Status, race raceMark) {
+func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance []float64, st game.Status, race raceMark) {
 	shaped := func(lead float64) float64 { return cfg.Adjudication * math.Tanh(lead/cfg.AdjudicationScale) }
 	final := balance[len(balance)-1]
 	// The game's result for South (-1, 0 or 1), and adjudicated.
@@ -466,7 +458,6 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 	case r == game.Adjudicated && cfg.KingRace > 0:
 		outcome *= cfg.KingRace
 	}
-	shortTerm := cfg.shortTermTargets(values, outcome)
 	// With HorizonResult, a horizon that reaches the end of a game won or
 	// lost by the rules takes the result (for South) as its material term.
 	_, won := st.Outcome.Winner()
@@ -481,9 +472,6 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 			if me != race.holder {
 				t = -t
 			}
-		}
-		for _, ts := range shortTerm {
-			s.ShortTerm = append(s.ShortTerm, float32(max(-1, min(1, southView(ts[sampleAt[i]], me)))))
 		}
 		if cfg.MaterialHorizon > 0 {
 			at := sampleAt[i] + cfg.MaterialHorizon
@@ -512,30 +500,4 @@ func setOwnership(enc *encode.Encoder, ss []samples.Sample, final *game.Position
 		s.Ownership = make([]int8, enc.Points())
 		enc.Ownership(&s.Position, final, s.Ownership)
 	}
-}
-
-// shortTermTargets returns, for each horizon h of ShortTermHorizons, the
-// short-term value target before each decision k of a game (and at its
-// end, k = len(values)), from South's point of view: the average of the
-// root values from decision k on, the value j decisions on weighted
-// (1-1/h)^j (normalised: the weights sum to 1), where values[k] is the
-// root value of decision k from South's point of view, NaN for a decision
-// without a search (which counts the next search's value), and after the
-// end of the game outcome, South's result, continues for ever.
-func (cfg *SelfPlayConfig) shortTermTargets(values []float64, outcome float64) [][]float64 {
-	out := make([][]float64, len(cfg.ShortTermHorizons))
-	for i, h := range cfg.ShortTermHorizons {
-		keep := 1 - 1/float64(h) // the weight of the rest against this decision's value
-		ts := make([]float64, len(values)+1)
-		ts[len(values)] = outcome
-		next := outcome // the value of the next search, from k on
-		for k := len(values) - 1; k >= 0; k-- {
-			if !math.IsNaN(values[k]) {
-				next = values[k]
-			}
-			ts[k] = (1-keep)*next + keep*ts[k+1]
-		}
-		out[i] = ts
-	}
-	return out
 }

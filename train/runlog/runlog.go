@@ -68,7 +68,8 @@ type Generation struct {
 	// score head only).
 	ScoreLoss float64 `json:"score_loss,omitempty"`
 	// ShortTermLoss is the short-term value heads' squared error, summed
-	// over the heads (networks with them only).
+	// over the heads, in the metrics of runs with them (written no more:
+	// network.short_term_heads left the program).
 	ShortTermLoss float64 `json:"short_term_loss,omitempty"`
 	// OwnershipLoss is the ownership head's squared error, averaged over
 	// the points (networks with the head only).
