@@ -136,17 +136,6 @@ type SelfPlayConfig struct {
 	// (threats, safe squares). 0 turns it off.
 	MaterialHorizon int     `yaml:"material_horizon"`
 	MaterialWeight  float64 `yaml:"material_weight"`
-	// HorizonResult makes MaterialWeight's term take the game's result
-	// where a sample's horizon reaches the end of a game won or lost by
-	// the rules: Adjudication·(±1), as if the winner's lead were endless,
-	// in place of the material left on the board. Without it a game lost
-	// by the king's capture (winther, frostviken) with more pieces left
-	// trains the loser's last positions towards its lead: a model that
-	// wins material and loses its king learns that it was ahead
-	// (docs/experiments/2026-11-strength.md §31). Only with MaterialWeight; the score head's
-	// target (samples.Sample.Lead) keeps the board's material, and a game
-	// ended outside the rules (the king race) keeps it too.
-	HorizonResult bool `yaml:"horizon_result,omitempty"`
 	// ScoreUtility is the weight u of the score head in the value the
 	// search uses, value + u·score clipped to [-1, 1] (KataGo's score
 	// utility): in self-play, and as the default of the players of the
@@ -159,31 +148,6 @@ type SelfPlayConfig struct {
 	// search keeps material that the network's value does not yet see.
 	// 0 turns it off.
 	MaterialBlend float64 `yaml:"material_blend"`
-	// KingRace, when above 0, ends a self-play game from the variant's
-	// setup (not the endgame curriculum's) as soon as a turn leaves one
-	// side holding the only king: its value target is KingRace for that
-	// side and -KingRace for the other, its record a win for it,
-	// adjudicated. Only a king takes a king, so from there that side
-	// cannot lose (by the rules KingRaceRules admits; in 1,004 games of
-	// the dablot chain's self-play it never did) and only wins or draws
-	// by converting; in dablot the first king falls within about 20
-	// turns, and the 90 % of the turns after it teach a conversion that
-	// self-play does not learn (docs/experiments/2026-11-strength.md §28). This spends the
-	// games' time on the race instead; the curriculum's games still play
-	// their endings out. 0 turns it off.
-	KingRace float64 `yaml:"king_race"`
-	// RaceTarget, when above 0, keeps a self-play game from the setup whole
-	// but gives the samples taken before the first turn that left one side
-	// holding the only king the race's value target instead of the game's:
-	// RaceTarget for that side and -RaceTarget for the other (mixed with
-	// the material target as the game's would be). The samples after it,
-	// and the games in which no side ever held the only king, keep the
-	// game's. So the race is taught by its own result, not by the end of
-	// a conversion that is half noise (docs/experiments/2026-11-strength.md §28), and the
-	// conversion is still played and learnt, which ending the game at the
-	// race (KingRace) unlearnt. It asks the same of the rules as KingRace
-	// (KingRaceRules); the two are not set together. 0 turns it off.
-	RaceTarget float64 `yaml:"race_target"`
 	// EndgameTables, when 2 or 3, ends a self-play game at the start of a
 	// turn with that many pieces or fewer, as the exact endgame tables
 	// (mcts.EndgameTables) give it: won, drawn or lost for the side to
@@ -191,8 +155,7 @@ type SelfPlayConfig struct {
 	// game of a few pieces is otherwise drawn by the no-capture limit as
 	// often as not where the tables say it is won (docs/experiments/2026-11-strength.md §29),
 	// after up to a hundred plies of self-play spent on it. Rules the
-	// tables cannot follow are refused, and so is KingRace with it. 0
-	// turns it off.
+	// tables cannot follow are refused. 0 turns it off.
 	EndgameTables int `yaml:"endgame_tables"`
 	// EndgameFraction is the share of self-play games that start from a
 	// random reduced position instead of the variant's setup (an endgame
@@ -570,11 +533,7 @@ func (c *Config) Validate() error {
 		{s.MaterialWeight >= 0 && s.MaterialWeight <= 1, "selfplay.material_weight", "0 to 1", s.MaterialWeight},
 		{s.MaterialBlend >= 0 && s.MaterialBlend <= 100, "selfplay.material_blend", "0 to 100", s.MaterialBlend},
 		{s.EndgameFraction >= 0 && s.EndgameFraction <= 1, "selfplay.endgame_fraction", "0 to 1", s.EndgameFraction},
-		{s.KingRace >= 0 && s.KingRace <= 1, "selfplay.king_race", "0 to 1", s.KingRace},
-		{s.RaceTarget >= 0 && s.RaceTarget <= 1, "selfplay.race_target", "0 to 1", s.RaceTarget},
-		{s.RaceTarget == 0 || s.KingRace == 0, "selfplay.race_target", "0 when selfplay.king_race is set", s.RaceTarget},
 		{s.EndgameTables == 0 || s.EndgameTables >= 2 && s.EndgameTables <= mcts.MaxEndgamePieces, "selfplay.endgame_tables", fmt.Sprintf("0 or 2 to %d", mcts.MaxEndgamePieces), s.EndgameTables},
-		{s.EndgameTables == 0 || s.KingRace == 0, "selfplay.endgame_tables", "0 when selfplay.king_race is set", s.EndgameTables},
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
 		{eg.KingChance >= 0 && eg.KingChance <= 1, "selfplay.endgame_king_chance", "0 to 1", eg.KingChance},
 		{eg.PrinceChance >= 0 && eg.PrinceChance <= 1, "selfplay.endgame_prince_chance", "0 to 1", eg.PrinceChance},
@@ -584,7 +543,6 @@ func (c *Config) Validate() error {
 		{s.guardMargin() >= 0, "selfplay.guard_margin", "0 or more", s.guardMargin()},
 		{s.GuardMargin == nil || s.Guard > 0, "selfplay.guard_margin", "no value without selfplay.guard (it is the guard's margin)", s.guardMargin()},
 		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
-		{!s.HorizonResult || s.MaterialWeight > 0, "selfplay.horizon_result", "false unless material_weight is set (it changes that term)", s.HorizonResult},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},
 		{t.WeightDecay >= 0 && t.WeightDecay < 1, "train.weight_decay", "0 to 1", t.WeightDecay},

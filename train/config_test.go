@@ -256,25 +256,6 @@ func TestAuxHeadConfigs(t *testing.T) {
 	}
 }
 
-// TestHorizonResultConfigs: the horizon-result ablation's config is its
-// control's but for selfplay.horizon_result, and the control is overnight
-// without ratings; no preset sets the option.
-func TestHorizonResultConfigs(t *testing.T) {
-	control := preset(t, "../docs/experiments/configs/overnight-hres-control.yaml")
-	want := preset(t, "overnight")
-	want.Name = "overnight-hres-control"
-	want.Rating.Every = 0
-	sameConfig(t, want.Name, control, want)
-	want.Name = "overnight-hres"
-	want.SelfPlay.HorizonResult = true
-	sameConfig(t, want.Name, preset(t, "../docs/experiments/configs/overnight-hres.yaml"), want)
-	for _, name := range []string{"smoke", "short", "hour", "overnight", "hour-score"} {
-		if preset(t, name).SelfPlay.HorizonResult {
-			t.Errorf("%s sets selfplay.horizon_result before its ablation", name)
-		}
-	}
-}
-
 // TestLoadPresetAnyDirectory: a built-in preset's name works from any
 // directory (a file of that name there does not hide it); anything with a
 // slash or ending in .yaml is a file, whose base may be a built-in preset.

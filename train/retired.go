@@ -32,6 +32,9 @@ var retiredKeys = []retiredKey{
 	{"selfplay.short_term_horizons", []string{"[]", "null"}, shortTermRecord},
 	{"train.short_term_weight", []string{"null"}, shortTermRecord},
 	{"network.tactical_planes", []string{"false"}, tacticalRecord},
+	{"selfplay.king_race", []string{"0"}, "docs/experiments/2026-11-ablations.md §13: lost"},
+	{"selfplay.race_target", []string{"0"}, "docs/experiments/2026-11-ablations.md §14: level"},
+	{"selfplay.horizon_result", []string{"false"}, "docs/experiments/2026-11-ablations.md §16: level"},
 }
 
 // The records of settings that left, those that more than one key or

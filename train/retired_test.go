@@ -19,6 +19,9 @@ var retiredOn = map[string]string{
 	"selfplay.short_term_horizons": "[8, 32]",
 	"train.short_term_weight":      "1",
 	"network.tactical_planes":      "true",
+	"selfplay.king_race":           "0.6",
+	"selfplay.race_target":         "0.6",
+	"selfplay.horizon_result":      "true",
 }
 
 // TestRetiredKeys: a run's config written before settings left the

@@ -66,8 +66,6 @@ func TestConfigErrors(t *testing.T) {
 		{"material_horizon: 0", "material_horizon: -3", "selfplay.material_horizon"},
 		{"material_blend: 0", "material_blend: 101", "selfplay.material_blend"},
 		{"endgame_fraction: 0", "endgame_fraction: 1.5", "selfplay.endgame_fraction"},
-		{"king_race: 0", "king_race: 1.5", "selfplay.king_race = 1.5: want 0 to 1"},
-		{"race_target: 0", "race_target: -0.5", "selfplay.race_target = -0.5: want 0 to 1"},
 		{"endgame_tables: 0", "endgame_tables: 4", "selfplay.endgame_tables = 4: want 0 or 2 to 3"},
 		{"endgame_soldiers: 0", "endgame_soldiers: -2", "selfplay.endgame_soldiers"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_king_chance: 1.5", "selfplay.endgame_king_chance"},
@@ -76,7 +74,6 @@ func TestConfigErrors(t *testing.T) {
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard: 17", "selfplay.guard = 17: want 0 to 16"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard: 2\n    guard_margin: -1", "selfplay.guard_margin = -1"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard_margin: 50", "selfplay.guard_margin = 50: want no value without selfplay.guard"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    horizon_result: true", "selfplay.horizon_result = true: want false unless material_weight is set"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: sometimes", "`sometimes` into bool"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: 0.5", "`0.5` into bool"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: true\n    policy_surprise: false", `mapping key "policy_surprise" already defined`},
@@ -1075,10 +1072,6 @@ func TestSetTargets(t *testing.T) {
 	mixed.MaterialWeight = 0.5
 	noHorizon := base
 	noHorizon.MaterialHorizon = 0
-	result := mixed
-	result.HorizonResult = true
-	northWin := game.Status{Outcome: game.NorthWins, Reason: game.KingCaptured}
-	raceWin := game.Status{Outcome: game.SouthWins, Reason: game.Adjudicated}
 	shaped := func(lead float64) float32 { return float32(0.5 * math.Tanh(lead/6)) }
 	for _, tc := range []struct {
 		name    string
@@ -1100,20 +1093,10 @@ func TestSetTargets(t *testing.T) {
 		{"South, material mixed in", mixed, game.South, 0, southWin, 1, 0.5 + 0.5*shaped(3), 3, true},
 		{"North, material mixed in", mixed, game.North, 0, southWin, -1, -0.5 + 0.5*shaped(-3), -3, true},
 		{"no horizon: no lead", noHorizon, game.North, 1, southWin, -1, -1, 0, false},
-		// HorizonResult: a horizon that reaches the end of a won or lost
-		// game takes the result (±0.5) as its material term, whatever
-		// material is left; the lead (the score head's target) keeps it.
-		{"result: South won behind, past the end", result, game.South, 4, southWin, 1, 0.5 + 0.5*0.5, -4, true},
-		{"result: South won behind, North's view", result, game.North, 4, southWin, -1, -0.5 - 0.5*0.5, 4, true},
-		{"result: North won ahead of South's lead", result, game.South, 3, northWin, -1, -0.5 - 0.5*0.5, -4, true},
-		{"result: the horizon ends exactly at the end", result, game.North, 5 - 2, northWin, 1, 0.5 + 0.5*0.5, 4, true},
-		{"result: the horizon short of the end", result, game.South, 0, southWin, 1, 0.5 + 0.5*shaped(3), 3, true},
-		{"result: drawn by the limit", result, game.South, 2, limitDraw, 0, 0.5*shaped(-4) + 0.5*shaped(-2), -2, true},
-		{"result: the king race's adjudication", result, game.South, 4, raceWin, 1, 0.5 + 0.5*shaped(-4), -4, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ss := []samples.Sample{{Position: pos[tc.side]}}
-			tc.cfg.setTargets(ss, []int{tc.at}, balance, tc.st, noRace)
+			tc.cfg.setTargets(ss, []int{tc.at}, balance, tc.st)
 			s := ss[0]
 			if s.Result != tc.result || math.Abs(float64(s.Target-tc.target)) > 1e-6 || s.Lead != tc.lead || s.HasLead != tc.hasLead {
 				t.Errorf("result %d, target %v, lead %v (%v); want %d, %v, %v (%v)", s.Result, s.Target, s.Lead, s.HasLead, tc.result, tc.target, tc.lead, tc.hasLead)

@@ -246,7 +246,6 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	}
 	g := &SelfPlayGame{Record: rec, Endgame: endgame, Opponent: oppName, OpponentSide: oppSide}
 	var idx []int32
-	race := noRace
 	var tabled *game.Status // the tables' verdict that ended the game
 	for !p.Status().Over() {
 		if err := ctx.Err(); err != nil {
@@ -260,14 +259,6 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 			if ok {
 				tabled = &game.Status{Outcome: res.GameOutcome(p.SideToMove()), Reason: game.Adjudicated}
 				break
-			}
-		}
-		if (cfg.KingRace > 0 || cfg.RaceTarget > 0) && !endgame && race.at < 0 && len(turn) == 0 {
-			if holder, ok := onlyKing(&p); ok {
-				race = raceMark{at: len(balance), holder: holder}
-				if cfg.KingRace > 0 {
-					break
-				}
 			}
 		}
 		if opponent != nil && p.SideToMove() == oppSide {
@@ -330,9 +321,6 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 		play(d)
 	}
 	g.Status = p.Status()
-	if race.at >= 0 && cfg.KingRace > 0 {
-		g.Status = game.Status{Outcome: game.WinFor(race.holder), Reason: game.Adjudicated}
-	}
 	if tabled != nil {
 		g.Status = *tabled
 	}
@@ -340,7 +328,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	balance = append(balance, southBalance(&p))
 	// The targets are per decision: set them before the samples are
 	// weighted and copied.
-	cfg.setTargets(g.Samples, sampleAt, balance, g.Status, race)
+	cfg.setTargets(g.Samples, sampleAt, balance, g.Status)
 	if m.Weights.Config.OwnershipHead {
 		setOwnership(m.Encoder, g.Samples, &p)
 	}
@@ -355,67 +343,12 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	return g, nil
 }
 
-// raceMark is where a game from the setup was first left with one side,
-// holder, holding the only king: before its decision at (an index into
-// the game's decisions, as sampleAt's); at < 0 (noRace) if it never was.
-type raceMark struct {
-	at     int
-	holder game.Side
-}
-
-// noRace marks a game in which no side held the only king, or one whose
-// race was not looked for.
-var noRace = raceMark{at: -1}
-
-// onlyKing returns the side that holds the only king in p, if one does.
-func onlyKing(p *game.Position) (game.Side, bool) {
-	s, n := p.Pieces(game.South, game.King).Empty(), p.Pieces(game.North, game.King).Empty()
-	switch {
-	case !s && n:
-		return game.South, true
-	case s && !n:
-		return game.North, true
-	}
-	return game.South, false
-}
-
-// KingRaceRules reports whether selfplay.king_race may end games of r
-// when one side holds the only king (and selfplay.race_target count that
-// as its win): only where that side cannot lose by the rules' ends, the
-// last piece taken or the last king taken (a king is taken only by a
-// king), which it cannot suffer. A rule under which a lone king loses, an
-// immobilised only piece loses, or a soldier becomes a king would let it
-// lose, and r is refused. (A side with no legal move may lose; with the
-// only king on a crowded board that is left out.)
-func KingRaceRules(r *game.Rules) error {
-	switch {
-	case r.WinLoneKing:
-		return fmt.Errorf("in %s a side reduced to its lone king loses", r.Name)
-	case r.WinImmobilised:
-		return fmt.Errorf("in %s a side whose only piece cannot move loses", r.Name)
-	case r.PromoteTo == game.King:
-		return fmt.Errorf("in %s a soldier becomes a king", r.Name)
-	}
-	return nil
-}
-
-// checkRules refuses selfplay.king_race and selfplay.race_target on rules
-// they do not suit (KingRaceRules), and selfplay.endgame_tables on rules
-// the tables cannot follow (endgame.Check).
+// checkRules refuses selfplay.endgame_tables on rules the tables cannot
+// follow (endgame.Check).
 func (cfg *SelfPlayConfig) checkRules(r *game.Rules) error {
 	if cfg.EndgameTables > 0 {
 		if err := endgame.Check(r); err != nil {
 			return fmt.Errorf("selfplay.endgame_tables: %w", err)
-		}
-	}
-	for _, o := range []struct {
-		setting string
-		value   float64
-	}{{"selfplay.king_race", cfg.KingRace}, {"selfplay.race_target", cfg.RaceTarget}} {
-		if o.value > 0 {
-			if err := KingRaceRules(r); err != nil {
-				return fmt.Errorf("%s: %w", o.setting, err)
-			}
 		}
 	}
 	return nil
@@ -441,48 +374,26 @@ func southView(x float64, side game.Side) float64 {
 // at the end). Each sample gets its result and value target (see
 // SelfPlayConfig.Adjudication and MaterialWeight), and with a material
 // horizon its material lead (samples.Sample.Lead) MaterialHorizon
-// decisions on, or at the end if sooner (with HorizonResult the value
-// target's material term is the result where the horizon reaches the end
-// of a won or lost game), all from its side to move's point of view.
-// With RaceTarget, the samples taken before race.at take the race's
-// result, RaceTarget for race.holder, in place of the game's.
-func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance []float64, st game.Status, race raceMark) {
+// decisions on, or at the end if sooner, all from its side to move's
+// point of view.
+func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance []float64, st game.Status) {
 	shaped := func(lead float64) float64 { return cfg.Adjudication * math.Tanh(lead/cfg.AdjudicationScale) }
-	final := balance[len(balance)-1]
-	// The game's result for South (-1, 0 or 1), and adjudicated.
-	result := 2*st.Outcome.ScoreFor(game.South) - 1
-	outcome := result
-	switch r := st.Reason; {
-	case cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies):
-		outcome = shaped(final)
-	case r == game.Adjudicated && cfg.KingRace > 0:
-		outcome *= cfg.KingRace
+	// The game's result for South (-1, 0 or 1), adjudicated if the limits
+	// drew it.
+	outcome := 2*st.Outcome.ScoreFor(game.South) - 1
+	if r := st.Reason; cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies) {
+		outcome = shaped(balance[len(balance)-1])
 	}
-	// With HorizonResult, a horizon that reaches the end of a game won or
-	// lost by the rules takes the result (for South) as its material term.
-	_, won := st.Outcome.Winner()
-	decisive := won && cfg.HorizonResult && st.Reason != game.Adjudicated
 	for i := range ss {
 		s := &ss[i]
 		me := s.Position.SideToMove()
 		s.Result = int8(2*st.Outcome.ScoreFor(me) - 1)
 		t := southView(outcome, me)
-		if cfg.RaceTarget > 0 && sampleAt[i] < race.at {
-			t = cfg.RaceTarget
-			if me != race.holder {
-				t = -t
-			}
-		}
 		if cfg.MaterialHorizon > 0 {
-			at := sampleAt[i] + cfg.MaterialHorizon
-			later := southView(balance[min(at, len(balance)-1)], me)
+			later := southView(balance[min(sampleAt[i]+cfg.MaterialHorizon, len(balance)-1)], me)
 			s.Lead, s.HasLead = float32(later), true
 			if w := cfg.MaterialWeight; w > 0 {
-				term := shaped(later)
-				if decisive && at >= len(balance)-1 {
-					term = southView(cfg.Adjudication*result, me)
-				}
-				t = (1-w)*t + w*term
+				t = (1-w)*t + w*shaped(later)
 			}
 		}
 		s.Target = float32(t)

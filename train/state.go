@@ -182,11 +182,10 @@ func (st *runState) checkShard(name string, h samples.Header) error {
 	return nil
 }
 
-// checkWithRules checks what of cfg depends on the rules: that
-// selfplay.king_race and selfplay.race_target suit them (KingRaceRules),
-// and, by making every player of the rating anchors and self-play
-// opponents once, that no spec's model file is missing or plays other
-// rules. So these are errors when a run starts or resumes, not a
+// checkWithRules checks what of cfg depends on the rules: that the
+// endgame tables of selfplay.endgame_tables follow them, and, by making
+// every player of the rating anchors and self-play opponents once, that
+// no spec's model file is missing or plays other rules. So these are errors when a run starts or resumes, not a
 // generation later.
 func checkWithRules(cfg *Config, rules *game.Rules) error {
 	if err := cfg.SelfPlay.checkRules(rules); err != nil {
