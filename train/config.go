@@ -170,16 +170,6 @@ type SelfPlayConfig struct {
 	EndgameSoldiers     int      `yaml:"endgame_soldiers"`
 	EndgameKingChance   *float64 `yaml:"endgame_king_chance,omitempty"`
 	EndgamePrinceChance *float64 `yaml:"endgame_prince_chance,omitempty"`
-	// OpponentFraction is the share of self-play games in which one side,
-	// South or North at random, is played by one of Opponents (player
-	// specs, as in rating.anchors), chosen at random: a league's fixed
-	// opponents. Only the network's own decisions become samples, with the
-	// game's result as their value target. A network that meets only
-	// itself learns what its own games teach; a fixed opponent that
-	// thinks differently, such as a full-width search, shows it what that
-	// kind of player punishes and what it overlooks. 0 turns it off.
-	OpponentFraction float64  `yaml:"opponent_fraction,omitempty"`
-	Opponents        []string `yaml:"opponents,omitempty"`
 	// PolicySurprise weights the samples of each game by how much their
 	// policy target surprised the network (KataGo's policy surprise
 	// weighting, see surpriseWeights): half of the weight of the game's
@@ -537,8 +527,6 @@ func (c *Config) Validate() error {
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
 		{eg.KingChance >= 0 && eg.KingChance <= 1, "selfplay.endgame_king_chance", "0 to 1", eg.KingChance},
 		{eg.PrinceChance >= 0 && eg.PrinceChance <= 1, "selfplay.endgame_prince_chance", "0 to 1", eg.PrinceChance},
-		{s.OpponentFraction >= 0 && s.OpponentFraction <= 1, "selfplay.opponent_fraction", "0 to 1", s.OpponentFraction},
-		{s.OpponentFraction == 0 || len(s.Opponents) > 0, "selfplay.opponents", "at least one player spec when opponent_fraction is above 0", "none"},
 		{s.Guard >= 0 && s.Guard <= mcts.MaxGuardDepth, "selfplay.guard", fmt.Sprintf("0 to %d", mcts.MaxGuardDepth), s.Guard},
 		{s.guardMargin() >= 0, "selfplay.guard_margin", "0 or more", s.guardMargin()},
 		{s.GuardMargin == nil || s.Guard > 0, "selfplay.guard_margin", "no value without selfplay.guard (it is the guard's margin)", s.guardMargin()},
@@ -605,11 +593,6 @@ func (c *Config) Validate() error {
 	for _, a := range r.Anchors {
 		if err := mcts.CheckSpec(a); err != nil {
 			return fmt.Errorf("training config %s: rating.anchors: %w", c.Name, err)
-		}
-	}
-	for _, o := range s.Opponents {
-		if err := mcts.CheckSpec(o); err != nil {
-			return fmt.Errorf("training config %s: selfplay.opponents: %w", c.Name, err)
 		}
 	}
 	return nil

@@ -35,6 +35,8 @@ var retiredKeys = []retiredKey{
 	{"selfplay.king_race", []string{"0"}, "docs/experiments/2026-11-ablations.md §13: lost"},
 	{"selfplay.race_target", []string{"0"}, "docs/experiments/2026-11-ablations.md §14: level"},
 	{"selfplay.horizon_result", []string{"false"}, "docs/experiments/2026-11-ablations.md §16: level"},
+	{"selfplay.opponent_fraction", []string{"0"}, leagueRecord},
+	{"selfplay.opponents", []string{"[]", "null"}, leagueRecord},
 }
 
 // The records of settings that left, those that more than one key or
@@ -42,6 +44,7 @@ var retiredKeys = []retiredKey{
 const (
 	shortTermRecord = "short-term value heads, docs/experiments/2026-11-ablations.md §3: no measurable gain"
 	tacticalRecord  = "tactical input planes, docs/experiments/2026-11-ablations.md §6: lost"
+	leagueRecord    = "fixed opponents in self-play, docs/keyland.md (training against the anchor): no better"
 )
 
 // dropRetired removes the retired keys from the YAML document data and

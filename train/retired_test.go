@@ -22,6 +22,8 @@ var retiredOn = map[string]string{
 	"selfplay.king_race":           "0.6",
 	"selfplay.race_target":         "0.6",
 	"selfplay.horizon_result":      "true",
+	"selfplay.opponent_fraction":   "0.25",
+	"selfplay.opponents":           `["alphabeta:depth=2"]`,
 }
 
 // TestRetiredKeys: a run's config written before settings left the

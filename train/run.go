@@ -495,11 +495,6 @@ func (r *Run) generation(ctx context.Context) error {
 		if gm.Status.Outcome == game.Draw {
 			draw = 1
 		}
-		if gm.Opponent != "" {
-			m.OpponentGames++
-			m.OpponentScore += gm.Status.Outcome.ScoreFor(gm.OpponentSide.Other())
-			continue
-		}
 		if gm.Endgame {
 			m.EndgameGames++
 			m.EndgameDrawRate += draw
@@ -517,9 +512,6 @@ func (r *Run) generation(ctx context.Context) error {
 	}
 	if m.EndgameGames > 0 {
 		m.EndgameDrawRate /= float64(m.EndgameGames)
-	}
-	if m.OpponentGames > 0 {
-		m.OpponentScore /= float64(m.OpponentGames)
 	}
 	m.GenGames, m.GenSamples = len(games), len(all)
 	if m.GenFullSearches > 0 {
@@ -649,9 +641,6 @@ func (r *Run) generation(ctx context.Context) error {
 	endgames := ""
 	if m.EndgameGames > 0 {
 		endgames = fmt.Sprintf("  endgames %d (draws %.0f%%)", m.EndgameGames, 100*m.EndgameDrawRate)
-	}
-	if m.OpponentGames > 0 {
-		endgames += fmt.Sprintf("  opponents %d (score %.0f%%)", m.OpponentGames, 100*m.OpponentScore)
 	}
 	if cfg.SelfPlay.PolicySurprise {
 		endgames += fmt.Sprintf("  surprise %.3f (%d samples of %d full searches)", m.MeanSurprise, m.GenSamples, m.GenFullSearches)

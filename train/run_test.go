@@ -70,7 +70,6 @@ func TestConfigErrors(t *testing.T) {
 		{"endgame_soldiers: 0", "endgame_soldiers: -2", "selfplay.endgame_soldiers"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_king_chance: 1.5", "selfplay.endgame_king_chance"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_prince_chance: .nan", "selfplay.endgame_prince_chance"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5", "selfplay.opponents"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard: 17", "selfplay.guard = 17: want 0 to 16"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard: 2\n    guard_margin: -1", "selfplay.guard_margin = -1"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard_margin: 50", "selfplay.guard_margin = 50: want no value without selfplay.guard"},
@@ -78,9 +77,6 @@ func TestConfigErrors(t *testing.T) {
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: 0.5", "`0.5` into bool"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: true\n    policy_surprise: false", `mapping key "policy_surprise" already defined`},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprse: true", "field policy_surprse not found"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 1.5\n    opponents: [random]", "selfplay.opponent_fraction"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5\n    opponents: [randm]", "randm"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5\n    opponents: [\"alphabeta:depth=abc\"]", "depth=abc"},
 		{"- random", "- gumbel:model=x.dbm,sims=0", "sims=0"},
 		{"value_weight: 1", "value_weight: .inf", "train.value_weight"},
 		{"reuse: 2", "reuse: .inf", "train.reuse"},
@@ -223,61 +219,6 @@ func TestSearchConfigNoise(t *testing.T) {
 		sp.Search, sp.Noise, sp.TemperatureTurns = tc.search, 0.25, 10
 		if c := sp.Player(8, tc.noise).SearchConfig(1); !tc.check(c) {
 			t.Errorf("%s, noise %v: Gumbel %v scale %v, Dirichlet %v, temperature %v", tc.search, tc.noise, c.Gumbel, c.GumbelScale, c.NoiseEpsilon, c.Temperature)
-		}
-	}
-}
-
-// TestSelfPlayOpponents checks games against fixed opponents: the share
-// asked for, both sides and every opponent drawn, the opponent named in the
-// record, samples only where the network is to move, and games that depend
-// on the seed alone.
-func TestSelfPlayOpponents(t *testing.T) {
-	cfg := testConfig(t, 1)
-	m := modeltest.NewModel(t, "frostviken", 2)
-	const n = 12
-	var runs [][]*SelfPlayGame
-	for _, workers := range []int{1, 3} {
-		sp := cfg.SelfPlay
-		sp.Workers, sp.OpponentFraction, sp.Opponents = workers, 0.75, []string{"greedy", "alphabeta:depth=1,tt=10"}
-		games, err := SelfPlay(context.Background(), m, sp, 5, 0, n, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runs = append(runs, games)
-	}
-	seen := map[string]bool{}
-	for i, g := range runs[0] {
-		if !slices.Equal(g.Record.Turns, runs[1][i].Record.Turns) || g.Opponent != runs[1][i].Opponent {
-			t.Fatalf("game %d differs between 1 and 3 workers", i)
-		}
-		if _, err := g.Record.Replay(m.Rules); err != nil {
-			t.Fatalf("game %d does not replay: %v", i, err)
-		}
-		names := map[game.Side]string{game.South: g.Record.South, game.North: g.Record.North}
-		if g.Opponent == "" {
-			seen["self-play"] = true
-			if names[game.South] != rundir.SelfPlayName || names[game.North] != rundir.SelfPlayName {
-				t.Fatalf("self-play game %d names %q and %q", i, names[game.South], names[game.North])
-			}
-			continue
-		}
-		seen[g.Opponent] = true
-		seen[g.OpponentSide.String()] = true
-		if names[g.OpponentSide] != g.Opponent || names[g.OpponentSide.Other()] != rundir.SelfPlayName {
-			t.Fatalf("game %d against %s as %s names %q and %q", i, g.Opponent, g.OpponentSide, names[game.South], names[game.North])
-		}
-		for _, s := range g.Samples {
-			if s.Position.SideToMove() == g.OpponentSide {
-				t.Fatalf("game %d: a sample where the opponent %s is to move", i, g.Opponent)
-			}
-		}
-		if len(g.Samples) == 0 {
-			t.Fatalf("game %d against %s has no samples", i, g.Opponent)
-		}
-	}
-	for _, want := range []string{"self-play", "greedy", "alphabeta:depth=1,tt=10", game.South.String(), game.North.String()} {
-		if !seen[want] {
-			t.Errorf("no game with %s in %d (seen %v)", want, n, seen)
 		}
 	}
 }
@@ -940,49 +881,6 @@ func evalStart(t *testing.T, m *model.Model) []float32 {
 		t.Fatal(err)
 	}
 	return append(batch[0].Priors, batch[0].Value)
-}
-
-// TestRunOpponents checks that a generation with fixed opponents counts
-// their games apart in metrics.jsonl, with the network's score.
-func TestRunOpponents(t *testing.T) {
-	cfg := testConfig(t, 1)
-	cfg.SelfPlay.OpponentFraction, cfg.SelfPlay.Opponents = 0.5, []string{"random"}
-	dir := t.TempDir()
-	trainRun(t, cfg, dir)
-	gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile))
-	if err != nil || len(gens) != 1 {
-		t.Fatalf("metrics: %d generations, %v", len(gens), err)
-	}
-	f, err := os.Open(filepath.Join(dir, rundir.GamesDir, "gen-000001.pgn"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := game.ReadRecords(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	against, score := 0, 0.0
-	for _, rec := range recs {
-		for _, s := range []game.Side{game.South, game.North} {
-			name := rec.South
-			if s == game.North {
-				name = rec.North
-			}
-			if name == "random" {
-				against++
-				res, _ := game.ResultScore(rec.Result, s.Other())
-				score += res
-			}
-		}
-	}
-	g := gens[0]
-	if against == 0 || against == len(recs) || g.OpponentGames != against {
-		t.Fatalf("%d of %d games against random, metrics say %d", against, len(recs), g.OpponentGames)
-	}
-	if math.Abs(g.OpponentScore-score/float64(against)) > 1e-9 {
-		t.Fatalf("opponent score %v, want %v", g.OpponentScore, score/float64(against))
-	}
 }
 
 // TestRunStopsAtCPUHours: a run bounded by CPU hours stops once its own

@@ -34,11 +34,6 @@ type SelfPlayGame struct {
 	// policy surprise (mcts.Result.PolicySurprise), with or without it.
 	FullSearches int
 	Surprise     float64
-	// Opponent is the spec of the fixed opponent that played OpponentSide
-	// (SelfPlayConfig.Opponents), or "" in a game of the network against
-	// itself.
-	Opponent     string
-	OpponentSide game.Side
 	Duration     time.Duration
 }
 
@@ -82,15 +77,6 @@ func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint
 	if err := cfg.checkRules(m.Rules); err != nil {
 		return nil, err
 	}
-	opponents := make([]*mcts.Factory, len(cfg.Opponents))
-	for i, spec := range cfg.Opponents {
-		f, err := mcts.ParseFactory(spec, model.SpecOptions(m.Rules, 1))
-		if err != nil {
-			return nil, fmt.Errorf("self-play opponent: %w", err)
-		}
-		defer f.Close()
-		opponents[i] = f
-	}
 	// One network evaluator per core, each with its own batcher and its
 	// share of the games: while one core runs a batch through the network,
 	// the other's games are searching or being evaluated too.
@@ -119,7 +105,7 @@ func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint
 		batcher := batchers[w%lanes]
 		wg.Go(func() {
 			for i := range jobs {
-				g, err := playSelfPlayGame(ctx, m, batcher, opponents, &cfg, mcts.Mix(seed, uint64(i)))
+				g, err := playSelfPlayGame(ctx, m, batcher, &cfg, mcts.Mix(seed, uint64(i)))
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {
@@ -157,10 +143,8 @@ feed:
 	return games, nil
 }
 
-// playSelfPlayGame plays one game of m against itself, or, in a share
-// cfg.OpponentFraction of games, against one of opponents (the factories of
-// cfg.Opponents).
-func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, opponents []*mcts.Factory, cfg *SelfPlayConfig, seed uint64) (*SelfPlayGame, error) {
+// playSelfPlayGame plays one game of m against itself.
+func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed uint64) (*SelfPlayGame, error) {
 	began := time.Now()
 	r := m.Rules
 	rng := rand.New(rand.NewPCG(seed, mcts.Mix(seed, 2)))
@@ -174,32 +158,8 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 			p, endgame = match.RandomEndgame(r, crng, cfg.Endgame())
 		}
 	}
-	// So does the choice of an opponent.
-	var opponent mcts.Player
-	oppSide, oppName := game.South, ""
-	if cfg.OpponentFraction > 0 && len(opponents) > 0 {
-		orng := rand.New(rand.NewPCG(mcts.Mix(seed, 5), mcts.Mix(seed, 6)))
-		if orng.Float64() < cfg.OpponentFraction {
-			k := orng.IntN(len(opponents))
-			if orng.IntN(2) == 1 {
-				oppSide = game.North
-			}
-			var err error
-			if opponent, err = opponents[k].New(mcts.Mix(seed, 7)); err != nil {
-				return nil, err
-			}
-			oppName = opponents[k].Name
-		}
-	}
 	rec := game.NewRecord(r, &p)
 	rec.South, rec.North = rundir.SelfPlayName, rundir.SelfPlayName
-	if opponent != nil {
-		if oppSide == game.South {
-			rec.South = oppName
-		} else {
-			rec.North = oppName
-		}
-	}
 	var buf [2 * game.MaxPoints]game.Decision
 	var scratch game.MoveScratch
 	var turn []game.Decision
@@ -244,7 +204,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 	if err != nil {
 		return nil, err
 	}
-	g := &SelfPlayGame{Record: rec, Endgame: endgame, Opponent: oppName, OpponentSide: oppSide}
+	g := &SelfPlayGame{Record: rec, Endgame: endgame}
 	var idx []int32
 	var tabled *game.Status // the tables' verdict that ended the game
 	for !p.Status().Over() {
@@ -260,17 +220,6 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, op
 				tabled = &game.Status{Outcome: res.GameOutcome(p.SideToMove()), Reason: game.Adjudicated}
 				break
 			}
-		}
-		if opponent != nil && p.SideToMove() == oppSide {
-			q := p
-			ds, err := mcts.PlayTurn(ctx, opponent, &q)
-			if err != nil {
-				return nil, fmt.Errorf("opponent %s in %s: %w", oppName, p.FEN(), err)
-			}
-			for _, d := range ds {
-				play(d)
-			}
-			continue
 		}
 		legal := p.Decisions(buf[:0])
 		if len(legal) == 0 {
