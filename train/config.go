@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/internal/numeric"
 	"github.com/dablot-zero/dablot/mcts"
-	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
@@ -109,10 +107,6 @@ type SelfPlayConfig struct {
 	// loss) before it asks the network; NetBatch bounds one forward pass.
 	LeafBatch int `yaml:"leaf_batch"`
 	NetBatch  int `yaml:"net_batch"`
-	// BatchWaitMS is how long a batch may wait to fill up to NetBatch
-	// after its first leaf arrives (0: evaluate whatever is waiting as
-	// soon as the network is free).
-	BatchWaitMS float64 `yaml:"batch_wait_ms"`
 	// RandomTurns random turns open every game, for variety.
 	RandomTurns int `yaml:"random_turns"`
 	// Adjudication shapes the value target of games drawn by the
@@ -159,17 +153,14 @@ type SelfPlayConfig struct {
 	EndgameTables int `yaml:"endgame_tables"`
 	// EndgameFraction is the share of self-play games that start from a
 	// random reduced position instead of the variant's setup (an endgame
-	// curriculum): each side keeps its king with probability
-	// EndgameKingChance (default 0.9), its prince (if the setup has one)
-	// with probability EndgamePrinceChance (default 0.5) and 0 to
-	// EndgameSoldiers soldiers, on random points, either side to move. Such
-	// games are short and often decided, so they teach the network to turn
-	// a lead into a win long before full games reach those positions. 0
-	// turns it off.
-	EndgameFraction     float64  `yaml:"endgame_fraction"`
-	EndgameSoldiers     int      `yaml:"endgame_soldiers"`
-	EndgameKingChance   *float64 `yaml:"endgame_king_chance,omitempty"`
-	EndgamePrinceChance *float64 `yaml:"endgame_prince_chance,omitempty"`
+	// curriculum, match.DefaultEndgame): each side keeps its king with
+	// probability 0.9, its prince (if the setup has one) with probability
+	// 0.5 and 0 to EndgameSoldiers soldiers, on random points, either side
+	// to move. Such games are short and often decided, so they teach the
+	// network to turn a lead into a win long before full games reach those
+	// positions. 0 turns it off.
+	EndgameFraction float64 `yaml:"endgame_fraction"`
+	EndgameSoldiers int     `yaml:"endgame_soldiers"`
 	// PolicySurprise weights the samples of each game by how much their
 	// policy target surprised the network (KataGo's policy surprise
 	// weighting, see surpriseWeights): half of the weight of the game's
@@ -202,18 +193,6 @@ func (s *SelfPlayConfig) guardMargin() int {
 		return *s.GuardMargin
 	}
 	return SelfPlayGuardMargin
-}
-
-// Endgame returns the spec of the curriculum's random endgames.
-func (s *SelfPlayConfig) Endgame() match.EndgameSpec {
-	e := match.DefaultEndgame(s.EndgameSoldiers)
-	if s.EndgameKingChance != nil {
-		e.KingChance = *s.EndgameKingChance
-	}
-	if s.EndgamePrinceChance != nil {
-		e.PrinceChance = *s.EndgamePrinceChance
-	}
-	return e
 }
 
 // TrainerConfig sets up the network training of each generation.
@@ -498,7 +477,6 @@ func (c *Config) Validate() error {
 		value any
 	}
 	s, t, e, r := &c.SelfPlay, &c.Train, &c.Evaluation, &c.Rating
-	eg := s.Endgame()
 	checks := []check{
 		{c.Name != "", "name", "a name", c.Name},
 		{c.Network.Blocks >= 0 && c.Network.Blocks <= 64, "network.blocks", "0 to 64", c.Network.Blocks},
@@ -516,7 +494,6 @@ func (c *Config) Validate() error {
 		{s.LeafBatch >= 1 && s.LeafBatch <= 256, "selfplay.leaf_batch", "1 to 256", s.LeafBatch},
 		{s.NetBatch >= 1 && s.NetBatch <= 4096, "selfplay.net_batch", "1 to 4096", s.NetBatch},
 		{s.RandomTurns >= 0, "selfplay.random_turns", "0 or more", s.RandomTurns},
-		{s.BatchWaitMS >= 0 && s.BatchWaitMS <= 1000, "selfplay.batch_wait_ms", "0 to 1000", s.BatchWaitMS},
 		{s.Adjudication >= 0 && s.Adjudication < 1, "selfplay.adjudication", "0 to less than 1", s.Adjudication},
 		{s.Adjudication == 0 || s.AdjudicationScale > 0 && numeric.Finite(s.AdjudicationScale), "selfplay.adjudication_scale", "a finite number more than 0", s.AdjudicationScale},
 		{s.MaterialHorizon >= 0, "selfplay.material_horizon", "0 or more", s.MaterialHorizon},
@@ -525,8 +502,6 @@ func (c *Config) Validate() error {
 		{s.EndgameFraction >= 0 && s.EndgameFraction <= 1, "selfplay.endgame_fraction", "0 to 1", s.EndgameFraction},
 		{s.EndgameTables == 0 || s.EndgameTables >= 2 && s.EndgameTables <= mcts.MaxEndgamePieces, "selfplay.endgame_tables", fmt.Sprintf("0 or 2 to %d", mcts.MaxEndgamePieces), s.EndgameTables},
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
-		{eg.KingChance >= 0 && eg.KingChance <= 1, "selfplay.endgame_king_chance", "0 to 1", eg.KingChance},
-		{eg.PrinceChance >= 0 && eg.PrinceChance <= 1, "selfplay.endgame_prince_chance", "0 to 1", eg.PrinceChance},
 		{s.Guard >= 0 && s.Guard <= mcts.MaxGuardDepth, "selfplay.guard", fmt.Sprintf("0 to %d", mcts.MaxGuardDepth), s.Guard},
 		{s.guardMargin() >= 0, "selfplay.guard_margin", "0 or more", s.guardMargin()},
 		{s.GuardMargin == nil || s.Guard > 0, "selfplay.guard_margin", "no value without selfplay.guard (it is the guard's margin)", s.guardMargin()},
@@ -623,13 +598,6 @@ func deref(p *float64) any {
 		return "none"
 	}
 	return *p
-}
-
-// finite reports whether x is neither infinite nor NaN.
-
-// batchWait is BatchWaitMS as a duration.
-func (s *SelfPlayConfig) batchWait() time.Duration {
-	return time.Duration(s.BatchWaitMS * float64(time.Millisecond))
 }
 
 // NetConfig returns the architecture of a new network.

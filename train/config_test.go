@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -47,7 +48,6 @@ func sameConfig(t *testing.T, what string, got, want *Config) {
 }
 
 func TestConfigBase(t *testing.T) {
-	f := 0.5
 	for _, tc := range []struct {
 		name  string
 		data  string
@@ -56,18 +56,18 @@ func TestConfigBase(t *testing.T) {
 	}{
 		{"override", "base: hour\nname: x\nseed: 9\nvariant: keyland\n", nil,
 			func(c *Config) { c.Name, c.Seed, c.Variant = "x", 9, "keyland" }},
-		{"nested override", "base: hour\nname: x\nnetwork: {blocks: 5}\nselfplay:\n  games: 16\n  endgame_king_chance: 0.5\n", nil,
+		{"nested override", "base: hour\nname: x\nnetwork: {blocks: 5}\nselfplay:\n  games: 16\n  endgame_soldiers: 3\n", nil,
 			func(c *Config) {
-				c.Name, c.Network.Blocks, c.SelfPlay.Games, c.SelfPlay.EndgameKingChance = "x", 5, 16, &f
+				c.Name, c.Network.Blocks, c.SelfPlay.Games, c.SelfPlay.EndgameSoldiers = "x", 5, 16, 3
 			}},
 		{"list replaced, not merged", "base: hour\nname: x\nrating: {anchors: [uct:playouts=10]}\n", nil,
 			func(c *Config) { c.Name, c.Rating.Anchors = "x", []string{"uct:playouts=10"} }},
 		{"list emptied", "base: hour\nname: x\nrating: {anchors: []}\n", nil,
 			func(c *Config) { c.Name, c.Rating.Anchors = "x", []string{} }},
 		{"chain of bases", "base: mid\nname: x\ntrain: {reuse: 3}\n",
-			map[string]string{"mid": "base: hour\nname: mid\nnetwork: {blocks: 4}\ntrain: {reuse: 2, mirror: false}\nselfplay: {endgame_king_chance: 0.5}\n"},
+			map[string]string{"mid": "base: hour\nname: mid\nnetwork: {blocks: 4}\ntrain: {reuse: 2, mirror: false}\nselfplay: {endgame_soldiers: 3}\n"},
 			func(c *Config) {
-				c.Name, c.Network.Blocks, c.Train.Reuse, c.Train.Mirror, c.SelfPlay.EndgameKingChance = "x", 4, 3, false, &f
+				c.Name, c.Network.Blocks, c.Train.Reuse, c.Train.Mirror, c.SelfPlay.EndgameSoldiers = "x", 4, 3, false, 3
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -357,4 +357,47 @@ func TestSelfPlayGuardMargin(t *testing.T) {
 	if SelfPlayGuardMargin != 100 {
 		t.Errorf("SelfPlayGuardMargin = %d: runs begun with a soldier's margin would change on resume", SelfPlayGuardMargin)
 	}
+}
+
+// maxConfigKeys bounds the settings of a training config (issue 69: the
+// settings that lost or came out level leave, and new ones must earn
+// their place).
+const maxConfigKeys = 65
+
+// TestConfigKeys: a training config has at most maxConfigKeys settings,
+// counted as the leaf keys of its YAML (configKeys), and none of them is
+// a retired key.
+func TestConfigKeys(t *testing.T) {
+	keys := configKeys(reflect.TypeFor[Config](), "")
+	if len(keys) > maxConfigKeys {
+		t.Errorf("%d settings, more than %d: %v", len(keys), maxConfigKeys, keys)
+	}
+	for _, k := range retiredKeys {
+		if slices.Contains(keys, k.path) {
+			t.Errorf("%s is retired, yet a setting", k.path)
+		}
+	}
+	if !slices.Contains(keys, "selfplay.guard_margin") || !slices.Contains(keys, "snapshots") || slices.Contains(keys, "notes") {
+		t.Errorf("the keys counted: %v", keys)
+	}
+	t.Logf("%d settings", len(keys))
+}
+
+// configKeys returns the YAML paths of the leaf keys of struct type st,
+// each prefixed with prefix: a struct field's keys are its fields', a
+// list or a pointer is one key, and a field not written (yaml:"-") none.
+func configKeys(st reflect.Type, prefix string) []string {
+	var keys []string
+	for f := range st.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" {
+			continue
+		}
+		if f.Type.Kind() == reflect.Struct {
+			keys = append(keys, configKeys(f.Type, prefix+name+".")...)
+			continue
+		}
+		keys = append(keys, prefix+name)
+	}
+	return keys
 }

@@ -37,6 +37,9 @@ var retiredKeys = []retiredKey{
 	{"selfplay.horizon_result", []string{"false"}, "docs/experiments/2026-11-ablations.md §16: level"},
 	{"selfplay.opponent_fraction", []string{"0"}, leagueRecord},
 	{"selfplay.opponents", []string{"[]", "null"}, leagueRecord},
+	{"selfplay.batch_wait_ms", []string{"0"}, "never set by a preset nor measured in training: self-play's batches do not wait"},
+	{"selfplay.endgame_king_chance", []string{"0.9", "null"}, endgameRecord},
+	{"selfplay.endgame_prince_chance", []string{"0.5", "null"}, endgameRecord},
 }
 
 // The records of settings that left, those that more than one key or
@@ -45,6 +48,7 @@ const (
 	shortTermRecord = "short-term value heads, docs/experiments/2026-11-ablations.md §3: no measurable gain"
 	tacticalRecord  = "tactical input planes, docs/experiments/2026-11-ablations.md §6: lost"
 	leagueRecord    = "fixed opponents in self-play, docs/keyland.md (training against the anchor): no better"
+	endgameRecord   = "never set by a preset nor measured: the endgame curriculum keeps match.DefaultEndgame's chances"
 )
 
 // dropRetired removes the retired keys from the YAML document data and

@@ -13,17 +13,20 @@ import (
 // retiredOn gives each retired key a value, as YAML, at which the setting
 // did something: the keys that must stay retired.
 var retiredOn = map[string]string{
-	"selfplay.quiescence":          "2",
-	"selfplay.trade_down":          "20",
-	"network.short_term_heads":     "2",
-	"selfplay.short_term_horizons": "[8, 32]",
-	"train.short_term_weight":      "1",
-	"network.tactical_planes":      "true",
-	"selfplay.king_race":           "0.6",
-	"selfplay.race_target":         "0.6",
-	"selfplay.horizon_result":      "true",
-	"selfplay.opponent_fraction":   "0.25",
-	"selfplay.opponents":           `["alphabeta:depth=2"]`,
+	"selfplay.quiescence":            "2",
+	"selfplay.trade_down":            "20",
+	"network.short_term_heads":       "2",
+	"selfplay.short_term_horizons":   "[8, 32]",
+	"train.short_term_weight":        "1",
+	"network.tactical_planes":        "true",
+	"selfplay.king_race":             "0.6",
+	"selfplay.race_target":           "0.6",
+	"selfplay.horizon_result":        "true",
+	"selfplay.opponent_fraction":     "0.25",
+	"selfplay.opponents":             `["alphabeta:depth=2"]`,
+	"selfplay.batch_wait_ms":         "2",
+	"selfplay.endgame_king_chance":   "0.5",
+	"selfplay.endgame_prince_chance": "1",
 }
 
 // TestRetiredKeys: a run's config written before settings left the

@@ -88,7 +88,7 @@ func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint
 		if err := ev.SetScoreUtility(cfg.ScoreUtility); err != nil {
 			return nil, fmt.Errorf("self-play: selfplay.score_utility: %w", err)
 		}
-		batchers[i] = mcts.NewBatcher(ev, cfg.NetBatch, cfg.batchWait())
+		batchers[i] = mcts.NewBatcher(ev, cfg.NetBatch, 0) // no wait: a batch goes as soon as the network is free
 		defer batchers[i].Close()
 	}
 
@@ -155,7 +155,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, cf
 	if cfg.EndgameFraction > 0 {
 		crng := rand.New(rand.NewPCG(mcts.Mix(seed, 3), mcts.Mix(seed, 4)))
 		if crng.Float64() < cfg.EndgameFraction {
-			p, endgame = match.RandomEndgame(r, crng, cfg.Endgame())
+			p, endgame = match.RandomEndgame(r, crng, match.DefaultEndgame(cfg.EndgameSoldiers))
 		}
 	}
 	rec := game.NewRecord(r, &p)
