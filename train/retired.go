@@ -26,7 +26,7 @@ type retiredKey struct {
 
 // retiredKeys are the settings that left, with their records.
 var retiredKeys = []retiredKey{
-	{"selfplay.quiescence", []string{"0"}, "docs/experiments/2026-11-training-signals.md"},
+	{"selfplay.quiescence", []string{"0"}, "docs/keyland.md (capture search): self-play turned passive"},
 	{"selfplay.trade_down", []string{"0"}, "docs/experiments/2026-11-ablations.md §12"},
 	{"network.short_term_heads", []string{"0"}, shortTermRecord},
 	{"selfplay.short_term_horizons", []string{"[]", "null"}, shortTermRecord},
