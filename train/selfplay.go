@@ -143,153 +143,220 @@ feed:
 	return games, nil
 }
 
-// playSelfPlayGame plays one game of m against itself.
+// playSelfPlayGame plays one game of m against itself, its randomness
+// from seed alone: the setup (newGameInPlay), the random opening turns,
+// the game played out, then its targets (finish).
 func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed uint64) (*SelfPlayGame, error) {
 	began := time.Now()
-	r := m.Rules
-	rng := rand.New(rand.NewPCG(seed, mcts.Mix(seed, 2)))
-	p := r.Start()
-	// The curriculum draws from a stream of its own, so that games that
-	// start from the setup are the same whatever its settings.
+	gp, err := newGameInPlay(m, ev, cfg, seed)
+	if err != nil {
+		return nil, err
+	}
+	gp.openingTurns()
+	if err := gp.playOut(ctx); err != nil {
+		return nil, err
+	}
+	g := gp.finish()
+	g.Duration = time.Since(began)
+	return g, nil
+}
+
+// gameInPlay is a self-play game under way: its position and record, its
+// players (the search, and the tables and the guard if the config has
+// them), and what its samples' targets need.
+type gameInPlay struct {
+	cfg    *SelfPlayConfig
+	m      *model.Model
+	rng    *rand.Rand // the game's own stream: opening turns, playout caps, choices, sample copies
+	p      game.Position
+	g      *SelfPlayGame // the record, the samples and the counts, as they grow
+	search *mcts.Search
+	tables *mcts.EndgameTables
+	guard  *mcts.Guard
+	// turn holds the decisions of the turn under way, which began in
+	// turnStart.
+	turn      []game.Decision
+	turnStart game.Position
+	// balance[k] is South's material lead before decision k, sampleAt[i]
+	// the decision sample i was taken before, and surprise[i] the policy
+	// surprise of its search (mcts.Result.PolicySurprise).
+	balance  []float64
+	sampleAt []int
+	surprise []float64
+	verdict  *game.Status // the tables' verdict, if it ended the game
+	// buf, scratch and idx are room for the legal decisions, random moves
+	// and a sample's policy indices, reused from decision to decision.
+	buf     [2 * game.MaxPoints]game.Decision
+	scratch game.MoveScratch
+	idx     []int32
+}
+
+// newGameInPlay sets up a game of m with seed: from the variant's setup,
+// or in a share selfplay.endgame_fraction of games from a random endgame
+// (the curriculum, drawn from a stream of its own so that games from the
+// setup are the same whatever its settings); its record, and self-play's
+// search, tables and guard (SelfPlayConfig.Player).
+func newGameInPlay(m *model.Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed uint64) (*gameInPlay, error) {
+	gp := &gameInPlay{cfg: cfg, m: m, rng: rand.New(rand.NewPCG(seed, mcts.Mix(seed, 2))), p: m.Rules.Start()}
 	endgame := false
 	if cfg.EndgameFraction > 0 {
 		crng := rand.New(rand.NewPCG(mcts.Mix(seed, 3), mcts.Mix(seed, 4)))
 		if crng.Float64() < cfg.EndgameFraction {
-			p, endgame = match.RandomEndgame(r, crng, match.DefaultEndgame(cfg.EndgameSoldiers))
+			gp.p, endgame = match.RandomEndgame(m.Rules, crng, match.DefaultEndgame(cfg.EndgameSoldiers))
 		}
 	}
-	rec := game.NewRecord(r, &p)
+	rec := game.NewRecord(m.Rules, &gp.p)
 	rec.South, rec.North = rundir.SelfPlayName, rundir.SelfPlayName
-	var buf [2 * game.MaxPoints]game.Decision
-	var scratch game.MoveScratch
-	var turn []game.Decision
-	turnStart := p
-	endTurn := func() {
-		t, _, _ := turnStart.DecisionsToTurn(turn)
-		rec.Turns = append(rec.Turns, t.Format(r.Board))
-		turn, turnStart = turn[:0], p
-	}
-	// balance[k] is South's material lead before decision k.
-	var balance []float64
-	var sampleAt []int
-	var surprise []float64 // of each sample's search (mcts.Result.PolicySurprise)
-	play := func(d game.Decision) {
-		balance = append(balance, southBalance(&p))
-		side := p.SideToMove()
-		p.Apply(d)
-		turn = append(turn, d)
-		if p.SideToMove() != side || p.Status().Over() {
-			endTurn()
-		}
-	}
-	// Random opening turns.
-	for !endgame && len(rec.Turns) < cfg.RandomTurns && !p.Status().Over() {
-		d, ok := p.RandomDecision(rng, &scratch)
-		if !ok {
-			break
-		}
-		play(d)
-	}
-
+	gp.g, gp.turnStart = &SelfPlayGame{Record: rec, Endgame: endgame}, gp.p
 	pc := cfg.Player(cfg.FullSims, true)
-	s, err := mcts.NewSearch(pc.Evaluator(ev), pc.SearchConfig(mcts.Mix(seed, 1)))
-	if err != nil {
+	var err error
+	if gp.search, err = mcts.NewSearch(pc.Evaluator(ev), pc.SearchConfig(mcts.Mix(seed, 1))); err != nil {
 		return nil, err
 	}
-	tables, err := pc.NewTables()
-	if err != nil {
+	if gp.tables, err = pc.NewTables(); err != nil {
 		return nil, err
 	}
-	guard, err := pc.NewGuard()
-	if err != nil {
+	if gp.guard, err = pc.NewGuard(); err != nil {
 		return nil, err
 	}
-	g := &SelfPlayGame{Record: rec, Endgame: endgame}
-	var idx []int32
-	var tabled *game.Status // the tables' verdict that ended the game
-	for !p.Status().Over() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	return gp, nil
+}
+
+// openingTurns plays selfplay.random_turns random turns, for variety (none
+// in a curriculum game, which starts from a random position).
+func (gp *gameInPlay) openingTurns() {
+	for !gp.g.Endgame && len(gp.g.Record.Turns) < gp.cfg.RandomTurns && !gp.p.Status().Over() {
+		d, ok := gp.p.RandomDecision(gp.rng, &gp.scratch)
+		if !ok {
+			return
 		}
-		if tables != nil && len(turn) == 0 {
-			_, res, ok, err := tables.Play(ctx, &p)
+		gp.play(d)
+	}
+}
+
+// play plays decision d, noting the material before it, and records the
+// turn when d ends it.
+func (gp *gameInPlay) play(d game.Decision) {
+	gp.balance = append(gp.balance, southBalance(&gp.p))
+	side := gp.p.SideToMove()
+	gp.p.Apply(d)
+	gp.turn = append(gp.turn, d)
+	if gp.p.SideToMove() != side || gp.p.Status().Over() {
+		t, _, _ := gp.turnStart.DecisionsToTurn(gp.turn)
+		gp.g.Record.Turns = append(gp.g.Record.Turns, t.Format(gp.m.Rules.Board))
+		gp.turn, gp.turnStart = gp.turn[:0], gp.p
+	}
+}
+
+// playOut plays the game to its end, by the rules or by the tables'
+// verdict at the start of a turn, a decision at a time (decide).
+func (gp *gameInPlay) playOut(ctx context.Context) error {
+	for !gp.p.Status().Over() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if gp.tables != nil && len(gp.turn) == 0 {
+			_, res, ok, err := gp.tables.Play(ctx, &gp.p)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if ok {
-				tabled = &game.Status{Outcome: res.GameOutcome(p.SideToMove()), Reason: game.Adjudicated}
-				break
+				gp.verdict = &game.Status{Outcome: res.GameOutcome(gp.p.SideToMove()), Reason: game.Adjudicated}
+				return nil
 			}
 		}
-		legal := p.Decisions(buf[:0])
-		if len(legal) == 0 {
-			return nil, fmt.Errorf("no legal decision in %s, yet the game is not over", p.FEN())
+		d, err := gp.decide(ctx)
+		if err != nil {
+			return err
 		}
-		var d game.Decision
-		var guarded mcts.Restriction
-		if guard != nil {
-			if guarded, err = guard.Restrict(ctx, &p, mcts.Limits{}); err != nil {
-				return nil, err
-			}
-		}
-		switch {
-		case len(legal) == 1:
-			d = legal[0]
-		case guarded.Guarded:
-			d = guarded.Only
-		default:
-			full := rng.Float64() < cfg.FullFraction
-			sims := cfg.FastSims
-			if full {
-				sims = cfg.FullSims
-			}
-			s.SetPosition(p)
-			if err := s.Exclude(guarded.Excluded); err != nil {
-				return nil, err
-			}
-			res, err := s.Run(ctx, mcts.Limits{Sims: sims})
-			if err != nil {
-				return nil, err
-			}
-			g.Searches++
-			if full {
-				idx = m.Encoder.LegalIndices(&p, res.Legal, idx[:0])
-				pol := make([]samples.PolicyEntry, 0, len(idx))
-				for k, j := range idx {
-					if res.Policy[k] > 0 {
-						pol = append(pol, samples.PolicyEntry{Index: uint16(j), Prob: res.Policy[k]})
-					}
-				}
-				g.Samples = append(g.Samples, samples.Sample{Position: p, Policy: pol, Value: max(-1, min(1, res.Value)), Full: true})
-				sampleAt = append(sampleAt, len(balance))
-				surprise = append(surprise, res.PolicySurprise())
-			}
-			conf := s.Config()
-			d = res.Choose(conf.TemperatureAt(len(rec.Turns)), rng)
-		}
-		play(d)
+		gp.play(d)
 	}
-	g.Status = p.Status()
-	if tabled != nil {
-		g.Status = *tabled
+	return nil
+}
+
+// decide chooses the next decision: the only legal one, the only one the
+// guard leaves, or else the search's among those it leaves (searchDecision).
+func (gp *gameInPlay) decide(ctx context.Context) (game.Decision, error) {
+	legal := gp.p.Decisions(gp.buf[:0])
+	if len(legal) == 0 {
+		return 0, fmt.Errorf("no legal decision in %s, yet the game is not over", gp.p.FEN())
 	}
-	rec.Finish(g.Status)
-	balance = append(balance, southBalance(&p))
-	// The targets are per decision: set them before the samples are
-	// weighted and copied.
-	cfg.setTargets(g.Samples, sampleAt, balance, g.Status)
-	if m.Weights.Config.OwnershipHead {
-		setOwnership(m.Encoder, g.Samples, &p)
+	var guarded mcts.Restriction
+	if gp.guard != nil {
+		var err error
+		if guarded, err = gp.guard.Restrict(ctx, &gp.p, mcts.Limits{}); err != nil {
+			return 0, err
+		}
+	}
+	switch {
+	case len(legal) == 1:
+		return legal[0], nil
+	case guarded.Guarded:
+		return guarded.Only, nil
+	}
+	return gp.searchDecision(ctx, guarded.Excluded)
+}
+
+// searchDecision searches the position, without the decisions excluded,
+// with selfplay.full_sims simulations in a share full_fraction of
+// decisions (playout-cap randomisation), which become samples, and
+// fast_sims in the others, and returns the search's choice.
+func (gp *gameInPlay) searchDecision(ctx context.Context, excluded []game.Decision) (game.Decision, error) {
+	full := gp.rng.Float64() < gp.cfg.FullFraction
+	sims := gp.cfg.FastSims
+	if full {
+		sims = gp.cfg.FullSims
+	}
+	s := gp.search
+	s.SetPosition(gp.p)
+	if err := s.Exclude(excluded); err != nil {
+		return 0, err
+	}
+	res, err := s.Run(ctx, mcts.Limits{Sims: sims})
+	if err != nil {
+		return 0, err
+	}
+	gp.g.Searches++
+	if full {
+		gp.idx = gp.m.Encoder.LegalIndices(&gp.p, res.Legal, gp.idx[:0])
+		pol := make([]samples.PolicyEntry, 0, len(gp.idx))
+		for k, j := range gp.idx {
+			if res.Policy[k] > 0 {
+				pol = append(pol, samples.PolicyEntry{Index: uint16(j), Prob: res.Policy[k]})
+			}
+		}
+		gp.g.Samples = append(gp.g.Samples, samples.Sample{Position: gp.p, Policy: pol, Value: max(-1, min(1, res.Value)), Full: true})
+		gp.sampleAt = append(gp.sampleAt, len(gp.balance))
+		gp.surprise = append(gp.surprise, res.PolicySurprise())
+	}
+	conf := s.Config()
+	return res.Choose(conf.TemperatureAt(len(gp.g.Record.Turns)), gp.rng), nil
+}
+
+// finish ends the game's record with its result (the rules', or the
+// tables' verdict) and gives its samples their targets (setTargets, and
+// setOwnership for a network with the ownership head), before they are
+// weighted by their policy surprise (selfplay.policy_surprise) and copied.
+func (gp *gameInPlay) finish() *SelfPlayGame {
+	g := gp.g
+	g.Status = gp.p.Status()
+	if gp.verdict != nil {
+		g.Status = *gp.verdict
+	}
+	g.Record.Finish(g.Status)
+	gp.balance = append(gp.balance, southBalance(&gp.p))
+	gp.cfg.setTargets(g.Samples, gp.sampleAt, gp.balance, g.Status)
+	if gp.m.Weights.Config.OwnershipHead {
+		setOwnership(gp.m.Encoder, g.Samples, &gp.p)
 	}
 	g.FullSearches = len(g.Samples)
-	for _, x := range surprise {
+	for _, x := range gp.surprise {
 		g.Surprise += x
 	}
-	if cfg.PolicySurprise {
-		g.Samples = replicate(g.Samples, surpriseWeights(surprise), rng)
+	if gp.cfg.PolicySurprise {
+		g.Samples = replicate(g.Samples, surpriseWeights(gp.surprise), gp.rng)
 	}
-	g.Duration = time.Since(began)
-	return g, nil
+	return g
 }
 
 // checkRules refuses selfplay.endgame_tables on rules the tables cannot
