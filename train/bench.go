@@ -52,7 +52,7 @@ func MeasureSearch(ctx context.Context, m *model.Model, sp SelfPlayConfig, d tim
 	for i := range lanes {
 		evs[i] = m.NewEvaluator(sp.NetBatch, 1)
 		defer evs[i].Close()
-		batchers[i] = mcts.NewBatcher(evs[i], sp.NetBatch, sp.batchWait())
+		batchers[i] = mcts.NewBatcher(evs[i], sp.NetBatch, 0)
 		defer batchers[i].Close()
 	}
 	var sims, searches atomic.Int64

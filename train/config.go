@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/internal/numeric"
 	"github.com/dablot-zero/dablot/mcts"
-	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
@@ -68,24 +66,12 @@ type NetworkConfig struct {
 	// result; the search adds selfplay.score_utility times its output to
 	// the value.
 	ScoreHead bool `yaml:"score_head,omitempty"`
-	// ShortTermHeads adds that many short-term value heads to the network
-	// (net.Config.ShortTermHeads), one for each horizon of
-	// selfplay.short_term_horizons, trained with the weight
-	// train.short_term_weight beside a value head that keeps the game's
-	// result. Training aids: the search does not use them. 0: none.
-	ShortTermHeads int `yaml:"short_term_heads,omitempty"`
 	// OwnershipHead adds an ownership head to the network
 	// (net.Config.OwnershipHead): at every point, who holds it at the end
 	// of the game, from the side to move's point of view, trained with the
 	// weight train.ownership_weight beside a value head that keeps the
 	// game's result. A training aid: the search does not use it.
 	OwnershipHead bool `yaml:"ownership_head,omitempty"`
-	// TacticalPlanes gives the network the tactical input planes
-	// (net.Config.TacticalPlanes, encoding version 2): the own pieces the
-	// opponent could capture, the enemy pieces the side to move can
-	// capture, and where those captures end, from the rules engine's
-	// legal turns.
-	TacticalPlanes bool `yaml:"tactical_planes,omitempty"`
 }
 
 // SelfPlayConfig sets up the games the current best network plays against
@@ -121,10 +107,6 @@ type SelfPlayConfig struct {
 	// loss) before it asks the network; NetBatch bounds one forward pass.
 	LeafBatch int `yaml:"leaf_batch"`
 	NetBatch  int `yaml:"net_batch"`
-	// BatchWaitMS is how long a batch may wait to fill up to NetBatch
-	// after its first leaf arrives (0: evaluate whatever is waiting as
-	// soon as the network is free).
-	BatchWaitMS float64 `yaml:"batch_wait_ms"`
 	// RandomTurns random turns open every game, for variety.
 	RandomTurns int `yaml:"random_turns"`
 	// Adjudication shapes the value target of games drawn by the
@@ -148,65 +130,18 @@ type SelfPlayConfig struct {
 	// (threats, safe squares). 0 turns it off.
 	MaterialHorizon int     `yaml:"material_horizon"`
 	MaterialWeight  float64 `yaml:"material_weight"`
-	// HorizonResult makes MaterialWeight's term take the game's result
-	// where a sample's horizon reaches the end of a game won or lost by
-	// the rules: Adjudication·(±1), as if the winner's lead were endless,
-	// in place of the material left on the board. Without it a game lost
-	// by the king's capture (winther, frostviken) with more pieces left
-	// trains the loser's last positions towards its lead: a model that
-	// wins material and loses its king learns that it was ahead
-	// (docs/experiments/2026-11-strength.md §31). Only with MaterialWeight; the score head's
-	// target (samples.Sample.Lead) keeps the board's material, and a game
-	// ended outside the rules (the king race) keeps it too.
-	HorizonResult bool `yaml:"horizon_result,omitempty"`
 	// ScoreUtility is the weight u of the score head in the value the
 	// search uses, value + u·score clipped to [-1, 1] (KataGo's score
 	// utility): in self-play, and as the default of the players of the
 	// models the run writes (spec key su=). Only with network.score_head;
 	// 0 turns it off.
 	ScoreUtility float64 `yaml:"score_utility,omitempty"`
-	// ShortTermHorizons are the horizons h, in decisions, of the
-	// short-term value targets (KataGo's): for each sample and each h,
-	// the average of the search's root values from the sample's decision
-	// on, the value k decisions on weighted (1-1/h)^k, each from the
-	// sample's side to move's point of view (samples.Sample.ShortTerm).
-	// Every search counts, fast ones too; a decision without a search of
-	// the network (a forced one, the opponent's) counts the next search's
-	// value; after the end of the game its result (adjudicated, without
-	// material_weight's blend) continues. Increasing, one for each of
-	// network.short_term_heads; empty: none.
-	ShortTermHorizons []int `yaml:"short_term_horizons,omitempty"`
 	// MaterialBlend, when above 0, puts mcts.MaterialBlend in front of the
 	// network in self-play, evaluation and rating games: the value's logit
 	// is shifted by MaterialBlend per soldier of material balance, so the
 	// search keeps material that the network's value does not yet see.
 	// 0 turns it off.
 	MaterialBlend float64 `yaml:"material_blend"`
-	// KingRace, when above 0, ends a self-play game from the variant's
-	// setup (not the endgame curriculum's) as soon as a turn leaves one
-	// side holding the only king: its value target is KingRace for that
-	// side and -KingRace for the other, its record a win for it,
-	// adjudicated. Only a king takes a king, so from there that side
-	// cannot lose (by the rules KingRaceRules admits; in 1,004 games of
-	// the dablot chain's self-play it never did) and only wins or draws
-	// by converting; in dablot the first king falls within about 20
-	// turns, and the 90 % of the turns after it teach a conversion that
-	// self-play does not learn (docs/experiments/2026-11-strength.md §28). This spends the
-	// games' time on the race instead; the curriculum's games still play
-	// their endings out. 0 turns it off.
-	KingRace float64 `yaml:"king_race"`
-	// RaceTarget, when above 0, keeps a self-play game from the setup whole
-	// but gives the samples taken before the first turn that left one side
-	// holding the only king the race's value target instead of the game's:
-	// RaceTarget for that side and -RaceTarget for the other (mixed with
-	// the material target as the game's would be). The samples after it,
-	// and the games in which no side ever held the only king, keep the
-	// game's. So the race is taught by its own result, not by the end of
-	// a conversion that is half noise (docs/experiments/2026-11-strength.md §28), and the
-	// conversion is still played and learnt, which ending the game at the
-	// race (KingRace) unlearnt. It asks the same of the rules as KingRace
-	// (KingRaceRules); the two are not set together. 0 turns it off.
-	RaceTarget float64 `yaml:"race_target"`
 	// EndgameTables, when 2 or 3, ends a self-play game at the start of a
 	// turn with that many pieces or fewer, as the exact endgame tables
 	// (mcts.EndgameTables) give it: won, drawn or lost for the side to
@@ -214,32 +149,18 @@ type SelfPlayConfig struct {
 	// game of a few pieces is otherwise drawn by the no-capture limit as
 	// often as not where the tables say it is won (docs/experiments/2026-11-strength.md §29),
 	// after up to a hundred plies of self-play spent on it. Rules the
-	// tables cannot follow are refused, and so is KingRace with it. 0
-	// turns it off.
+	// tables cannot follow are refused. 0 turns it off.
 	EndgameTables int `yaml:"endgame_tables"`
 	// EndgameFraction is the share of self-play games that start from a
 	// random reduced position instead of the variant's setup (an endgame
-	// curriculum): each side keeps its king with probability
-	// EndgameKingChance (default 0.9), its prince (if the setup has one)
-	// with probability EndgamePrinceChance (default 0.5) and 0 to
-	// EndgameSoldiers soldiers, on random points, either side to move. Such
-	// games are short and often decided, so they teach the network to turn
-	// a lead into a win long before full games reach those positions. 0
-	// turns it off.
-	EndgameFraction     float64  `yaml:"endgame_fraction"`
-	EndgameSoldiers     int      `yaml:"endgame_soldiers"`
-	EndgameKingChance   *float64 `yaml:"endgame_king_chance,omitempty"`
-	EndgamePrinceChance *float64 `yaml:"endgame_prince_chance,omitempty"`
-	// OpponentFraction is the share of self-play games in which one side,
-	// South or North at random, is played by one of Opponents (player
-	// specs, as in rating.anchors), chosen at random: a league's fixed
-	// opponents. Only the network's own decisions become samples, with the
-	// game's result as their value target. A network that meets only
-	// itself learns what its own games teach; a fixed opponent that
-	// thinks differently, such as a full-width search, shows it what that
-	// kind of player punishes and what it overlooks. 0 turns it off.
-	OpponentFraction float64  `yaml:"opponent_fraction,omitempty"`
-	Opponents        []string `yaml:"opponents,omitempty"`
+	// curriculum, match.DefaultEndgame): each side keeps its king with
+	// probability 0.9, its prince (if the setup has one) with probability
+	// 0.5 and 0 to EndgameSoldiers soldiers, on random points, either side
+	// to move. Such games are short and often decided, so they teach the
+	// network to turn a lead into a win long before full games reach those
+	// positions. 0 turns it off.
+	EndgameFraction float64 `yaml:"endgame_fraction"`
+	EndgameSoldiers int     `yaml:"endgame_soldiers"`
 	// PolicySurprise weights the samples of each game by how much their
 	// policy target surprised the network (KataGo's policy surprise
 	// weighting, see surpriseWeights): half of the weight of the game's
@@ -274,18 +195,6 @@ func (s *SelfPlayConfig) guardMargin() int {
 	return SelfPlayGuardMargin
 }
 
-// Endgame returns the spec of the curriculum's random endgames.
-func (s *SelfPlayConfig) Endgame() match.EndgameSpec {
-	e := match.DefaultEndgame(s.EndgameSoldiers)
-	if s.EndgameKingChance != nil {
-		e.KingChance = *s.EndgameKingChance
-	}
-	if s.EndgamePrinceChance != nil {
-		e.PrinceChance = *s.EndgamePrinceChance
-	}
-	return e
-}
-
 // TrainerConfig sets up the network training of each generation.
 type TrainerConfig struct {
 	BatchSize    int     `yaml:"batch_size"`
@@ -312,11 +221,6 @@ type TrainerConfig struct {
 	// beside the policy's and the value's; only with network.score_head,
 	// which it defaults to 1 for (see ScoreLossWeight).
 	ScoreWeight *float64 `yaml:"score_weight,omitempty"`
-	// ShortTermWeight is the weight of the short-term value heads' loss
-	// (squared errors, summed over the heads); only with
-	// network.short_term_heads, which it defaults to 1 for (see
-	// ShortTermLossWeight).
-	ShortTermWeight *float64 `yaml:"short_term_weight,omitempty"`
 	// OwnershipWeight is the weight of the ownership head's loss (squared
 	// errors, averaged over the points); only with network.ownership_head,
 	// which it defaults to 1 for (see OwnershipLossWeight).
@@ -328,13 +232,6 @@ type TrainerConfig struct {
 // 0 without the head.
 func (t *TrainerConfig) ScoreLossWeight(hasHead bool) float64 {
 	return headLossWeight(t.ScoreWeight, hasHead)
-}
-
-// ShortTermLossWeight returns the weight of the short-term value heads'
-// loss of a network with them (hasHeads): train.short_term_weight, 1 if
-// it is not given; 0 without the heads.
-func (t *TrainerConfig) ShortTermLossWeight(hasHeads bool) float64 {
-	return headLossWeight(t.ShortTermWeight, hasHeads)
 }
 
 // OwnershipLossWeight returns the weight of the ownership head's loss of a
@@ -580,7 +477,6 @@ func (c *Config) Validate() error {
 		value any
 	}
 	s, t, e, r := &c.SelfPlay, &c.Train, &c.Evaluation, &c.Rating
-	eg := s.Endgame()
 	checks := []check{
 		{c.Name != "", "name", "a name", c.Name},
 		{c.Network.Blocks >= 0 && c.Network.Blocks <= 64, "network.blocks", "0 to 64", c.Network.Blocks},
@@ -598,28 +494,18 @@ func (c *Config) Validate() error {
 		{s.LeafBatch >= 1 && s.LeafBatch <= 256, "selfplay.leaf_batch", "1 to 256", s.LeafBatch},
 		{s.NetBatch >= 1 && s.NetBatch <= 4096, "selfplay.net_batch", "1 to 4096", s.NetBatch},
 		{s.RandomTurns >= 0, "selfplay.random_turns", "0 or more", s.RandomTurns},
-		{s.BatchWaitMS >= 0 && s.BatchWaitMS <= 1000, "selfplay.batch_wait_ms", "0 to 1000", s.BatchWaitMS},
 		{s.Adjudication >= 0 && s.Adjudication < 1, "selfplay.adjudication", "0 to less than 1", s.Adjudication},
 		{s.Adjudication == 0 || s.AdjudicationScale > 0 && numeric.Finite(s.AdjudicationScale), "selfplay.adjudication_scale", "a finite number more than 0", s.AdjudicationScale},
 		{s.MaterialHorizon >= 0, "selfplay.material_horizon", "0 or more", s.MaterialHorizon},
 		{s.MaterialWeight >= 0 && s.MaterialWeight <= 1, "selfplay.material_weight", "0 to 1", s.MaterialWeight},
 		{s.MaterialBlend >= 0 && s.MaterialBlend <= 100, "selfplay.material_blend", "0 to 100", s.MaterialBlend},
 		{s.EndgameFraction >= 0 && s.EndgameFraction <= 1, "selfplay.endgame_fraction", "0 to 1", s.EndgameFraction},
-		{s.KingRace >= 0 && s.KingRace <= 1, "selfplay.king_race", "0 to 1", s.KingRace},
-		{s.RaceTarget >= 0 && s.RaceTarget <= 1, "selfplay.race_target", "0 to 1", s.RaceTarget},
-		{s.RaceTarget == 0 || s.KingRace == 0, "selfplay.race_target", "0 when selfplay.king_race is set", s.RaceTarget},
 		{s.EndgameTables == 0 || s.EndgameTables >= 2 && s.EndgameTables <= mcts.MaxEndgamePieces, "selfplay.endgame_tables", fmt.Sprintf("0 or 2 to %d", mcts.MaxEndgamePieces), s.EndgameTables},
-		{s.EndgameTables == 0 || s.KingRace == 0, "selfplay.endgame_tables", "0 when selfplay.king_race is set", s.EndgameTables},
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
-		{eg.KingChance >= 0 && eg.KingChance <= 1, "selfplay.endgame_king_chance", "0 to 1", eg.KingChance},
-		{eg.PrinceChance >= 0 && eg.PrinceChance <= 1, "selfplay.endgame_prince_chance", "0 to 1", eg.PrinceChance},
-		{s.OpponentFraction >= 0 && s.OpponentFraction <= 1, "selfplay.opponent_fraction", "0 to 1", s.OpponentFraction},
-		{s.OpponentFraction == 0 || len(s.Opponents) > 0, "selfplay.opponents", "at least one player spec when opponent_fraction is above 0", "none"},
 		{s.Guard >= 0 && s.Guard <= mcts.MaxGuardDepth, "selfplay.guard", fmt.Sprintf("0 to %d", mcts.MaxGuardDepth), s.Guard},
 		{s.guardMargin() >= 0, "selfplay.guard_margin", "0 or more", s.guardMargin()},
 		{s.GuardMargin == nil || s.Guard > 0, "selfplay.guard_margin", "no value without selfplay.guard (it is the guard's margin)", s.guardMargin()},
 		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
-		{!s.HorizonResult || s.MaterialWeight > 0, "selfplay.horizon_result", "false unless material_weight is set (it changes that term)", s.HorizonResult},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},
 		{t.WeightDecay >= 0 && t.WeightDecay < 1, "train.weight_decay", "0 to 1", t.WeightDecay},
@@ -636,12 +522,6 @@ func (c *Config) Validate() error {
 		{s.ScoreUtility == 0 || c.Network.ScoreHead, "selfplay.score_utility", "0 without network.score_head (it weighs the score head's output)", s.ScoreUtility},
 		{!c.Network.ScoreHead || s.MaterialHorizon > 0, "selfplay.material_horizon", "more than 0 with network.score_head (the score head learns the material lead that many decisions on)", s.MaterialHorizon},
 		{!c.Network.ScoreHead || s.AdjudicationScale > 0 && numeric.Finite(s.AdjudicationScale), "selfplay.adjudication_scale", "a finite number more than 0 with network.score_head (it scales the score head's target, tanh(lead/adjudication_scale))", s.AdjudicationScale},
-		{c.Network.ShortTermHeads >= 0 && c.Network.ShortTermHeads <= net.MaxShortTermHeads, "network.short_term_heads", fmt.Sprintf("0 to %d", net.MaxShortTermHeads), c.Network.ShortTermHeads},
-		{len(s.ShortTermHorizons) == c.Network.ShortTermHeads, "selfplay.short_term_horizons",
-			fmt.Sprintf("one horizon for each of network.short_term_heads (%d)", c.Network.ShortTermHeads), s.ShortTermHorizons},
-		{increasingIn(s.ShortTermHorizons, 1, maxShortTermHorizon), "selfplay.short_term_horizons", fmt.Sprintf("increasing horizons, each 1 to %d decisions", maxShortTermHorizon), s.ShortTermHorizons},
-		{t.ShortTermWeight == nil || *t.ShortTermWeight >= 0 && *t.ShortTermWeight <= 100, "train.short_term_weight", "0 to 100", deref(t.ShortTermWeight)},
-		{t.ShortTermWeight == nil || c.Network.ShortTermHeads > 0, "train.short_term_weight", "no value without network.short_term_heads (it weighs the short-term value heads' loss)", deref(t.ShortTermWeight)},
 		{t.OwnershipWeight == nil || *t.OwnershipWeight >= 0 && *t.OwnershipWeight <= 100, "train.ownership_weight", "0 to 100", deref(t.OwnershipWeight)},
 		{t.OwnershipWeight == nil || c.Network.OwnershipHead, "train.ownership_weight", "no value without network.ownership_head (it weighs the ownership head's loss)", deref(t.OwnershipWeight)},
 		{e.Mode == "always" || e.Mode == "games" || e.Mode == "sprt", "evaluation.mode", "always, games or sprt", e.Mode},
@@ -690,11 +570,6 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("training config %s: rating.anchors: %w", c.Name, err)
 		}
 	}
-	for _, o := range s.Opponents {
-		if err := mcts.CheckSpec(o); err != nil {
-			return fmt.Errorf("training config %s: selfplay.opponents: %w", c.Name, err)
-		}
-	}
 	return nil
 }
 
@@ -703,20 +578,6 @@ func (c *Config) Validate() error {
 func increasingHours(hs []float64) bool {
 	for i, h := range hs {
 		if !(h > 0) || !numeric.Finite(h) || i > 0 && h <= hs[i-1] {
-			return false
-		}
-	}
-	return true
-}
-
-// maxShortTermHorizon bounds a horizon of selfplay.short_term_horizons:
-// longer than any game, where the target is the game's result.
-const maxShortTermHorizon = 10000
-
-// increasingIn reports whether xs increase strictly, each from lo to hi.
-func increasingIn(xs []int, lo, hi int) bool {
-	for i, x := range xs {
-		if x < lo || x > hi || i > 0 && x <= xs[i-1] {
 			return false
 		}
 	}
@@ -739,18 +600,10 @@ func deref(p *float64) any {
 	return *p
 }
 
-// finite reports whether x is neither infinite nor NaN.
-
-// batchWait is BatchWaitMS as a duration.
-func (s *SelfPlayConfig) batchWait() time.Duration {
-	return time.Duration(s.BatchWaitMS * float64(time.Millisecond))
-}
-
 // NetConfig returns the architecture of a new network.
 func (c *Config) NetConfig() net.Config {
 	return net.Config{Blocks: c.Network.Blocks, Channels: c.Network.Channels, ValueHidden: c.Network.ValueHidden,
-		ScoreHead: c.Network.ScoreHead, ShortTermHeads: c.Network.ShortTermHeads, OwnershipHead: c.Network.OwnershipHead,
-		TacticalPlanes: c.Network.TacticalPlanes}
+		ScoreHead: c.Network.ScoreHead, OwnershipHead: c.Network.OwnershipHead}
 }
 
 // TrainConfig returns the optimiser settings.
@@ -761,7 +614,6 @@ func (c *Config) TrainConfig() trainer.TrainConfig {
 	tc.WeightDecay = c.Train.WeightDecay
 	tc.ValueWeight = c.Train.ValueWeight
 	tc.ScoreWeight = c.Train.ScoreLossWeight(c.Network.ScoreHead)
-	tc.ShortTermWeight = c.Train.ShortTermLossWeight(c.Network.ShortTermHeads > 0)
 	tc.OwnershipWeight = c.Train.OwnershipLossWeight(c.Network.OwnershipHead)
 	tc.Schedule = "constant"
 	return tc

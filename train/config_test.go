@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -12,8 +13,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/dablot-zero/dablot/configs"
-	"github.com/dablot-zero/dablot/net/encode"
-	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
 	"github.com/dablot-zero/dablot/train/rundir"
 )
@@ -49,7 +48,6 @@ func sameConfig(t *testing.T, what string, got, want *Config) {
 }
 
 func TestConfigBase(t *testing.T) {
-	f := 0.5
 	for _, tc := range []struct {
 		name  string
 		data  string
@@ -58,18 +56,18 @@ func TestConfigBase(t *testing.T) {
 	}{
 		{"override", "base: hour\nname: x\nseed: 9\nvariant: keyland\n", nil,
 			func(c *Config) { c.Name, c.Seed, c.Variant = "x", 9, "keyland" }},
-		{"nested override", "base: hour\nname: x\nnetwork: {blocks: 5}\nselfplay:\n  games: 16\n  endgame_king_chance: 0.5\n", nil,
+		{"nested override", "base: hour\nname: x\nnetwork: {blocks: 5}\nselfplay:\n  games: 16\n  endgame_soldiers: 3\n", nil,
 			func(c *Config) {
-				c.Name, c.Network.Blocks, c.SelfPlay.Games, c.SelfPlay.EndgameKingChance = "x", 5, 16, &f
+				c.Name, c.Network.Blocks, c.SelfPlay.Games, c.SelfPlay.EndgameSoldiers = "x", 5, 16, 3
 			}},
 		{"list replaced, not merged", "base: hour\nname: x\nrating: {anchors: [uct:playouts=10]}\n", nil,
 			func(c *Config) { c.Name, c.Rating.Anchors = "x", []string{"uct:playouts=10"} }},
 		{"list emptied", "base: hour\nname: x\nrating: {anchors: []}\n", nil,
 			func(c *Config) { c.Name, c.Rating.Anchors = "x", []string{} }},
 		{"chain of bases", "base: mid\nname: x\ntrain: {reuse: 3}\n",
-			map[string]string{"mid": "base: hour\nname: mid\nnetwork: {blocks: 4}\ntrain: {reuse: 2, mirror: false}\nselfplay: {endgame_king_chance: 0.5}\n"},
+			map[string]string{"mid": "base: hour\nname: mid\nnetwork: {blocks: 4}\ntrain: {reuse: 2, mirror: false}\nselfplay: {endgame_soldiers: 3}\n"},
 			func(c *Config) {
-				c.Name, c.Network.Blocks, c.Train.Reuse, c.Train.Mirror, c.SelfPlay.EndgameKingChance = "x", 4, 3, false, &f
+				c.Name, c.Network.Blocks, c.Train.Reuse, c.Train.Mirror, c.SelfPlay.EndgameSoldiers = "x", 4, 3, false, 3
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -131,32 +129,10 @@ func TestConfigBaseErrors(t *testing.T) {
 			[]string{"selfplay.material_horizon = 0: want more than 0 with network.score_head"}},
 		{"score head without a scale", "base: hour-score\nname: x\nselfplay: {adjudication: 0, adjudication_scale: 0}\n", nil,
 			[]string{"selfplay.adjudication_scale = 0: want a finite number more than 0 with network.score_head"}},
-		{"short-term horizons without the heads", "base: hour\nname: x\nselfplay: {short_term_horizons: [8]}\n", nil,
-			[]string{"selfplay.short_term_horizons = [8]: want one horizon for each of network.short_term_heads (0)"}},
-		{"short-term heads without horizons", "base: hour\nname: x\nnetwork: {short_term_heads: 2}\n", nil,
-			[]string{"selfplay.short_term_horizons = []: want one horizon for each of network.short_term_heads (2)"}},
-		{"too few short-term horizons", "base: hour\nname: x\nnetwork: {short_term_heads: 2}\nselfplay: {short_term_horizons: [8]}\n", nil,
-			[]string{"selfplay.short_term_horizons = [8]: want one horizon for each of network.short_term_heads (2)"}},
-		{"too many short-term heads", "base: hour\nname: x\nnetwork: {short_term_heads: 9}\nselfplay: {short_term_horizons: [1, 2, 3, 4, 5, 6, 7, 8, 9]}\n", nil,
-			[]string{"network.short_term_heads = 9: want 0 to 8"}},
-		{"negative short-term heads", "base: hour\nname: x\nnetwork: {short_term_heads: -1}\n", nil,
-			[]string{"network.short_term_heads = -1: want 0 to 8"}},
-		{"a short-term horizon of 0", "base: hour\nname: x\nnetwork: {short_term_heads: 2}\nselfplay: {short_term_horizons: [0, 8]}\n", nil,
-			[]string{"selfplay.short_term_horizons = [0 8]: want increasing horizons, each 1 to 10000 decisions"}},
-		{"a short-term horizon too long", "base: hour\nname: x\nnetwork: {short_term_heads: 1}\nselfplay: {short_term_horizons: [10001]}\n", nil,
-			[]string{"selfplay.short_term_horizons = [10001]: want increasing horizons"}},
-		{"short-term horizons not increasing", "base: hour\nname: x\nnetwork: {short_term_heads: 2}\nselfplay: {short_term_horizons: [32, 8]}\n", nil,
-			[]string{"selfplay.short_term_horizons = [32 8]: want increasing horizons"}},
-		{"short-term horizons repeated", "base: hour\nname: x\nnetwork: {short_term_heads: 2}\nselfplay: {short_term_horizons: [8, 8]}\n", nil,
-			[]string{"selfplay.short_term_horizons = [8 8]: want increasing horizons"}},
-		{"short-term weight without the heads", "base: hour\nname: x\ntrain: {short_term_weight: 1}\n", nil,
-			[]string{"train.short_term_weight = 1: want no value without network.short_term_heads"}},
 		{"ownership weight without the head", "base: hour\nname: x\nnetwork: {ownership_head: false}\ntrain: {ownership_weight: 1}\n", nil,
 			[]string{"train.ownership_weight = 1: want no value without network.ownership_head"}},
 		{"ownership weight out of range", "base: hour\nname: x\nnetwork: {ownership_head: true}\ntrain: {ownership_weight: -0.5}\n", nil,
 			[]string{"train.ownership_weight = -0.5: want 0 to 100"}},
-		{"short-term weight out of range", "base: hour\nname: x\nnetwork: {short_term_heads: 1}\nselfplay: {short_term_horizons: [8]}\ntrain: {short_term_weight: 101}\n", nil,
-			[]string{"train.short_term_weight = 101: want 0 to 100"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := parseConfig([]byte(tc.data), withBases(tc.bases))
@@ -224,14 +200,11 @@ func TestOvernightAndShortAreHour(t *testing.T) {
 }
 
 // TestAuxHeadConfigs: hour-score is hour but for the score head and its
-// settings, the ablation it is for; the short-term value ablation's config
-// (docs/experiments/configs/hour-stv-abl.yaml) is hour but for the heads,
-// their horizons and the rating block of its control (that of
-// hour-score-abl); the ownership ablation's (hour-own-abl.yaml) is hour
-// but for the head and the rating block of its control (that of
-// hour-surprise-abl). Their networks' loss weighs the heads 1 (given or by
-// default); hour has the ownership head (it won its ablation) and none of
-// the others.
+// settings, the ablation it is for; the ownership ablation's config
+// (docs/experiments/configs/hour-own-abl.yaml) is hour but for the head
+// and the rating block of its control (that of hour-surprise-abl). Their
+// networks' loss weighs the heads 1 (given or by default); hour has the
+// ownership head (it won its ablation) and not the score head.
 func TestAuxHeadConfigs(t *testing.T) {
 	one := 1.0
 	for _, tc := range []struct {
@@ -247,11 +220,6 @@ func TestAuxHeadConfigs(t *testing.T) {
 			c.SelfPlay.ScoreUtility = 0.2
 			c.Train.ScoreWeight = &one
 		}, func(tc trainer.TrainConfig) float64 { return tc.ScoreWeight }, func(c *Config) **float64 { return &c.Train.ScoreWeight }, false},
-		{"../docs/experiments/configs/hour-stv-abl.yaml", "hour-stv-abl", func(c *Config) {
-			c.Network.ShortTermHeads = 2
-			c.SelfPlay.ShortTermHorizons = []int{8, 32}
-			c.Rating = preset(t, "../docs/experiments/configs/hour-score-abl.yaml").Rating
-		}, func(tc trainer.TrainConfig) float64 { return tc.ShortTermWeight }, func(c *Config) **float64 { return &c.Train.ShortTermWeight }, false},
 		{"../docs/experiments/configs/hour-own-abl.yaml", "hour-own-abl", func(c *Config) {
 			c.Network.OwnershipHead = true
 			c.Rating = preset(t, "../docs/experiments/configs/hour-surprise-abl.yaml").Rating
@@ -285,43 +253,6 @@ func TestAuxHeadConfigs(t *testing.T) {
 		if w := tc.weight(got.TrainConfig()); w != 0.5 {
 			t.Errorf("%s: the weight 0.5 gives %v", tc.name, w)
 		}
-	}
-}
-
-// TestHorizonResultConfigs: the horizon-result ablation's config is its
-// control's but for selfplay.horizon_result, and the control is overnight
-// without ratings; no preset sets the option.
-func TestHorizonResultConfigs(t *testing.T) {
-	control := preset(t, "../docs/experiments/configs/overnight-hres-control.yaml")
-	want := preset(t, "overnight")
-	want.Name = "overnight-hres-control"
-	want.Rating.Every = 0
-	sameConfig(t, want.Name, control, want)
-	want.Name = "overnight-hres"
-	want.SelfPlay.HorizonResult = true
-	sameConfig(t, want.Name, preset(t, "../docs/experiments/configs/overnight-hres.yaml"), want)
-	for _, name := range []string{"smoke", "short", "hour", "overnight", "hour-score"} {
-		if preset(t, name).SelfPlay.HorizonResult {
-			t.Errorf("%s sets selfplay.horizon_result before its ablation", name)
-		}
-	}
-}
-
-// TestTacticsAblationConfig: the tactical planes' ablation is hour with
-// network.tactical_planes and its control's rating block, and its network
-// takes the base planes and the tactical ones.
-func TestTacticsAblationConfig(t *testing.T) {
-	got := preset(t, "../docs/experiments/configs/hour-tactics-abl.yaml")
-	want := preset(t, "hour")
-	want.Name = "hour-tactics-abl"
-	want.Network.TacticalPlanes = true
-	want.Rating = preset(t, "../docs/experiments/configs/hour-sims64.yaml").Rating
-	sameConfig(t, want.Name, got, want)
-	if nc := model.WithInputPlanes(got.NetConfig()); !nc.TacticalPlanes || nc.InputPlanes != encode.BasePlanes+encode.TacticalPlanes {
-		t.Errorf("the ablation's network: tactical planes %v, %d input planes", nc.TacticalPlanes, nc.InputPlanes)
-	}
-	if nc := model.WithInputPlanes(preset(t, "hour").NetConfig()); nc.TacticalPlanes || nc.InputPlanes != encode.BasePlanes {
-		t.Errorf("hour's network: tactical planes %v, %d input planes", nc.TacticalPlanes, nc.InputPlanes)
 	}
 }
 
@@ -426,4 +357,47 @@ func TestSelfPlayGuardMargin(t *testing.T) {
 	if SelfPlayGuardMargin != 100 {
 		t.Errorf("SelfPlayGuardMargin = %d: runs begun with a soldier's margin would change on resume", SelfPlayGuardMargin)
 	}
+}
+
+// maxConfigKeys bounds the settings of a training config (issue 69: the
+// settings that lost or came out level leave, and new ones must earn
+// their place).
+const maxConfigKeys = 65
+
+// TestConfigKeys: a training config has at most maxConfigKeys settings,
+// counted as the leaf keys of its YAML (configKeys), and none of them is
+// a retired key.
+func TestConfigKeys(t *testing.T) {
+	keys := configKeys(reflect.TypeFor[Config](), "")
+	if len(keys) > maxConfigKeys {
+		t.Errorf("%d settings, more than %d: %v", len(keys), maxConfigKeys, keys)
+	}
+	for _, k := range retiredKeys {
+		if slices.Contains(keys, k.path) {
+			t.Errorf("%s is retired, yet a setting", k.path)
+		}
+	}
+	if !slices.Contains(keys, "selfplay.guard_margin") || !slices.Contains(keys, "snapshots") || slices.Contains(keys, "notes") {
+		t.Errorf("the keys counted: %v", keys)
+	}
+	t.Logf("%d settings", len(keys))
+}
+
+// configKeys returns the YAML paths of the leaf keys of struct type st,
+// each prefixed with prefix: a struct field's keys are its fields', a
+// list or a pointer is one key, and a field not written (yaml:"-") none.
+func configKeys(st reflect.Type, prefix string) []string {
+	var keys []string
+	for f := range st.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" {
+			continue
+		}
+		if f.Type.Kind() == reflect.Struct {
+			keys = append(keys, configKeys(f.Type, prefix+name+".")...)
+			continue
+		}
+		keys = append(keys, prefix+name)
+	}
+	return keys
 }

@@ -196,10 +196,7 @@ type BatchMaker struct {
 // probability one half; qWeight blends the search value into the value
 // target. For a network with a score head, a sample's score target is
 // tanh(lead/leadScale) (selfplay.adjudication_scale), and a sample without
-// a lead (from a shard of format 2) has none. For a network with
-// short-term value heads, a sample's short-term targets are its own
-// (samples.Sample.ShortTerm), one for each head, and a sample without them
-// (from a shard of a previous format) has none. For a network with an
+// a lead (from a shard of format 2) has none. For a network with an
 // ownership head, a sample's ownership target is its own
 // (samples.Sample.Ownership), its points moved as the input's when the
 // position is mirrored (encode.Encoder.MirrorPoint), and a sample without
@@ -211,9 +208,6 @@ func NewBatchMaker(m *model.Model, n int, mirror bool, qWeight, leadScale float6
 		Input: make([]float32, n*in), Policy: make([]float32, n*ps), Mask: make([]float32, n*ps), Value: make([]float32, n*3)}}
 	if m.Weights.Config.ScoreHead {
 		bm.batch.Score, bm.batch.ScoreMask = make([]float32, n), make([]float32, n)
-	}
-	if k := m.Weights.Config.ShortTermHeads; k > 0 {
-		bm.batch.ShortTerm, bm.batch.ShortTermMask = make([]float32, n*k), make([]float32, n*k)
 	}
 	if m.Weights.Config.OwnershipHead {
 		P := m.Encoder.Points()
@@ -270,9 +264,6 @@ func (bm *BatchMaker) Make(rp *Replay, window int, rng *rand.Rand) (trainer.Batc
 				b.Score[i], b.ScoreMask[i] = float32(math.Tanh(float64(s.Lead)/bm.leadScale)), 1
 			}
 		}
-		if k := len(b.ShortTerm) / b.N; k > 0 && !putTargets(b.ShortTerm[i*k:(i+1)*k], b.ShortTermMask[i*k:(i+1)*k], s.ShortTerm, nil) {
-			return trainer.Batch{}, fmt.Errorf("sample %s: %d short-term value targets for a network of %d short-term heads", p.FEN(), len(s.ShortTerm), k)
-		}
 		if P := len(b.Ownership) / b.N; P > 0 {
 			var place func(int) int
 			if mirrored {
@@ -291,7 +282,7 @@ func (bm *BatchMaker) Make(rp *Replay, window int, rng *rand.Rand) (trainer.Batc
 // place nil), with weight 1 in mask; to 0 with weight 0 if the sample has
 // none. It reports false, changing nothing, if src has another number of
 // targets than dst.
-func putTargets[T int8 | float32](dst, mask []float32, src []T, place func(int) int) bool {
+func putTargets(dst, mask []float32, src []int8, place func(int) int) bool {
 	switch len(src) {
 	case len(dst):
 		for j, v := range src {

@@ -9,22 +9,47 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// retiredKey is a training setting that was measured, lost or came out
-// level, and left the code (docs/experiments/ keeps its record). A config
+// retiredKey is a training setting that left the code: it was measured
+// and lost or came out level (docs/experiments/ keeps its record), or it
+// was never set nor measured and its default became a constant. A config
 // written before it left, such as a run directory's config.yaml, still
 // reads: the key at one of its off values is dropped with a note; any
 // other value is refused, since the run would no longer do what it says.
 type retiredKey struct {
-	path   string   // such as "selfplay.trade_down"
-	off    []string // the values, as YAML scalars, that did nothing ("" for an empty list or null)
-	record string   // where its measurement is kept
+	path string // such as "selfplay.trade_down"
+	// off are the values at which the setting did what the program now
+	// does without it, as YAML writes them: scalars such as "0", "[]" for
+	// an empty list and "null" for null (however spelled).
+	off    []string
+	record string // where its measurement is kept, or why it left unmeasured
 }
 
 // retiredKeys are the settings that left, with their records.
 var retiredKeys = []retiredKey{
-	{"selfplay.quiescence", []string{"0"}, "docs/experiments/2026-11-training-signals.md"},
+	{"selfplay.quiescence", []string{"0"}, "docs/keyland.md (capture search): self-play turned passive"},
 	{"selfplay.trade_down", []string{"0"}, "docs/experiments/2026-11-ablations.md §12"},
+	{"network.short_term_heads", []string{"0"}, shortTermRecord},
+	{"selfplay.short_term_horizons", []string{"[]", "null"}, shortTermRecord},
+	{"train.short_term_weight", []string{"null"}, shortTermRecord},
+	{"network.tactical_planes", []string{"false"}, tacticalRecord},
+	{"selfplay.king_race", []string{"0"}, "docs/experiments/2026-11-ablations.md §13: lost"},
+	{"selfplay.race_target", []string{"0"}, "docs/experiments/2026-11-ablations.md §14: level"},
+	{"selfplay.horizon_result", []string{"false"}, "docs/experiments/2026-11-ablations.md §16: level"},
+	{"selfplay.opponent_fraction", []string{"0"}, leagueRecord},
+	{"selfplay.opponents", []string{"[]", "null"}, leagueRecord},
+	{"selfplay.batch_wait_ms", []string{"0"}, "never set by a preset nor measured in training: self-play's batches do not wait"},
+	{"selfplay.endgame_king_chance", []string{"0.9", "null"}, endgameRecord},
+	{"selfplay.endgame_prince_chance", []string{"0.5", "null"}, endgameRecord},
 }
+
+// The records of settings that left, those that more than one key or
+// message names.
+const (
+	shortTermRecord = "short-term value heads, docs/experiments/2026-11-ablations.md §3: no measurable gain"
+	tacticalRecord  = "tactical input planes, docs/experiments/2026-11-ablations.md §6: lost"
+	leagueRecord    = "fixed opponents in self-play, docs/keyland.md (training against the anchor): no better"
+	endgameRecord   = "never set by a preset nor measured: the endgame curriculum keeps match.DefaultEndgame's chances"
+)
 
 // dropRetired removes the retired keys from the YAML document data and
 // returns it with a note for each key dropped, or an error for a retired
@@ -47,17 +72,13 @@ func dropRetired(data []byte) ([]byte, []string, error) {
 			if m.Content[i].Value != key {
 				continue
 			}
-			v := m.Content[i+1]
-			val := v.Value
-			if v.Kind == yaml.SequenceNode && len(v.Content) == 0 || v.Tag == "!!null" {
-				val = ""
-			}
-			if v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode && len(v.Content) > 0 || !slices.Contains(k.off, val) {
-				return nil, nil, fmt.Errorf("%s: this setting left the program after it was measured (%s); a config with it set cannot run as it says: remove it (it was off at %s)",
-					k.path, k.record, strings.Join(quoteEmpty(k.off), " or "))
+			val, ok := scalarText(m.Content[i+1])
+			if !ok || !slices.Contains(k.off, val) {
+				return nil, nil, fmt.Errorf("%s: this setting left the program (%s); a config with it set cannot run as it says: remove it (without it the program does what it did at %s)",
+					k.path, k.record, strings.Join(k.off, " or "))
 			}
 			m.Content = slices.Delete(m.Content, i, i+2)
-			notes = append(notes, fmt.Sprintf("%s (off) dropped: the setting left the program (%s)", k.path, k.record))
+			notes = append(notes, fmt.Sprintf("%s: %s dropped (the setting left the program: %s)", k.path, val, k.record))
 			changed = true
 			break
 		}
@@ -84,14 +105,17 @@ func mappingValue(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// quoteEmpty writes "" as "an empty list".
-func quoteEmpty(vs []string) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = v
-		if v == "" {
-			out[i] = "an empty list"
-		}
+// scalarText is the value of node v as retiredKey.off writes it: a
+// scalar's text, "null" for null, "[]" for an empty list; ok is false for
+// a mapping or a list that holds something.
+func scalarText(v *yaml.Node) (text string, ok bool) {
+	switch {
+	case v.Kind == yaml.SequenceNode && len(v.Content) == 0:
+		return "[]", true
+	case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
+		return "null", true
+	case v.Kind == yaml.ScalarNode:
+		return v.Value, true
 	}
-	return out
+	return "", false
 }

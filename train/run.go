@@ -137,7 +137,7 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		weights, want := m.Weights, cfg.NetConfig()
 		if added := addedHeads(m.Weights.Config, want); added != "" || want.Blocks > m.Weights.Config.Blocks {
 			grow := m.Weights.Config
-			grow.ScoreHead, grow.ShortTermHeads, grow.OwnershipHead = want.ScoreHead, want.ShortTermHeads, want.OwnershipHead
+			grow.ScoreHead, grow.OwnershipHead = want.ScoreHead, want.OwnershipHead
 			grow.Blocks = max(grow.Blocks, want.Blocks)
 			if weights, err = m.Weights.Grow(grow, mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
 				return nil, fmt.Errorf("--init %s: %w", init, err)
@@ -463,42 +463,88 @@ func (r *Run) Train(ctx context.Context, stop <-chan struct{}) error {
 	return nil
 }
 
-// generation runs one generation: self-play, training, evaluation,
-// rating, then the checkpoint.
+// generation runs one generation, a phase at a time: self-play, training,
+// evaluation (and promotion), rating, then the record and the checkpoint.
+// Each phase puts what it measured in the generation's metrics.
 func (r *Run) generation(ctx context.Context) error {
-	cfg := r.Config
 	g := r.state.Generation + 1
-	seed := mcts.Mix(cfg.Seed, uint64(g))
+	seed := mcts.Mix(r.Config.Seed, uint64(g))
 	began, cpuBegan := time.Now(), cputime.Process()
-	m := runlog.Generation{Generation: g}
-
-	// Self-play.
-	bar := r.bar(cfg.SelfPlay.Games, fmt.Sprintf("gen %d self-play", g))
-	games, err := SelfPlay(ctx, r.best, cfg.SelfPlay, mcts.Mix(seed, 1), 0, cfg.SelfPlay.Games, func(*SelfPlayGame) { bar.Add(1) })
-	bar.Finish()
+	m := &runlog.Generation{Generation: g}
+	games, err := r.selfPlay(ctx, g, seed, m)
 	if err != nil {
 		return err
 	}
+	cand, err := r.train(ctx, g, seed, games, m)
+	if err != nil {
+		return err
+	}
+	promote, err := r.evaluate(ctx, g, seed, cand, m)
+	if err != nil {
+		return err
+	}
+	if promote {
+		if err := r.promote(g, cand); err != nil {
+			return err
+		}
+	}
+	m.Promoted, m.Best = promote, r.state.Best
+	if err := r.rateIfDue(ctx, g, promote, m); err != nil {
+		return err
+	}
+	return r.record(g, began, cpuBegan, m)
+}
+
+// selfPlay plays generation g's self-play games with the best network
+// (their seed from seed), writes their samples as the main worker's shard
+// and their records to games/, puts their statistics in m and returns how
+// many games it played.
+func (r *Run) selfPlay(ctx context.Context, g int, seed uint64, m *runlog.Generation) (int, error) {
+	began := time.Now()
+	sp := r.Config.SelfPlay
+	bar := r.bar(sp.Games, fmt.Sprintf("gen %d self-play", g))
+	games, err := SelfPlay(ctx, r.best, sp, mcts.Mix(seed, 1), 0, sp.Games, func(*SelfPlayGame) { bar.Add(1) })
+	bar.Finish()
+	if err != nil {
+		return 0, err
+	}
 	var all []samples.Sample
 	var recs bytes.Buffer
+	for _, gm := range games {
+		all = append(all, gm.Samples...)
+		gm.Record.Tags = map[string]string{"Generation": strconv.Itoa(g), "Game": strconv.Itoa(gm.Index)}
+		if err := gm.Record.WritePGN(&recs); err != nil {
+			return 0, err
+		}
+	}
+	countGames(m, games, r.Rules.First)
+	m.GenSamples = len(all)
+	hdr := samples.Header{Variant: r.Rules.Name, Fingerprint: r.Rules.Fingerprint(), Generation: r.state.Best,
+		Model: r.best.Metadata[net.MetaChecksum], Worker: mainWorker, Games: len(games), Run: r.state.Run}
+	if err := samples.Write(filepath.Join(r.Dir, rundir.ShardDir, shardName(g, mainWorker, 0)), r.Rules, hdr, all); err != nil {
+		return 0, err
+	}
+	if err := durable.WriteFile(filepath.Join(r.Dir, rundir.GamesDir, fmt.Sprintf("gen-%06d.pgn", g)), recs.Bytes()); err != nil {
+		return 0, err
+	}
+	m.SelfPlaySeconds = time.Since(began).Seconds()
+	return len(games), nil
+}
+
+// countGames puts the statistics of a generation's self-play games in m:
+// their number, full searches and mean policy surprise; the curriculum's
+// games counted apart (their number and draw rate); and of the games from
+// the setup, the end reasons, the draw rate, the score of first (the side
+// that moves first) and the mean and median length in turns.
+func countGames(m *runlog.Generation, games []*SelfPlayGame, first game.Side) {
 	var lengths []float64
 	m.Ends = map[string]int{}
 	for _, gm := range games {
-		all = append(all, gm.Samples...)
 		m.GenFullSearches += gm.FullSearches
 		m.MeanSurprise += gm.Surprise
-		gm.Record.Tags = map[string]string{"Generation": strconv.Itoa(g), "Game": strconv.Itoa(gm.Index)}
-		if err := gm.Record.WritePGN(&recs); err != nil {
-			return err
-		}
 		draw := 0.0
 		if gm.Status.Outcome == game.Draw {
 			draw = 1
-		}
-		if gm.Opponent != "" {
-			m.OpponentGames++
-			m.OpponentScore += gm.Status.Outcome.ScoreFor(gm.OpponentSide.Other())
-			continue
 		}
 		if gm.Endgame {
 			m.EndgameGames++
@@ -508,7 +554,7 @@ func (r *Run) generation(ctx context.Context) error {
 		lengths = append(lengths, float64(len(gm.Record.Turns)))
 		m.Ends[gm.Status.Reason.Key()]++
 		m.DrawRate += draw
-		m.FirstPlayerScore += gm.Status.Outcome.ScoreFor(r.Rules.First)
+		m.FirstPlayerScore += gm.Status.Outcome.ScoreFor(first)
 	}
 	if n := float64(len(lengths)); n > 0 {
 		m.DrawRate /= n
@@ -518,119 +564,144 @@ func (r *Run) generation(ctx context.Context) error {
 	if m.EndgameGames > 0 {
 		m.EndgameDrawRate /= float64(m.EndgameGames)
 	}
-	if m.OpponentGames > 0 {
-		m.OpponentScore /= float64(m.OpponentGames)
-	}
-	m.GenGames, m.GenSamples = len(games), len(all)
+	m.GenGames = len(games)
 	if m.GenFullSearches > 0 {
 		m.MeanSurprise /= float64(m.GenFullSearches)
 	}
-	hdr := samples.Header{Variant: r.Rules.Name, Fingerprint: r.Rules.Fingerprint(), Generation: r.state.Best,
-		Model: r.best.Metadata[net.MetaChecksum], Worker: mainWorker, Games: len(games), Run: r.state.Run}
-	if err := samples.Write(filepath.Join(r.Dir, rundir.ShardDir, shardName(g, mainWorker, 0)), r.Rules, hdr, all); err != nil {
-		return err
-	}
-	if err := durable.WriteFile(filepath.Join(r.Dir, rundir.GamesDir, fmt.Sprintf("gen-%06d.pgn", g)), recs.Bytes()); err != nil {
-		return err
-	}
-	m.SelfPlaySeconds = time.Since(began).Seconds()
+}
 
-	// Training.
-	t0 := time.Now()
+// train trains the network for generation g (trainSteps), counts the
+// steps, the generation's games and the samples in the run's totals, and
+// saves the trained network, the candidate, as models/gen-g.dbm, which it
+// returns.
+func (r *Run) train(ctx context.Context, g int, seed uint64, games int, m *runlog.Generation) (*model.Model, error) {
+	began := time.Now()
+	steps, err := r.trainSteps(ctx, g, seed, m)
+	if err != nil {
+		return nil, err
+	}
+	r.state.TrainSteps += steps
+	r.state.Games += games
+	r.state.Samples = r.state.InitSamples + r.replay.Total()
+	m.TrainSeconds = time.Since(began).Seconds()
+	cand, err := model.NewModel(r.Rules, r.trainer.Weights(), r.summary(g))
+	if err != nil {
+		return nil, err
+	}
+	cand.ScoreUtility = r.Config.SelfPlay.ScoreUtility
+	if err := cand.Save(filepath.Join(r.Dir, rundir.ModelDir, modelName(g)), nil); err != nil {
+		return nil, err
+	}
+	return cand, nil
+}
+
+// trainSteps takes the new shards into the replay buffer and trains the
+// network on batches drawn from its window (train.WindowSize), their
+// random choices from seed: reuse × new samples / batch_size steps, at
+// least min_steps, none while the buffer holds less than a batch. It puts
+// the mean losses and the last learning rate in m and returns the number
+// of steps.
+func (r *Run) trainSteps(ctx context.Context, g int, seed uint64, m *runlog.Generation) (int, error) {
+	tc := r.Config.Train
 	fresh, err := r.replay.Scan()
 	if err != nil {
-		return err
+		return 0, err
 	}
-	window := cfg.Train.WindowSize(r.replay.Total())
-	steps := max(cfg.Train.MinSteps, int(math.Ceil(cfg.Train.Reuse*float64(fresh)/float64(cfg.Train.BatchSize))))
-	if r.replay.Len() < cfg.Train.BatchSize {
+	window := tc.WindowSize(r.replay.Total())
+	steps := max(tc.MinSteps, int(math.Ceil(tc.Reuse*float64(fresh)/float64(tc.BatchSize))))
+	if r.replay.Len() < tc.BatchSize {
 		steps = 0 // not enough samples yet for one batch
 	}
 	rng := rand.New(rand.NewPCG(seed, 3))
-	bm := NewBatchMaker(r.best, cfg.Train.BatchSize, cfg.Train.Mirror, cfg.Train.QWeight, cfg.SelfPlay.AdjudicationScale)
-	bar = r.bar(steps, fmt.Sprintf("gen %d training", g))
-	var lossP, lossV, lossS, lossST, lossO float64
+	bm := NewBatchMaker(r.best, tc.BatchSize, tc.Mirror, tc.QWeight, r.Config.SelfPlay.AdjudicationScale)
+	bar := r.bar(steps, fmt.Sprintf("gen %d training", g))
+	defer bar.Finish()
+	var sum trainer.Losses
 	for range steps {
 		if err := ctx.Err(); err != nil {
-			bar.Finish()
-			return err
+			return 0, err
 		}
 		b, err := bm.Make(r.replay, window, rng)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		l, err := r.trainer.Step(b)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		lossP += l.Policy
-		lossV += l.Value
-		lossS += l.Score
-		lossST += l.ShortTerm
-		lossO += l.Ownership
+		sum.Policy += l.Policy
+		sum.Value += l.Value
+		sum.Score += l.Score
+		sum.Ownership += l.Ownership
 		m.LearningRate = l.LearningRate
 		bar.Add(1)
 	}
-	bar.Finish()
 	if steps > 0 {
-		m.PolicyLoss, m.ValueLoss, m.ScoreLoss = lossP/float64(steps), lossV/float64(steps), lossS/float64(steps)
-		m.ShortTermLoss, m.OwnershipLoss = lossST/float64(steps), lossO/float64(steps)
+		n := float64(steps)
+		m.PolicyLoss, m.ValueLoss, m.ScoreLoss, m.OwnershipLoss = sum.Policy/n, sum.Value/n, sum.Score/n, sum.Ownership/n
 	}
-	r.state.TrainSteps += steps
-	r.state.Games += len(games)
-	r.state.Samples = r.state.InitSamples + r.replay.Total()
-	m.TrainSeconds = time.Since(t0).Seconds()
-	cand, err := model.NewModel(r.Rules, r.trainer.Weights(), r.summary(g))
-	if err != nil {
-		return err
-	}
-	cand.ScoreUtility = cfg.SelfPlay.ScoreUtility
-	if err := cand.Save(filepath.Join(r.Dir, rundir.ModelDir, modelName(g)), nil); err != nil {
-		return err
-	}
+	return steps, nil
+}
 
-	// Evaluation against the best network.
-	t0 = time.Now()
+// evaluate reports whether the candidate cand of generation g replaces the
+// best network: always with evaluation.mode always; otherwise by its match
+// against the best network (its seed from seed), whose result it puts in
+// m: promoted when the SPRT accepts H1, or when the match ends undecided
+// with a score of at least evaluation.threshold.
+func (r *Run) evaluate(ctx context.Context, g int, seed uint64, cand *model.Model, m *runlog.Generation) (bool, error) {
+	began := time.Now()
+	e := r.Config.Evaluation
 	promote := true
-	if cfg.Evaluation.Mode != "always" {
-		res, err := r.match(ctx, cand, fmt.Sprintf("gen%d", g), r.best, fmt.Sprintf("gen%d", r.state.Best), matchSpec{sims: cfg.Evaluation.Sims,
-			games: cfg.Evaluation.Games, randomTurns: cfg.Evaluation.RandomTurns, seed: mcts.Mix(seed, 4), test: r.evalSPRT(), label: "gen " + strconv.Itoa(g) + " evaluation"})
+	if e.Mode != "always" {
+		res, err := r.match(ctx, cand, fmt.Sprintf("gen%d", g), r.best, fmt.Sprintf("gen%d", r.state.Best), matchSpec{sims: e.Sims,
+			games: e.Games, randomTurns: e.RandomTurns, seed: mcts.Mix(seed, 4), test: r.evalSPRT(), label: "gen " + strconv.Itoa(g) + " evaluation"})
 		if err != nil {
-			return err
+			return false, err
 		}
 		m.CandidateWins, m.CandidateDraws, m.CandidateLosses = res.WDL.W, res.WDL.D, res.WDL.L
 		m.CandidateScore = res.WDL.Score()
-		promote = res.Verdict == match.AcceptH1 || (res.Verdict == match.Continue && m.CandidateScore >= cfg.Evaluation.Threshold)
+		promote = res.Verdict == match.AcceptH1 || (res.Verdict == match.Continue && m.CandidateScore >= e.Threshold)
 	}
-	m.EvalSeconds = time.Since(t0).Seconds()
-	if promote {
-		r.best = cand
-		r.state.Best = g
-		r.state.Promotions++
-		if err := cand.Save(filepath.Join(r.Dir, rundir.BestFile), nil); err != nil {
-			return err
-		}
-	}
-	m.Promoted, m.Best = promote, r.state.Best
+	m.EvalSeconds = time.Since(began).Seconds()
+	return promote, nil
+}
 
-	// Rating against the anchors.
-	t0 = time.Now()
-	if rc := cfg.Rating; promote && rc.Every > 0 && r.state.Promotions%rc.Every == 0 {
+// promote makes the candidate cand of generation g the best network, and
+// publishes it as best.dbm.
+func (r *Run) promote(g int, cand *model.Model) error {
+	r.best = cand
+	r.state.Best = g
+	r.state.Promotions++
+	return cand.Save(filepath.Join(r.Dir, rundir.BestFile), nil)
+}
+
+// rateIfDue rates the best network, generation g's, against the anchors
+// (Run.rate) when it was promoted and its promotion is a rating.every-th,
+// and puts the time that took in m.
+func (r *Run) rateIfDue(ctx context.Context, g int, promoted bool, m *runlog.Generation) error {
+	began := time.Now()
+	if rc := r.Config.Rating; promoted && rc.Every > 0 && r.state.Promotions%rc.Every == 0 {
 		if err := r.rate(ctx, g); err != nil {
 			return err
 		}
 		r.state.Rated = g
 	}
-	m.RatingSeconds = time.Since(t0).Seconds()
+	m.RatingSeconds = time.Since(began).Seconds()
+	return nil
+}
 
-	// The record of the generation, then the checkpoint.
+// record ends generation g, begun at began with the process's CPU time at
+// cpuBegan: it completes m (the utilisation, the time, the run's totals)
+// and appends it to metrics.jsonl, then checkpoints the run, keeps the
+// snapshots now due, and prints the generation's status line.
+func (r *Run) record(g int, began time.Time, cpuBegan time.Duration, m *runlog.Generation) error {
 	wall := time.Since(began).Seconds()
 	m.Utilisation = (cputime.Process() - cpuBegan).Seconds() / (wall * float64(runtime.NumCPU()))
 	m.Time = time.Now().UTC()
 	r.state.Generation = g
 	m.Hours, m.CPUHours = r.hours(), r.cpuHours()
 	m.Games, m.Samples, m.TrainSteps = r.state.Games, r.state.Samples, r.state.TrainSteps
-	if err := runlog.Append(filepath.Join(r.Dir, runlog.MetricsFile), m); err != nil {
+	if err := runlog.Append(filepath.Join(r.Dir, runlog.MetricsFile), *m); err != nil {
 		return err
 	}
 	if err := r.checkpoint(); err != nil {
@@ -639,63 +710,70 @@ func (r *Run) generation(ctx context.Context) error {
 	if err := r.keepSnapshots(); err != nil {
 		return err
 	}
-	verdict := "kept gen " + strconv.Itoa(r.state.Best)
-	if promote {
-		verdict = "promoted"
-	}
-	cand1 := ""
-	if cfg.Evaluation.Mode != "always" {
-		cand1 = fmt.Sprintf("  cand %+d=%d-%d %.0f%% %s", m.CandidateWins, m.CandidateDraws, m.CandidateLosses, 100*m.CandidateScore, verdict)
-	}
-	endgames := ""
-	if m.EndgameGames > 0 {
-		endgames = fmt.Sprintf("  endgames %d (draws %.0f%%)", m.EndgameGames, 100*m.EndgameDrawRate)
-	}
-	if m.OpponentGames > 0 {
-		endgames += fmt.Sprintf("  opponents %d (score %.0f%%)", m.OpponentGames, 100*m.OpponentScore)
-	}
-	if cfg.SelfPlay.PolicySurprise {
-		endgames += fmt.Sprintf("  surprise %.3f (%d samples of %d full searches)", m.MeanSurprise, m.GenSamples, m.GenFullSearches)
-	}
-	scoreLoss := ""
-	if cfg.Network.ScoreHead {
-		scoreLoss = fmt.Sprintf(" s %.3f", m.ScoreLoss)
-	}
-	if cfg.Network.ShortTermHeads > 0 {
-		scoreLoss += fmt.Sprintf(" st %.3f", m.ShortTermLoss)
-	}
-	if cfg.Network.OwnershipHead {
-		scoreLoss += fmt.Sprintf(" own %.3f", m.OwnershipLoss)
-	}
-	r.printf("gen %3d  games %5d  samples %7d  len %5.1f  draws %3.0f%%%s  loss p %.3f v %.3f%s%s  cpu %3.0f%%  %s  %s\n",
-		g, r.state.Games, r.state.Samples, m.MeanLength, 100*m.DrawRate, endgames, m.PolicyLoss, m.ValueLoss, scoreLoss, cand1,
-		100*m.Utilisation, formatHours(m.Hours), r.Progress())
+	r.printf("%s  %s\n", r.statusLine(m), r.Progress())
 	return nil
 }
 
+// statusLine is the status line of the generation whose metrics are m:
+// its totals, self-play, losses, the candidate's match (unless every
+// candidate is promoted) and the CPU's use.
+func (r *Run) statusLine(m *runlog.Generation) string {
+	cfg := r.Config
+	cand := ""
+	if cfg.Evaluation.Mode != "always" {
+		verdict := "kept gen " + strconv.Itoa(m.Best)
+		if m.Promoted {
+			verdict = "promoted"
+		}
+		cand = fmt.Sprintf("  cand %+d=%d-%d %.0f%% %s", m.CandidateWins, m.CandidateDraws, m.CandidateLosses, 100*m.CandidateScore, verdict)
+	}
+	games := ""
+	if m.EndgameGames > 0 {
+		games = fmt.Sprintf("  endgames %d (draws %.0f%%)", m.EndgameGames, 100*m.EndgameDrawRate)
+	}
+	if cfg.SelfPlay.PolicySurprise {
+		games += fmt.Sprintf("  surprise %.3f (%d samples of %d full searches)", m.MeanSurprise, m.GenSamples, m.GenFullSearches)
+	}
+	heads := ""
+	if cfg.Network.ScoreHead {
+		heads = fmt.Sprintf(" s %.3f", m.ScoreLoss)
+	}
+	if cfg.Network.OwnershipHead {
+		heads += fmt.Sprintf(" own %.3f", m.OwnershipLoss)
+	}
+	return fmt.Sprintf("gen %3d  games %5d  samples %7d  len %5.1f  draws %3.0f%%%s  loss p %.3f v %.3f%s%s  cpu %3.0f%%  %s",
+		m.Generation, m.Games, m.Samples, m.MeanLength, 100*m.DrawRate, games, m.PolicyLoss, m.ValueLoss, heads, cand,
+		100*m.Utilisation, formatHours(m.Hours))
+}
+
 // checkInitArchitecture returns an error unless a warm start's network, of
-// architecture has, can train as the config cfg asks: the same input
-// planes, and no auxiliary head that cfg does not ask for. A head that cfg
-// asks for and the model lacks is added (addedHeads), and so are the
-// residual blocks it asks for beyond the model's (net.Weights.Grow); a run
-// otherwise trains the --init model's architecture (its channels, and its
-// blocks when the config asks for fewer).
+// architecture has, can train as the config cfg asks: no auxiliary head
+// that cfg does not ask for, and none of the parts that training no
+// longer trains (short-term value heads, tactical input planes: their
+// settings left the program). A head that cfg asks for and the model
+// lacks is added (addedHeads), and so are the residual blocks it asks for
+// beyond the model's (net.Weights.Grow); a run otherwise trains the
+// --init model's architecture (its channels, and its blocks when the
+// config asks for fewer).
 func checkInitArchitecture(has net.Config, cfg *Config) error {
+	switch {
+	case has.ShortTermHeads > 0:
+		return fmt.Errorf("the model has %d short-term value heads, which training no longer trains (network.short_term_heads left the program: %s)", has.ShortTermHeads, shortTermRecord)
+	case has.TacticalPlanes:
+		return fmt.Errorf("the model has the tactical input planes, which training no longer gives (network.tactical_planes left the program: %s)", tacticalRecord)
+	}
 	want := cfg.NetConfig()
 	for _, h := range []struct {
 		key       string
-		has, want any
-		hasHeads  string
-		none      bool // the model lacks it: a head is then added
+		has, want bool
+		head      string
 	}{
-		{"network.score_head", has.ScoreHead, want.ScoreHead, map[bool]string{true: "a score head", false: "no score head"}[has.ScoreHead], !has.ScoreHead},
-		{"network.short_term_heads", has.ShortTermHeads, want.ShortTermHeads, fmt.Sprintf("%d short-term value heads", has.ShortTermHeads), has.ShortTermHeads == 0},
-		{"network.ownership_head", has.OwnershipHead, want.OwnershipHead, map[bool]string{true: "an ownership head", false: "no ownership head"}[has.OwnershipHead], !has.OwnershipHead},
-		{"network.tactical_planes", has.TacticalPlanes, want.TacticalPlanes, map[bool]string{true: "the tactical input planes", false: "no tactical input planes"}[has.TacticalPlanes], false},
+		{"network.score_head", has.ScoreHead, want.ScoreHead, "a score head"},
+		{"network.ownership_head", has.OwnershipHead, want.OwnershipHead, "an ownership head"},
 	} {
-		if h.has != h.want && !h.none {
-			return fmt.Errorf("the model has %s, the training config %s %s: %v (a run trains the --init model's architecture; choose a preset that agrees)",
-				h.hasHeads, cfg.Name, h.key, h.want)
+		if h.has && !h.want {
+			return fmt.Errorf("the model has %s, the training config %s %s: false (a run trains the --init model's architecture; choose a preset that agrees)",
+				h.head, cfg.Name, h.key)
 		}
 	}
 	return nil
@@ -707,9 +785,6 @@ func addedHeads(has, want net.Config) string {
 	var added []string
 	if want.ScoreHead && !has.ScoreHead {
 		added = append(added, "score head")
-	}
-	if want.ShortTermHeads > 0 && has.ShortTermHeads == 0 {
-		added = append(added, "short-term value heads")
 	}
 	if want.OwnershipHead && !has.OwnershipHead {
 		added = append(added, "ownership head")

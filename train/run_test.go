@@ -66,24 +66,15 @@ func TestConfigErrors(t *testing.T) {
 		{"material_horizon: 0", "material_horizon: -3", "selfplay.material_horizon"},
 		{"material_blend: 0", "material_blend: 101", "selfplay.material_blend"},
 		{"endgame_fraction: 0", "endgame_fraction: 1.5", "selfplay.endgame_fraction"},
-		{"king_race: 0", "king_race: 1.5", "selfplay.king_race = 1.5: want 0 to 1"},
-		{"race_target: 0", "race_target: -0.5", "selfplay.race_target = -0.5: want 0 to 1"},
 		{"endgame_tables: 0", "endgame_tables: 4", "selfplay.endgame_tables = 4: want 0 or 2 to 3"},
 		{"endgame_soldiers: 0", "endgame_soldiers: -2", "selfplay.endgame_soldiers"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_king_chance: 1.5", "selfplay.endgame_king_chance"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    endgame_prince_chance: .nan", "selfplay.endgame_prince_chance"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5", "selfplay.opponents"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard: 17", "selfplay.guard = 17: want 0 to 16"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard: 2\n    guard_margin: -1", "selfplay.guard_margin = -1"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard_margin: 50", "selfplay.guard_margin = 50: want no value without selfplay.guard"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    horizon_result: true", "selfplay.horizon_result = true: want false unless material_weight is set"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: sometimes", "`sometimes` into bool"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: 0.5", "`0.5` into bool"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: true\n    policy_surprise: false", `mapping key "policy_surprise" already defined`},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprse: true", "field policy_surprse not found"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 1.5\n    opponents: [random]", "selfplay.opponent_fraction"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5\n    opponents: [randm]", "randm"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    opponent_fraction: 0.5\n    opponents: [\"alphabeta:depth=abc\"]", "depth=abc"},
 		{"- random", "- gumbel:model=x.dbm,sims=0", "sims=0"},
 		{"value_weight: 1", "value_weight: .inf", "train.value_weight"},
 		{"reuse: 2", "reuse: .inf", "train.reuse"},
@@ -226,61 +217,6 @@ func TestSearchConfigNoise(t *testing.T) {
 		sp.Search, sp.Noise, sp.TemperatureTurns = tc.search, 0.25, 10
 		if c := sp.Player(8, tc.noise).SearchConfig(1); !tc.check(c) {
 			t.Errorf("%s, noise %v: Gumbel %v scale %v, Dirichlet %v, temperature %v", tc.search, tc.noise, c.Gumbel, c.GumbelScale, c.NoiseEpsilon, c.Temperature)
-		}
-	}
-}
-
-// TestSelfPlayOpponents checks games against fixed opponents: the share
-// asked for, both sides and every opponent drawn, the opponent named in the
-// record, samples only where the network is to move, and games that depend
-// on the seed alone.
-func TestSelfPlayOpponents(t *testing.T) {
-	cfg := testConfig(t, 1)
-	m := modeltest.NewModel(t, "frostviken", 2)
-	const n = 12
-	var runs [][]*SelfPlayGame
-	for _, workers := range []int{1, 3} {
-		sp := cfg.SelfPlay
-		sp.Workers, sp.OpponentFraction, sp.Opponents = workers, 0.75, []string{"greedy", "alphabeta:depth=1,tt=10"}
-		games, err := SelfPlay(context.Background(), m, sp, 5, 0, n, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runs = append(runs, games)
-	}
-	seen := map[string]bool{}
-	for i, g := range runs[0] {
-		if !slices.Equal(g.Record.Turns, runs[1][i].Record.Turns) || g.Opponent != runs[1][i].Opponent {
-			t.Fatalf("game %d differs between 1 and 3 workers", i)
-		}
-		if _, err := g.Record.Replay(m.Rules); err != nil {
-			t.Fatalf("game %d does not replay: %v", i, err)
-		}
-		names := map[game.Side]string{game.South: g.Record.South, game.North: g.Record.North}
-		if g.Opponent == "" {
-			seen["self-play"] = true
-			if names[game.South] != rundir.SelfPlayName || names[game.North] != rundir.SelfPlayName {
-				t.Fatalf("self-play game %d names %q and %q", i, names[game.South], names[game.North])
-			}
-			continue
-		}
-		seen[g.Opponent] = true
-		seen[g.OpponentSide.String()] = true
-		if names[g.OpponentSide] != g.Opponent || names[g.OpponentSide.Other()] != rundir.SelfPlayName {
-			t.Fatalf("game %d against %s as %s names %q and %q", i, g.Opponent, g.OpponentSide, names[game.South], names[game.North])
-		}
-		for _, s := range g.Samples {
-			if s.Position.SideToMove() == g.OpponentSide {
-				t.Fatalf("game %d: a sample where the opponent %s is to move", i, g.Opponent)
-			}
-		}
-		if len(g.Samples) == 0 {
-			t.Fatalf("game %d against %s has no samples", i, g.Opponent)
-		}
-	}
-	for _, want := range []string{"self-play", "greedy", "alphabeta:depth=1,tt=10", game.South.String(), game.North.String()} {
-		if !seen[want] {
-			t.Errorf("no game with %s in %d (seen %v)", want, n, seen)
 		}
 	}
 }
@@ -899,6 +835,38 @@ func TestInitGrowsBlocks(t *testing.T) {
 	}
 }
 
+// TestInitRetiredParts: a warm start from a model with parts that training
+// no longer trains (short-term value heads, tactical input planes: their
+// settings left the program) is refused, naming the part and its record,
+// and leaves no run.
+func TestInitRetiredParts(t *testing.T) {
+	for _, tc := range []struct {
+		edit func(*net.Config)
+		want string
+	}{
+		{func(c *net.Config) { c.ShortTermHeads = 2 }, "the model has 2 short-term value heads, which training no longer trains (network.short_term_heads left the program: " + shortTermRecord},
+		{func(c *net.Config) { c.TacticalPlanes = true }, "the model has the tactical input planes, which training no longer gives (network.tactical_planes left the program: " + tacticalRecord},
+	} {
+		arch := modeltest.TinyNet
+		tc.edit(&arch)
+		path := filepath.Join(t.TempDir(), "init.dbm")
+		if err := modeltest.NewModelOf(t, "frostviken", arch, 5).Save(path, nil); err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(t.TempDir(), "run")
+		r, err := CreateRun(dir, testConfig(t, 1), configs.MustVariant("frostviken"), path, RunOptions{})
+		if err == nil {
+			r.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("--init with %+v: %v, want %q", arch, err, tc.want)
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("--init with %+v left its run directory (%v)", arch, err)
+		}
+	}
+}
+
 // evalStart returns m's priors and value of its variant's start position.
 func evalStart(t *testing.T, m *model.Model) []float32 {
 	t.Helper()
@@ -911,49 +879,6 @@ func evalStart(t *testing.T, m *model.Model) []float32 {
 		t.Fatal(err)
 	}
 	return append(batch[0].Priors, batch[0].Value)
-}
-
-// TestRunOpponents checks that a generation with fixed opponents counts
-// their games apart in metrics.jsonl, with the network's score.
-func TestRunOpponents(t *testing.T) {
-	cfg := testConfig(t, 1)
-	cfg.SelfPlay.OpponentFraction, cfg.SelfPlay.Opponents = 0.5, []string{"random"}
-	dir := t.TempDir()
-	trainRun(t, cfg, dir)
-	gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile))
-	if err != nil || len(gens) != 1 {
-		t.Fatalf("metrics: %d generations, %v", len(gens), err)
-	}
-	f, err := os.Open(filepath.Join(dir, rundir.GamesDir, "gen-000001.pgn"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := game.ReadRecords(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	against, score := 0, 0.0
-	for _, rec := range recs {
-		for _, s := range []game.Side{game.South, game.North} {
-			name := rec.South
-			if s == game.North {
-				name = rec.North
-			}
-			if name == "random" {
-				against++
-				res, _ := game.ResultScore(rec.Result, s.Other())
-				score += res
-			}
-		}
-	}
-	g := gens[0]
-	if against == 0 || against == len(recs) || g.OpponentGames != against {
-		t.Fatalf("%d of %d games against random, metrics say %d", against, len(recs), g.OpponentGames)
-	}
-	if math.Abs(g.OpponentScore-score/float64(against)) > 1e-9 {
-		t.Fatalf("opponent score %v, want %v", g.OpponentScore, score/float64(against))
-	}
 }
 
 // TestRunStopsAtCPUHours: a run bounded by CPU hours stops once its own
@@ -1043,10 +968,6 @@ func TestSetTargets(t *testing.T) {
 	mixed.MaterialWeight = 0.5
 	noHorizon := base
 	noHorizon.MaterialHorizon = 0
-	result := mixed
-	result.HorizonResult = true
-	northWin := game.Status{Outcome: game.NorthWins, Reason: game.KingCaptured}
-	raceWin := game.Status{Outcome: game.SouthWins, Reason: game.Adjudicated}
 	shaped := func(lead float64) float32 { return float32(0.5 * math.Tanh(lead/6)) }
 	for _, tc := range []struct {
 		name    string
@@ -1068,23 +989,13 @@ func TestSetTargets(t *testing.T) {
 		{"South, material mixed in", mixed, game.South, 0, southWin, 1, 0.5 + 0.5*shaped(3), 3, true},
 		{"North, material mixed in", mixed, game.North, 0, southWin, -1, -0.5 + 0.5*shaped(-3), -3, true},
 		{"no horizon: no lead", noHorizon, game.North, 1, southWin, -1, -1, 0, false},
-		// HorizonResult: a horizon that reaches the end of a won or lost
-		// game takes the result (±0.5) as its material term, whatever
-		// material is left; the lead (the score head's target) keeps it.
-		{"result: South won behind, past the end", result, game.South, 4, southWin, 1, 0.5 + 0.5*0.5, -4, true},
-		{"result: South won behind, North's view", result, game.North, 4, southWin, -1, -0.5 - 0.5*0.5, 4, true},
-		{"result: North won ahead of South's lead", result, game.South, 3, northWin, -1, -0.5 - 0.5*0.5, -4, true},
-		{"result: the horizon ends exactly at the end", result, game.North, 5 - 2, northWin, 1, 0.5 + 0.5*0.5, 4, true},
-		{"result: the horizon short of the end", result, game.South, 0, southWin, 1, 0.5 + 0.5*shaped(3), 3, true},
-		{"result: drawn by the limit", result, game.South, 2, limitDraw, 0, 0.5*shaped(-4) + 0.5*shaped(-2), -2, true},
-		{"result: the king race's adjudication", result, game.South, 4, raceWin, 1, 0.5 + 0.5*shaped(-4), -4, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ss := []samples.Sample{{Position: pos[tc.side]}}
-			tc.cfg.setTargets(ss, []int{tc.at}, balance, make([]float64, len(balance)-1), tc.st, noRace)
+			tc.cfg.setTargets(ss, []int{tc.at}, balance, tc.st)
 			s := ss[0]
-			if s.Result != tc.result || math.Abs(float64(s.Target-tc.target)) > 1e-6 || s.Lead != tc.lead || s.HasLead != tc.hasLead || s.ShortTerm != nil {
-				t.Errorf("result %d, target %v, lead %v (%v), short-term %v; want %d, %v, %v (%v), none", s.Result, s.Target, s.Lead, s.HasLead, s.ShortTerm, tc.result, tc.target, tc.lead, tc.hasLead)
+			if s.Result != tc.result || math.Abs(float64(s.Target-tc.target)) > 1e-6 || s.Lead != tc.lead || s.HasLead != tc.hasLead {
+				t.Errorf("result %d, target %v, lead %v (%v); want %d, %v, %v (%v)", s.Result, s.Target, s.Lead, s.HasLead, tc.result, tc.target, tc.lead, tc.hasLead)
 			}
 		})
 	}
@@ -1104,104 +1015,6 @@ func sidePositions(t *testing.T) map[game.Side]game.Position {
 		t.Fatal("no positions with South and North to move")
 	}
 	return map[game.Side]game.Position{game.South: south, game.North: north}
-}
-
-// TestShortTermTargets: a sample's short-term value targets average the
-// root values from its decision on, weight (1-1/h)^k for the value k
-// decisions on, from its side to move's point of view; a decision without
-// a search counts the next search's value, and after the end the game's
-// result (adjudicated) continues. Horizon 1 is the sample's own root
-// value; for horizon 2 the worked values are below.
-func TestShortTermTargets(t *testing.T) {
-	pos := sidePositions(t)
-	balance := []float64{0, 1, 3, 3, -2, -4}
-	nan := math.NaN()
-	// South's root values of 5 decisions: 1 and 4 were not searched.
-	values := []float64{0.2, nan, -0.4, 0.6, nan}
-	// Horizon 2, South's view, South winning: from the end back,
-	// 1; (1+1)/2 = 1; (0.6+1)/2 = 0.8; (-0.4+0.8)/2 = 0.2;
-	// (-0.4+0.2)/2 = -0.1 (decision 1 counts decision 2's value);
-	// (0.2-0.1)/2 = 0.05.
-	southWin := game.Status{Outcome: game.SouthWins, Reason: game.KingCaptured}
-	northWin := game.Status{Outcome: game.NorthWins, Reason: game.KingCaptured}
-	limitDraw := game.Status{Outcome: game.Draw, Reason: game.NoCaptureLimit}
-	cfg := SelfPlayConfig{Adjudication: 0.5, AdjudicationScale: 6, ShortTermHorizons: []int{1, 2}}
-	adj := 0.5 * math.Tanh(-4.0/6) // South's adjudicated result: 4 soldiers down
-	for _, tc := range []struct {
-		name string
-		side game.Side
-		at   int
-		st   game.Status
-		want []float64
-	}{
-		{"South, first decision", game.South, 0, southWin, []float64{0.2, 0.05}},
-		{"North, first decision", game.North, 0, southWin, []float64{-0.2, -0.05}},
-		{"South, a decision without a search", game.South, 1, southWin, []float64{-0.4, -0.1}},
-		{"North, mid-game", game.North, 3, southWin, []float64{-0.6, -0.8}},
-		{"South, the last decision: the result follows", game.South, 4, southWin, []float64{1, 1}},
-		{"South, the result lost", game.South, 4, northWin, []float64{-1, -1}},
-		{"North, the result won", game.North, 4, northWin, []float64{1, 1}},
-		{"South, drawn by the limit: adjudicated", game.South, 4, limitDraw, []float64{adj, adj}},
-		{"North, drawn by the limit: adjudicated", game.North, 4, limitDraw, []float64{-adj, -adj}},
-		{"North, drawn by the limit, mid-game", game.North, 3, limitDraw, []float64{-0.6, -(0.6 + adj) / 2}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ss := []samples.Sample{{Position: pos[tc.side]}}
-			cfg.setTargets(ss, []int{tc.at}, balance, values, tc.st, noRace)
-			got := ss[0].ShortTerm
-			if len(got) != len(tc.want) {
-				t.Fatalf("short-term targets %v, want %v", got, tc.want)
-			}
-			for i := range got {
-				if math.Abs(float64(got[i])-tc.want[i]) > 1e-6 {
-					t.Fatalf("short-term targets %v, want %v", got, tc.want)
-				}
-			}
-		})
-	}
-}
-
-// TestShortTermTargetsSum compares the targets of a long random game, at
-// dablot's horizons, with the weighted sums they stand for, computed term
-// by term: sum over j of (1-λ)λ^j v(k+j), then λ^(n-k) times the result,
-// with λ = 1-1/h.
-func TestShortTermTargetsSum(t *testing.T) {
-	rng := modeltest.NewRand(3)
-	n := 300
-	values, balance := make([]float64, n), make([]float64, n+1)
-	for k := range values {
-		values[k] = rng.Float64()*2 - 1
-		if rng.IntN(5) == 0 {
-			values[k] = math.NaN()
-		}
-	}
-	cfg := SelfPlayConfig{ShortTermHorizons: []int{8, 32}}
-	pos := sidePositions(t)
-	st := game.Status{Outcome: game.NorthWins, Reason: game.KingCaptured}
-	for _, k := range []int{0, 1, 150, 290, 299} {
-		ss := []samples.Sample{{Position: pos[game.North]}}
-		cfg.setTargets(ss, []int{k}, balance, values, st, noRace)
-		for i, h := range cfg.ShortTermHorizons {
-			lambda := 1 - 1/float64(h)
-			want, w := 0.0, 1-lambda
-			for j := k; j < n; j++ {
-				v := math.NaN()
-				for m := j; m < n && math.IsNaN(v); m++ { // the next search's value
-					v = values[m]
-				}
-				if math.IsNaN(v) {
-					v = -1 // South's result
-				}
-				want += w * v
-				w *= lambda
-			}
-			want += math.Pow(lambda, float64(n-k)) * -1
-			want = -want // North's view
-			if got := float64(ss[0].ShortTerm[i]); math.Abs(got-want) > 1e-5 {
-				t.Errorf("decision %d, horizon %d: target %v, want %v", k, h, got, want)
-			}
-		}
-	}
 }
 
 // auxHeadRun trains a tiny run of cfg, with auxiliary heads, for three
@@ -1261,7 +1074,7 @@ func auxHeadRun(t *testing.T, cfg *Config, dir string, loss func(runlog.Generati
 		t.Fatal(err)
 	}
 	got, want := first.Weights.Config, best.Weights.Config
-	if got.ScoreHead != want.ScoreHead || got.ShortTermHeads != want.ShortTermHeads || got.OwnershipHead != want.OwnershipHead ||
+	if got.ScoreHead != want.ScoreHead || got.OwnershipHead != want.OwnershipHead ||
 		!strings.Contains(out.String(), "warm start with new heads") {
 		t.Errorf("--init without the heads: network %+v, want the heads of %+v; output %q", got, want, out.String())
 	}
@@ -1328,86 +1141,8 @@ func TestRunScoreHead(t *testing.T) {
 	}
 	ss := firstShard(t, dir, best)
 	for _, s := range ss {
-		if !s.HasLead || s.ShortTerm != nil {
-			t.Fatalf("a sample with lead %v (%v) and short-term targets %v", s.Lead, s.HasLead, s.ShortTerm)
-		}
-	}
-}
-
-// TestRunShortTerm trains a tiny run with the settings of the short-term
-// value ablation (docs/experiments/configs/hour-stv-abl.yaml): the heads'
-// loss is measured, every sample of the shards carries its short-term
-// value targets, one a horizon, and the models have the heads; the run
-// resumes. A warm start from a model without the heads is refused.
-func TestRunShortTerm(t *testing.T) {
-	abl := preset(t, "../docs/experiments/configs/hour-stv-abl.yaml")
-	cfg := testConfig(t, 3)
-	// The ablation's differences from hour, on the tiny run.
-	cfg.Network.ShortTermHeads, cfg.SelfPlay.ShortTermHorizons = abl.Network.ShortTermHeads, abl.SelfPlay.ShortTermHorizons
-	cfg.Train.ShortTermWeight = abl.Train.ShortTermWeight
-	k := cfg.Network.ShortTermHeads
-	dir := filepath.Join(t.TempDir(), "stv")
-	best := auxHeadRun(t, cfg, dir, func(g runlog.Generation) float64 { return g.ShortTermLoss }, 4*float64(k),
-		fmt.Sprintf("the model has %d short-term value heads, the training config test network.short_term_heads: 0", k))
-	if best.Weights.Config.ShortTermHeads != k || k == 0 {
-		t.Errorf("best model: %d short-term heads, want %d", best.Weights.Config.ShortTermHeads, k)
-	}
-	ss := firstShard(t, dir, best)
-	spread := 0.0
-	for _, s := range ss {
-		if len(s.ShortTerm) != k {
-			t.Fatalf("a sample with the short-term targets %v, want %d", s.ShortTerm, k)
-		}
-		spread = math.Max(spread, math.Abs(float64(s.ShortTerm[0]-ss[0].ShortTerm[0])))
-	}
-	if spread == 0 {
-		t.Errorf("every sample has the short-term target %v", ss[0].ShortTerm[0])
-	}
-}
-
-// TestRunTacticalPlanes trains a tiny run with the setting of the tactical
-// planes' ablation (docs/experiments/configs/hour-tactics-abl.yaml) for two
-// generations and resumes it for a third: its models have the planes and
-// record encoding version 2. A warm start must agree with the config about
-// the planes, either way.
-func TestRunTacticalPlanes(t *testing.T) {
-	abl := preset(t, "../docs/experiments/configs/hour-tactics-abl.yaml")
-	cfg := testConfig(t, 2)
-	cfg.Network.TacticalPlanes = abl.Network.TacticalPlanes
-	dir := filepath.Join(t.TempDir(), "tactics")
-	rules := trainRun(t, cfg, dir)
-	resumeTo(t, dir, 3)
-	if gens, err := runlog.ReadGenerations(filepath.Join(dir, runlog.MetricsFile)); err != nil || len(gens) != 3 {
-		t.Fatalf("the resumed run: %d generations (%v)", len(gens), err)
-	}
-	bestPath := filepath.Join(dir, rundir.BestFile)
-	best, err := model.LoadModel(bestPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !best.Weights.Config.TacticalPlanes || !best.Encoder.Options().Tactical || best.Metadata[model.MetaEncoding] != "2" {
-		t.Errorf("best model: tactical planes %v, encoder %+v, encoding version %s",
-			best.Weights.Config.TacticalPlanes, best.Encoder.Options(), best.Metadata[model.MetaEncoding])
-	}
-	plain := filepath.Join(t.TempDir(), "plain.dbm")
-	if err := modeltest.NewModel(t, "frostviken", 1).Save(plain, nil); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		init string
-		cfg  *Config
-		want string
-	}{
-		{plain, cfg, "the model has no tactical input planes, the training config test network.tactical_planes: true"},
-		{bestPath, testConfig(t, 1), "the model has the tactical input planes, the training config test network.tactical_planes: false"},
-		{bestPath, cfg, ""},
-	} {
-		r, err := CreateRun(filepath.Join(t.TempDir(), "init"), tc.cfg, rules, tc.init, RunOptions{})
-		if err == nil {
-			r.Close()
-		}
-		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("--init %s with tactical_planes %v: %v, want %q", filepath.Base(tc.init), tc.cfg.Network.TacticalPlanes, err, tc.want)
+		if !s.HasLead {
+			t.Fatalf("a sample without a lead (%v)", s.Lead)
 		}
 	}
 }
@@ -1468,6 +1203,26 @@ func TestBatchMakerScore(t *testing.T) {
 	}
 }
 
+// TestBatchMakerShortTermShards: samples with short-term value targets
+// (from shards of runs with the short-term heads, whose settings left the
+// program) still read and train a network; its batches carry no
+// short-term targets.
+func TestBatchMakerShortTermShards(t *testing.T) {
+	m := modeltest.NewModel(t, "keyland", 4)
+	var ss []samples.Sample
+	for i, p := range modeltest.RandomPositions(m.Rules, 8, 5) {
+		ss = append(ss, samples.Sample{Position: p, Result: 1, Target: 1, ShortTerm: []float32{float32(i) / 10, -0.5}})
+	}
+	rp := replayOf(t, m, ss)
+	if rp.Len() != len(ss) || len(rp.buf[0].ShortTerm) != 2 {
+		t.Fatalf("the replay holds %d samples, the first with short-term targets %v", rp.Len(), rp.buf[0].ShortTerm)
+	}
+	b, err := NewBatchMaker(m, 16, true, 0, 4).Make(rp, len(ss), modeltest.NewRand(2))
+	if err != nil || b.ShortTerm != nil || b.ShortTermMask != nil || b.N != 16 {
+		t.Errorf("a batch of samples with short-term targets: %v, %d positions, short-term %v", err, b.N, b.ShortTerm)
+	}
+}
+
 // replayOf returns a replay buffer of m that holds samples ss, from a
 // shard of their own.
 func replayOf(t *testing.T, m *model.Model, ss []samples.Sample) *Replay {
@@ -1481,69 +1236,6 @@ func replayOf(t *testing.T, m *model.Model, ss []samples.Sample) *Replay {
 		t.Fatal(err)
 	}
 	return rp
-}
-
-// TestBatchMakerShortTerm: for a network with short-term value heads, a
-// sample's targets are its own, with weight 1, mirrored or not; a sample
-// without them (from an older shard) has weight 0; a sample with another
-// number of targets than the network has heads is an error. A network
-// without the heads gets no targets.
-func TestBatchMakerShortTerm(t *testing.T) {
-	cfg := modeltest.TinyNet
-	cfg.ShortTermHeads = 2
-	m := modeltest.NewModelOf(t, "keyland", cfg, 4)
-	var ss []samples.Sample
-	targets := map[[2]float32]bool{}
-	for i, p := range modeltest.RandomPositions(m.Rules, 32, 5) {
-		s := samples.Sample{Position: p, Result: 1, Target: 1}
-		if i%2 == 0 {
-			s.ShortTerm = []float32{float32(i) / 40, -float32(i) / 80}
-			targets[[2]float32(s.ShortTerm)] = true
-		}
-		ss = append(ss, s)
-	}
-	rp := replayOf(t, m, ss)
-	b, err := NewBatchMaker(m, 64, true, 0, 4).Make(rp, 32, modeltest.NewRand(2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(b.ShortTerm) != 64*2 || len(b.ShortTermMask) != 64*2 || b.Score != nil {
-		t.Fatalf("%d short-term targets, %d weights, scores %v", len(b.ShortTerm), len(b.ShortTermMask), b.Score)
-	}
-	with, without := 0, 0
-	for i := range b.N {
-		st, mask := [2]float32(b.ShortTerm[2*i:]), [2]float32(b.ShortTermMask[2*i:])
-		switch mask {
-		case [2]float32{1, 1}:
-			with++
-			if !targets[st] {
-				t.Fatalf("position %d: short-term targets %v are no sample's", i, st)
-			}
-		case [2]float32{}:
-			without++
-			if st != [2]float32{} {
-				t.Fatalf("position %d: targets %v without weight", i, st)
-			}
-		default:
-			t.Fatalf("position %d: short-term weights %v", i, mask)
-		}
-	}
-	if with == 0 || without == 0 {
-		t.Fatalf("%d positions with short-term targets, %d without: want both", with, without)
-	}
-	plain, err := NewBatchMaker(modeltest.NewModel(t, "keyland", 4), 8, false, 0, 4).Make(rp, 32, modeltest.NewRand(2))
-	if err != nil || plain.ShortTerm != nil || plain.ShortTermMask != nil {
-		t.Errorf("a network without short-term heads gets their targets (%v)", err)
-	}
-	for i := range ss {
-		if ss[i].ShortTerm != nil {
-			ss[i].ShortTerm = ss[i].ShortTerm[:1]
-		}
-	}
-	if _, err := NewBatchMaker(m, 64, false, 0, 4).Make(replayOf(t, m, ss), 32, modeltest.NewRand(2)); err == nil ||
-		!strings.Contains(err.Error(), "1 short-term value targets for a network of 2 short-term heads") {
-		t.Errorf("one target for two heads: %v", err)
-	}
 }
 
 // TestRatingOpenings: rating games start from the variant's opening book

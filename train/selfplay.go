@@ -34,11 +34,6 @@ type SelfPlayGame struct {
 	// policy surprise (mcts.Result.PolicySurprise), with or without it.
 	FullSearches int
 	Surprise     float64
-	// Opponent is the spec of the fixed opponent that played OpponentSide
-	// (SelfPlayConfig.Opponents), or "" in a game of the network against
-	// itself.
-	Opponent     string
-	OpponentSide game.Side
 	Duration     time.Duration
 }
 
@@ -82,15 +77,6 @@ func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint
 	if err := cfg.checkRules(m.Rules); err != nil {
 		return nil, err
 	}
-	opponents := make([]*mcts.Factory, len(cfg.Opponents))
-	for i, spec := range cfg.Opponents {
-		f, err := mcts.ParseFactory(spec, model.SpecOptions(m.Rules, 1))
-		if err != nil {
-			return nil, fmt.Errorf("self-play opponent: %w", err)
-		}
-		defer f.Close()
-		opponents[i] = f
-	}
 	// One network evaluator per core, each with its own batcher and its
 	// share of the games: while one core runs a batch through the network,
 	// the other's games are searching or being evaluated too.
@@ -102,7 +88,7 @@ func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint
 		if err := ev.SetScoreUtility(cfg.ScoreUtility); err != nil {
 			return nil, fmt.Errorf("self-play: selfplay.score_utility: %w", err)
 		}
-		batchers[i] = mcts.NewBatcher(ev, cfg.NetBatch, cfg.batchWait())
+		batchers[i] = mcts.NewBatcher(ev, cfg.NetBatch, 0) // no wait: a batch goes as soon as the network is free
 		defer batchers[i].Close()
 	}
 
@@ -119,7 +105,7 @@ func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint
 		batcher := batchers[w%lanes]
 		wg.Go(func() {
 			for i := range jobs {
-				g, err := playSelfPlayGame(ctx, m, batcher, opponents, &cfg, mcts.Mix(seed, uint64(i)))
+				g, err := playSelfPlayGame(ctx, m, batcher, &cfg, mcts.Mix(seed, uint64(i)))
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {
@@ -157,270 +143,228 @@ feed:
 	return games, nil
 }
 
-// playSelfPlayGame plays one game of m against itself, or, in a share
-// cfg.OpponentFraction of games, against one of opponents (the factories of
-// cfg.Opponents).
-func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, opponents []*mcts.Factory, cfg *SelfPlayConfig, seed uint64) (*SelfPlayGame, error) {
+// playSelfPlayGame plays one game of m against itself, its randomness
+// from seed alone: the setup (newGameInPlay), the random opening turns,
+// the game played out, then its targets (finish).
+func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed uint64) (*SelfPlayGame, error) {
 	began := time.Now()
-	r := m.Rules
-	rng := rand.New(rand.NewPCG(seed, mcts.Mix(seed, 2)))
-	p := r.Start()
-	// The curriculum draws from a stream of its own, so that games that
-	// start from the setup are the same whatever its settings.
-	endgame := false
-	if cfg.EndgameFraction > 0 {
-		crng := rand.New(rand.NewPCG(mcts.Mix(seed, 3), mcts.Mix(seed, 4)))
-		if crng.Float64() < cfg.EndgameFraction {
-			p, endgame = match.RandomEndgame(r, crng, cfg.Endgame())
-		}
-	}
-	// So does the choice of an opponent.
-	var opponent mcts.Player
-	oppSide, oppName := game.South, ""
-	if cfg.OpponentFraction > 0 && len(opponents) > 0 {
-		orng := rand.New(rand.NewPCG(mcts.Mix(seed, 5), mcts.Mix(seed, 6)))
-		if orng.Float64() < cfg.OpponentFraction {
-			k := orng.IntN(len(opponents))
-			if orng.IntN(2) == 1 {
-				oppSide = game.North
-			}
-			var err error
-			if opponent, err = opponents[k].New(mcts.Mix(seed, 7)); err != nil {
-				return nil, err
-			}
-			oppName = opponents[k].Name
-		}
-	}
-	rec := game.NewRecord(r, &p)
-	rec.South, rec.North = rundir.SelfPlayName, rundir.SelfPlayName
-	if opponent != nil {
-		if oppSide == game.South {
-			rec.South = oppName
-		} else {
-			rec.North = oppName
-		}
-	}
-	var buf [2 * game.MaxPoints]game.Decision
-	var scratch game.MoveScratch
-	var turn []game.Decision
-	turnStart := p
-	endTurn := func() {
-		t, _, _ := turnStart.DecisionsToTurn(turn)
-		rec.Turns = append(rec.Turns, t.Format(r.Board))
-		turn, turnStart = turn[:0], p
-	}
-	// balance[k] is South's material lead before decision k, and
-	// values[k] the root value of the network's search of decision k
-	// from South's point of view (NaN for a decision without one).
-	var balance, values []float64
-	var sampleAt []int
-	var surprise []float64 // of each sample's search (mcts.Result.PolicySurprise)
-	play := func(d game.Decision, value float64) {
-		balance = append(balance, southBalance(&p))
-		side := p.SideToMove()
-		values = append(values, southView(value, side))
-		p.Apply(d)
-		turn = append(turn, d)
-		if p.SideToMove() != side || p.Status().Over() {
-			endTurn()
-		}
-	}
-	// Random opening turns.
-	for !endgame && len(rec.Turns) < cfg.RandomTurns && !p.Status().Over() {
-		d, ok := p.RandomDecision(rng, &scratch)
-		if !ok {
-			break
-		}
-		play(d, math.NaN())
-	}
-
-	pc := cfg.Player(cfg.FullSims, true)
-	s, err := mcts.NewSearch(pc.Evaluator(ev), pc.SearchConfig(mcts.Mix(seed, 1)))
+	gp, err := newGameInPlay(m, ev, cfg, seed)
 	if err != nil {
 		return nil, err
 	}
-	tables, err := pc.NewTables()
-	if err != nil {
+	gp.openingTurns()
+	if err := gp.playOut(ctx); err != nil {
 		return nil, err
 	}
-	guard, err := pc.NewGuard()
-	if err != nil {
-		return nil, err
-	}
-	g := &SelfPlayGame{Record: rec, Endgame: endgame, Opponent: oppName, OpponentSide: oppSide}
-	var idx []int32
-	race := noRace
-	var tabled *game.Status // the tables' verdict that ended the game
-	for !p.Status().Over() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if tables != nil && len(turn) == 0 {
-			_, res, ok, err := tables.Play(ctx, &p)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				tabled = &game.Status{Outcome: res.GameOutcome(p.SideToMove()), Reason: game.Adjudicated}
-				break
-			}
-		}
-		if (cfg.KingRace > 0 || cfg.RaceTarget > 0) && !endgame && race.at < 0 && len(turn) == 0 {
-			if holder, ok := onlyKing(&p); ok {
-				race = raceMark{at: len(balance), holder: holder}
-				if cfg.KingRace > 0 {
-					break
-				}
-			}
-		}
-		if opponent != nil && p.SideToMove() == oppSide {
-			q := p
-			ds, err := mcts.PlayTurn(ctx, opponent, &q)
-			if err != nil {
-				return nil, fmt.Errorf("opponent %s in %s: %w", oppName, p.FEN(), err)
-			}
-			for _, d := range ds {
-				play(d, math.NaN())
-			}
-			continue
-		}
-		legal := p.Decisions(buf[:0])
-		if len(legal) == 0 {
-			return nil, fmt.Errorf("no legal decision in %s, yet the game is not over", p.FEN())
-		}
-		var d game.Decision
-		value := math.NaN()
-		var guarded mcts.Restriction
-		if guard != nil {
-			if guarded, err = guard.Restrict(ctx, &p, mcts.Limits{}); err != nil {
-				return nil, err
-			}
-		}
-		switch {
-		case len(legal) == 1:
-			d = legal[0]
-		case guarded.Guarded:
-			d = guarded.Only
-		default:
-			full := rng.Float64() < cfg.FullFraction
-			sims := cfg.FastSims
-			if full {
-				sims = cfg.FullSims
-			}
-			s.SetPosition(p)
-			if err := s.Exclude(guarded.Excluded); err != nil {
-				return nil, err
-			}
-			res, err := s.Run(ctx, mcts.Limits{Sims: sims})
-			if err != nil {
-				return nil, err
-			}
-			g.Searches++
-			value = float64(res.Value)
-			if full {
-				idx = m.Encoder.LegalIndices(&p, res.Legal, idx[:0])
-				pol := make([]samples.PolicyEntry, 0, len(idx))
-				for k, j := range idx {
-					if res.Policy[k] > 0 {
-						pol = append(pol, samples.PolicyEntry{Index: uint16(j), Prob: res.Policy[k]})
-					}
-				}
-				g.Samples = append(g.Samples, samples.Sample{Position: p, Policy: pol, Value: max(-1, min(1, res.Value)), Full: true})
-				sampleAt = append(sampleAt, len(balance))
-				surprise = append(surprise, res.PolicySurprise())
-			}
-			conf := s.Config()
-			d = res.Choose(conf.TemperatureAt(len(rec.Turns)), rng)
-		}
-		play(d, value)
-	}
-	g.Status = p.Status()
-	if race.at >= 0 && cfg.KingRace > 0 {
-		g.Status = game.Status{Outcome: game.WinFor(race.holder), Reason: game.Adjudicated}
-	}
-	if tabled != nil {
-		g.Status = *tabled
-	}
-	rec.Finish(g.Status)
-	balance = append(balance, southBalance(&p))
-	// The targets are per decision: set them before the samples are
-	// weighted and copied.
-	cfg.setTargets(g.Samples, sampleAt, balance, values, g.Status, race)
-	if m.Weights.Config.OwnershipHead {
-		setOwnership(m.Encoder, g.Samples, &p)
-	}
-	g.FullSearches = len(g.Samples)
-	for _, x := range surprise {
-		g.Surprise += x
-	}
-	if cfg.PolicySurprise {
-		g.Samples = replicate(g.Samples, surpriseWeights(surprise), rng)
-	}
+	g := gp.finish()
 	g.Duration = time.Since(began)
 	return g, nil
 }
 
-// raceMark is where a game from the setup was first left with one side,
-// holder, holding the only king: before its decision at (an index into
-// the game's decisions, as sampleAt's); at < 0 (noRace) if it never was.
-type raceMark struct {
-	at     int
-	holder game.Side
+// gameInPlay is a self-play game under way: its position and record, its
+// players (the search, and the tables and the guard if the config has
+// them), and what its samples' targets need.
+type gameInPlay struct {
+	cfg    *SelfPlayConfig
+	m      *model.Model
+	rng    *rand.Rand // the game's own stream: opening turns, playout caps, choices, sample copies
+	p      game.Position
+	g      *SelfPlayGame // the record, the samples and the counts, as they grow
+	search *mcts.Search
+	tables *mcts.EndgameTables
+	guard  *mcts.Guard
+	// turn holds the decisions of the turn under way, which began in
+	// turnStart.
+	turn      []game.Decision
+	turnStart game.Position
+	// balance[k] is South's material lead before decision k, sampleAt[i]
+	// the decision sample i was taken before, and surprise[i] the policy
+	// surprise of its search (mcts.Result.PolicySurprise).
+	balance  []float64
+	sampleAt []int
+	surprise []float64
+	verdict  *game.Status // the tables' verdict, if it ended the game
+	// buf, scratch and idx are room for the legal decisions, random moves
+	// and a sample's policy indices, reused from decision to decision.
+	buf     [2 * game.MaxPoints]game.Decision
+	scratch game.MoveScratch
+	idx     []int32
 }
 
-// noRace marks a game in which no side held the only king, or one whose
-// race was not looked for.
-var noRace = raceMark{at: -1}
-
-// onlyKing returns the side that holds the only king in p, if one does.
-func onlyKing(p *game.Position) (game.Side, bool) {
-	s, n := p.Pieces(game.South, game.King).Empty(), p.Pieces(game.North, game.King).Empty()
-	switch {
-	case !s && n:
-		return game.South, true
-	case s && !n:
-		return game.North, true
+// newGameInPlay sets up a game of m with seed: from the variant's setup,
+// or in a share selfplay.endgame_fraction of games from a random endgame
+// (the curriculum, drawn from a stream of its own so that games from the
+// setup are the same whatever its settings); its record, and self-play's
+// search, tables and guard (SelfPlayConfig.Player).
+func newGameInPlay(m *model.Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed uint64) (*gameInPlay, error) {
+	gp := &gameInPlay{cfg: cfg, m: m, rng: rand.New(rand.NewPCG(seed, mcts.Mix(seed, 2))), p: m.Rules.Start()}
+	endgame := false
+	if cfg.EndgameFraction > 0 {
+		crng := rand.New(rand.NewPCG(mcts.Mix(seed, 3), mcts.Mix(seed, 4)))
+		if crng.Float64() < cfg.EndgameFraction {
+			gp.p, endgame = match.RandomEndgame(m.Rules, crng, match.DefaultEndgame(cfg.EndgameSoldiers))
+		}
 	}
-	return game.South, false
+	rec := game.NewRecord(m.Rules, &gp.p)
+	rec.South, rec.North = rundir.SelfPlayName, rundir.SelfPlayName
+	gp.g, gp.turnStart = &SelfPlayGame{Record: rec, Endgame: endgame}, gp.p
+	pc := cfg.Player(cfg.FullSims, true)
+	var err error
+	if gp.search, err = mcts.NewSearch(pc.Evaluator(ev), pc.SearchConfig(mcts.Mix(seed, 1))); err != nil {
+		return nil, err
+	}
+	if gp.tables, err = pc.NewTables(); err != nil {
+		return nil, err
+	}
+	if gp.guard, err = pc.NewGuard(); err != nil {
+		return nil, err
+	}
+	return gp, nil
 }
 
-// KingRaceRules reports whether selfplay.king_race may end games of r
-// when one side holds the only king (and selfplay.race_target count that
-// as its win): only where that side cannot lose by the rules' ends, the
-// last piece taken or the last king taken (a king is taken only by a
-// king), which it cannot suffer. A rule under which a lone king loses, an
-// immobilised only piece loses, or a soldier becomes a king would let it
-// lose, and r is refused. (A side with no legal move may lose; with the
-// only king on a crowded board that is left out.)
-func KingRaceRules(r *game.Rules) error {
-	switch {
-	case r.WinLoneKing:
-		return fmt.Errorf("in %s a side reduced to its lone king loses", r.Name)
-	case r.WinImmobilised:
-		return fmt.Errorf("in %s a side whose only piece cannot move loses", r.Name)
-	case r.PromoteTo == game.King:
-		return fmt.Errorf("in %s a soldier becomes a king", r.Name)
+// openingTurns plays selfplay.random_turns random turns, for variety (none
+// in a curriculum game, which starts from a random position).
+func (gp *gameInPlay) openingTurns() {
+	for !gp.g.Endgame && len(gp.g.Record.Turns) < gp.cfg.RandomTurns && !gp.p.Status().Over() {
+		d, ok := gp.p.RandomDecision(gp.rng, &gp.scratch)
+		if !ok {
+			return
+		}
+		gp.play(d)
+	}
+}
+
+// play plays decision d, noting the material before it, and records the
+// turn when d ends it.
+func (gp *gameInPlay) play(d game.Decision) {
+	gp.balance = append(gp.balance, southBalance(&gp.p))
+	side := gp.p.SideToMove()
+	gp.p.Apply(d)
+	gp.turn = append(gp.turn, d)
+	if gp.p.SideToMove() != side || gp.p.Status().Over() {
+		t, _, _ := gp.turnStart.DecisionsToTurn(gp.turn)
+		gp.g.Record.Turns = append(gp.g.Record.Turns, t.Format(gp.m.Rules.Board))
+		gp.turn, gp.turnStart = gp.turn[:0], gp.p
+	}
+}
+
+// playOut plays the game to its end, by the rules or by the tables'
+// verdict at the start of a turn, a decision at a time (decide).
+func (gp *gameInPlay) playOut(ctx context.Context) error {
+	for !gp.p.Status().Over() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if gp.tables != nil && len(gp.turn) == 0 {
+			_, res, ok, err := gp.tables.Play(ctx, &gp.p)
+			if err != nil {
+				return err
+			}
+			if ok {
+				gp.verdict = &game.Status{Outcome: res.GameOutcome(gp.p.SideToMove()), Reason: game.Adjudicated}
+				return nil
+			}
+		}
+		d, err := gp.decide(ctx)
+		if err != nil {
+			return err
+		}
+		gp.play(d)
 	}
 	return nil
 }
 
-// checkRules refuses selfplay.king_race and selfplay.race_target on rules
-// they do not suit (KingRaceRules), and selfplay.endgame_tables on rules
-// the tables cannot follow (endgame.Check).
+// decide chooses the next decision: the only legal one, the only one the
+// guard leaves, or else the search's among those it leaves (searchDecision).
+func (gp *gameInPlay) decide(ctx context.Context) (game.Decision, error) {
+	legal := gp.p.Decisions(gp.buf[:0])
+	if len(legal) == 0 {
+		return 0, fmt.Errorf("no legal decision in %s, yet the game is not over", gp.p.FEN())
+	}
+	var guarded mcts.Restriction
+	if gp.guard != nil {
+		var err error
+		if guarded, err = gp.guard.Restrict(ctx, &gp.p, mcts.Limits{}); err != nil {
+			return 0, err
+		}
+	}
+	switch {
+	case len(legal) == 1:
+		return legal[0], nil
+	case guarded.Guarded:
+		return guarded.Only, nil
+	}
+	return gp.searchDecision(ctx, guarded.Excluded)
+}
+
+// searchDecision searches the position, without the decisions excluded,
+// with selfplay.full_sims simulations in a share full_fraction of
+// decisions (playout-cap randomisation), which become samples, and
+// fast_sims in the others, and returns the search's choice.
+func (gp *gameInPlay) searchDecision(ctx context.Context, excluded []game.Decision) (game.Decision, error) {
+	full := gp.rng.Float64() < gp.cfg.FullFraction
+	sims := gp.cfg.FastSims
+	if full {
+		sims = gp.cfg.FullSims
+	}
+	s := gp.search
+	s.SetPosition(gp.p)
+	if err := s.Exclude(excluded); err != nil {
+		return 0, err
+	}
+	res, err := s.Run(ctx, mcts.Limits{Sims: sims})
+	if err != nil {
+		return 0, err
+	}
+	gp.g.Searches++
+	if full {
+		gp.idx = gp.m.Encoder.LegalIndices(&gp.p, res.Legal, gp.idx[:0])
+		pol := make([]samples.PolicyEntry, 0, len(gp.idx))
+		for k, j := range gp.idx {
+			if res.Policy[k] > 0 {
+				pol = append(pol, samples.PolicyEntry{Index: uint16(j), Prob: res.Policy[k]})
+			}
+		}
+		gp.g.Samples = append(gp.g.Samples, samples.Sample{Position: gp.p, Policy: pol, Value: max(-1, min(1, res.Value)), Full: true})
+		gp.sampleAt = append(gp.sampleAt, len(gp.balance))
+		gp.surprise = append(gp.surprise, res.PolicySurprise())
+	}
+	conf := s.Config()
+	return res.Choose(conf.TemperatureAt(len(gp.g.Record.Turns)), gp.rng), nil
+}
+
+// finish ends the game's record with its result (the rules', or the
+// tables' verdict) and gives its samples their targets (setTargets, and
+// setOwnership for a network with the ownership head), before they are
+// weighted by their policy surprise (selfplay.policy_surprise) and copied.
+func (gp *gameInPlay) finish() *SelfPlayGame {
+	g := gp.g
+	g.Status = gp.p.Status()
+	if gp.verdict != nil {
+		g.Status = *gp.verdict
+	}
+	g.Record.Finish(g.Status)
+	gp.balance = append(gp.balance, southBalance(&gp.p))
+	gp.cfg.setTargets(g.Samples, gp.sampleAt, gp.balance, g.Status)
+	if gp.m.Weights.Config.OwnershipHead {
+		setOwnership(gp.m.Encoder, g.Samples, &gp.p)
+	}
+	g.FullSearches = len(g.Samples)
+	for _, x := range gp.surprise {
+		g.Surprise += x
+	}
+	if gp.cfg.PolicySurprise {
+		g.Samples = replicate(g.Samples, surpriseWeights(gp.surprise), gp.rng)
+	}
+	return g
+}
+
+// checkRules refuses selfplay.endgame_tables on rules the tables cannot
+// follow (endgame.Check).
 func (cfg *SelfPlayConfig) checkRules(r *game.Rules) error {
 	if cfg.EndgameTables > 0 {
 		if err := endgame.Check(r); err != nil {
 			return fmt.Errorf("selfplay.endgame_tables: %w", err)
-		}
-	}
-	for _, o := range []struct {
-		setting string
-		value   float64
-	}{{"selfplay.king_race", cfg.KingRace}, {"selfplay.race_target", cfg.RaceTarget}} {
-		if o.value > 0 {
-			if err := KingRaceRules(r); err != nil {
-				return fmt.Errorf("%s: %w", o.setting, err)
-			}
 		}
 	}
 	return nil
@@ -441,60 +385,31 @@ func southView(x float64, side game.Side) float64 {
 }
 
 // setTargets sets the targets of the samples ss of a game that ended with
-// status st: sample i was taken before decision sampleAt[i], balance[k]
-// is South's material lead before decision k (the last entry: at the
-// end), and values[k] the root value of the search of decision k from
-// South's point of view (NaN without a search). Each sample gets its
-// result and value target (see SelfPlayConfig.Adjudication and
-// MaterialWeight), with a material horizon its material lead
-// (samples.Sample.Lead) MaterialHorizon decisions on, or at the end if
-// sooner (with HorizonResult the value
-// target's material term is the result where the horizon reaches the end
-// of a won or lost game), and with short-term horizons its short-term value targets
-// (samples.Sample.ShortTerm), all from its side to move's point of view.
-// With RaceTarget, the samples taken before race.at take the race's
-// result, RaceTarget for race.holder, in place of the game's.
-func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance, values []float64, st game.Status, race raceMark) {
+// status st: sample i was taken before decision sampleAt[i], and
+// balance[k] is South's material lead before decision k (the last entry:
+// at the end). Each sample gets its result and value target (see
+// SelfPlayConfig.Adjudication and MaterialWeight), and with a material
+// horizon its material lead (samples.Sample.Lead) MaterialHorizon
+// decisions on, or at the end if sooner, all from its side to move's
+// point of view.
+func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance []float64, st game.Status) {
 	shaped := func(lead float64) float64 { return cfg.Adjudication * math.Tanh(lead/cfg.AdjudicationScale) }
-	final := balance[len(balance)-1]
-	// The game's result for South (-1, 0 or 1), and adjudicated.
-	result := 2*st.Outcome.ScoreFor(game.South) - 1
-	outcome := result
-	switch r := st.Reason; {
-	case cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies):
-		outcome = shaped(final)
-	case r == game.Adjudicated && cfg.KingRace > 0:
-		outcome *= cfg.KingRace
+	// The game's result for South (-1, 0 or 1), adjudicated if the limits
+	// drew it.
+	outcome := 2*st.Outcome.ScoreFor(game.South) - 1
+	if r := st.Reason; cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies) {
+		outcome = shaped(balance[len(balance)-1])
 	}
-	shortTerm := cfg.shortTermTargets(values, outcome)
-	// With HorizonResult, a horizon that reaches the end of a game won or
-	// lost by the rules takes the result (for South) as its material term.
-	_, won := st.Outcome.Winner()
-	decisive := won && cfg.HorizonResult && st.Reason != game.Adjudicated
 	for i := range ss {
 		s := &ss[i]
 		me := s.Position.SideToMove()
 		s.Result = int8(2*st.Outcome.ScoreFor(me) - 1)
 		t := southView(outcome, me)
-		if cfg.RaceTarget > 0 && sampleAt[i] < race.at {
-			t = cfg.RaceTarget
-			if me != race.holder {
-				t = -t
-			}
-		}
-		for _, ts := range shortTerm {
-			s.ShortTerm = append(s.ShortTerm, float32(max(-1, min(1, southView(ts[sampleAt[i]], me)))))
-		}
 		if cfg.MaterialHorizon > 0 {
-			at := sampleAt[i] + cfg.MaterialHorizon
-			later := southView(balance[min(at, len(balance)-1)], me)
+			later := southView(balance[min(sampleAt[i]+cfg.MaterialHorizon, len(balance)-1)], me)
 			s.Lead, s.HasLead = float32(later), true
 			if w := cfg.MaterialWeight; w > 0 {
-				term := shaped(later)
-				if decisive && at >= len(balance)-1 {
-					term = southView(cfg.Adjudication*result, me)
-				}
-				t = (1-w)*t + w*term
+				t = (1-w)*t + w*shaped(later)
 			}
 		}
 		s.Target = float32(t)
@@ -512,30 +427,4 @@ func setOwnership(enc *encode.Encoder, ss []samples.Sample, final *game.Position
 		s.Ownership = make([]int8, enc.Points())
 		enc.Ownership(&s.Position, final, s.Ownership)
 	}
-}
-
-// shortTermTargets returns, for each horizon h of ShortTermHorizons, the
-// short-term value target before each decision k of a game (and at its
-// end, k = len(values)), from South's point of view: the average of the
-// root values from decision k on, the value j decisions on weighted
-// (1-1/h)^j (normalised: the weights sum to 1), where values[k] is the
-// root value of decision k from South's point of view, NaN for a decision
-// without a search (which counts the next search's value), and after the
-// end of the game outcome, South's result, continues for ever.
-func (cfg *SelfPlayConfig) shortTermTargets(values []float64, outcome float64) [][]float64 {
-	out := make([][]float64, len(cfg.ShortTermHorizons))
-	for i, h := range cfg.ShortTermHorizons {
-		keep := 1 - 1/float64(h) // the weight of the rest against this decision's value
-		ts := make([]float64, len(values)+1)
-		ts[len(values)] = outcome
-		next := outcome // the value of the next search, from k on
-		for k := len(values) - 1; k >= 0; k-- {
-			if !math.IsNaN(values[k]) {
-				next = values[k]
-			}
-			ts[k] = (1-keep)*next + keep*ts[k+1]
-		}
-		out[i] = ts
-	}
-	return out
 }

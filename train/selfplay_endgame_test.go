@@ -2,42 +2,11 @@ package train
 
 import (
 	"context"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
-	"github.com/dablot-zero/dablot/configs"
-	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net/model/modeltest"
 )
-
-// TestEndgameChances checks that the spec's chances of keeping the king and
-// the prince are obeyed, and that the curriculum config sets them.
-func TestEndgameChances(t *testing.T) {
-	r := configs.MustVariant("keyland") // a kingless side is not lost here
-	for _, tc := range []struct {
-		king, prince float64
-	}{{0, 0}, {1, 1}, {0, 1}, {1, 0}} {
-		sp := SelfPlayConfig{EndgameSoldiers: 3, EndgameKingChance: &tc.king, EndgamePrinceChance: &tc.prince}
-		rng := rand.New(rand.NewPCG(7, 1))
-		for range 100 {
-			p, ok := match.RandomEndgame(r, rng, sp.Endgame())
-			if !ok {
-				t.Fatalf("king %g prince %g: no endgame found", tc.king, tc.prince)
-			}
-			for s := range game.Side(2) {
-				hasKing, hasPrince := !p.Pieces(s, game.King).Empty(), !p.Pieces(s, game.Prince).Empty()
-				if hasKing != (tc.king == 1) || hasPrince != (tc.prince == 1) {
-					t.Fatalf("king %g prince %g: %s has king %v, prince %v in %s", tc.king, tc.prince, s, hasKing, hasPrince, p.FEN())
-				}
-			}
-		}
-	}
-	if got := (&SelfPlayConfig{EndgameSoldiers: 5}).Endgame(); got != match.DefaultEndgame(5) {
-		t.Errorf("chances unset: spec %+v, want the default %+v", got, match.DefaultEndgame(5))
-	}
-}
 
 // TestSelfPlayEndgames checks the curriculum in self-play: the chosen share
 // of games starts from random endgames recorded in their records, those

@@ -182,27 +182,21 @@ func (st *runState) checkShard(name string, h samples.Header) error {
 	return nil
 }
 
-// checkWithRules checks what of cfg depends on the rules: that
-// selfplay.king_race and selfplay.race_target suit them (KingRaceRules),
-// and, by making every player of the rating anchors and self-play
-// opponents once, that no spec's model file is missing or plays other
-// rules. So these are errors when a run starts or resumes, not a
-// generation later.
+// checkWithRules checks what of cfg depends on the rules: that the
+// endgame tables of selfplay.endgame_tables follow them, and, by making
+// every player of the rating anchors once, that no anchor's model file is
+// missing or plays other rules. So these are errors when a run starts or
+// resumes, not a generation later.
 func checkWithRules(cfg *Config, rules *game.Rules) error {
 	if err := cfg.SelfPlay.checkRules(rules); err != nil {
 		return err
 	}
-	for _, set := range []struct {
-		setting string
-		specs   []string
-	}{{"rating.anchors", cfg.Rating.Anchors}, {"selfplay.opponents", cfg.SelfPlay.Opponents}} {
-		for _, spec := range set.specs {
-			f, err := mcts.ParseFactory(spec, model.SpecOptions(rules, 1))
-			if err != nil {
-				return fmt.Errorf("%s: %w", set.setting, err)
-			}
-			f.Close()
+	for _, spec := range cfg.Rating.Anchors {
+		f, err := mcts.ParseFactory(spec, model.SpecOptions(rules, 1))
+		if err != nil {
+			return fmt.Errorf("rating.anchors: %w", err)
 		}
+		f.Close()
 	}
 	return nil
 }

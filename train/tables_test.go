@@ -78,8 +78,4 @@ func TestSelfPlayEndgameTables(t *testing.T) {
 	if _, err := CreateRun(t.TempDir(), cfg, configs.MustVariant("winther-promotion"), "", RunOptions{}); err == nil || !strings.Contains(err.Error(), "selfplay.endgame_tables") {
 		t.Errorf("tables on winther-promotion: %v", err)
 	}
-	cfg.SelfPlay.KingRace = 0.5
-	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "selfplay.endgame_tables") {
-		t.Errorf("tables with the king race: %v", err)
-	}
 }

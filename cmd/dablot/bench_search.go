@@ -17,7 +17,7 @@ import (
 // cmdBenchSearch measures the self-play search.
 var cmdBenchSearch = &command{
 	name:  "search",
-	usage: "[--variant V | --model FILE] [--blocks B --channels C] [--tactical] [--ownership] [--search gumbel|puct] [--sims N] [--workers W] [--leaf-batch L] [--batch N] [--wait MS] [--seconds S]",
+	usage: "[--variant V | --model FILE] [--blocks B --channels C] [--tactical] [--ownership] [--search gumbel|puct] [--sims N] [--workers W] [--leaf-batch L] [--batch N] [--seconds S]",
 	short: "simulations per second of the self-play search with a network",
 	long: `Runs the self-play search (--workers searches at once, sharing one network
 evaluator per core) with a model file or a fresh network for --seconds, and prints
@@ -43,7 +43,6 @@ func runBenchSearch(args []string, out io.Writer) error {
 	workers := rangeFlag(fs, "workers", 32, 1, 4096, "searches at once (shared over one evaluator per core)")
 	leaf := rangeFlag(fs, "leaf-batch", 4, 1, 256, "leaves one search gathers per network call")
 	netBatch := rangeFlag(fs, "batch", 64, 1, 4096, "largest network batch")
-	wait := rangeFlag[float64](fs, "wait", 0, 0, 1000, "milliseconds a batch may wait to fill up")
 	seconds := rangeFlag[float64](fs, "seconds", 10, 0.01, 3600, "how long to run")
 	seed := fs.Uint64("seed", 1, "random seed")
 	if err := parseFlags(fs, args); err != nil {
@@ -69,14 +68,14 @@ func runBenchSearch(args []string, out io.Writer) error {
 		return err
 	}
 	sp := train.SelfPlayConfig{Games: 1, Workers: *workers, Search: *search, FullSims: *sims, FastSims: *sims, FullFraction: 1,
-		GumbelM: 16, LeafBatch: *leaf, NetBatch: *netBatch, BatchWaitMS: *wait}
+		GumbelM: 16, LeafBatch: *leaf, NetBatch: *netBatch}
 	arch := m.Weights.Config
 	heads := ""
 	for _, h := range arch.Heads() {
 		heads += ", " + h.Name + " head"
 	}
-	fmt.Fprintf(out, "bench search: %s, network %d×%d%s (%.1f MFLOP/position), %s, %d sims, %d searches at once, leaf batch %d, batch ≤ %d, wait %g ms, %.0f s\n",
-		m.Rules.Name, arch.Blocks, arch.Channels, heads, arch.FLOPsPerPosition(m.Rules.Board.Points())/1e6, *search, *sims, *workers, *leaf, *netBatch, *wait, *seconds)
+	fmt.Fprintf(out, "bench search: %s, network %d×%d%s (%.1f MFLOP/position), %s, %d sims, %d searches at once, leaf batch %d, batch ≤ %d, %.0f s\n",
+		m.Rules.Name, arch.Blocks, arch.Channels, heads, arch.FLOPsPerPosition(m.Rules.Board.Points())/1e6, *search, *sims, *workers, *leaf, *netBatch, *seconds)
 	b, err := train.MeasureSearch(context.Background(), m, sp, time.Duration(*seconds*float64(time.Second)), *seed)
 	if err != nil {
 		return err

@@ -80,3 +80,26 @@ func TestRandomEndgame(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomEndgameChances checks that the spec's chances of keeping the
+// king and the prince are obeyed.
+func TestRandomEndgameChances(t *testing.T) {
+	r := configs.MustVariant("keyland") // a kingless side is not lost here
+	for _, tc := range []struct {
+		king, prince float64
+	}{{0, 0}, {1, 1}, {0, 1}, {1, 0}} {
+		rng := rand.New(rand.NewPCG(7, 1))
+		for range 100 {
+			p, ok := RandomEndgame(r, rng, EndgameSpec{Soldiers: 3, KingChance: tc.king, PrinceChance: tc.prince})
+			if !ok {
+				t.Fatalf("king %g prince %g: no endgame found", tc.king, tc.prince)
+			}
+			for s := range game.Side(2) {
+				hasKing, hasPrince := !p.Pieces(s, game.King).Empty(), !p.Pieces(s, game.Prince).Empty()
+				if hasKing != (tc.king == 1) || hasPrince != (tc.prince == 1) {
+					t.Fatalf("king %g prince %g: %s has king %v, prince %v in %s", tc.king, tc.prince, s, hasKing, hasPrince, p.FEN())
+				}
+			}
+		}
+	}
+}

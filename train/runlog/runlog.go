@@ -59,8 +59,11 @@ type Generation struct {
 	Ends             map[string]int `json:"ends,omitempty"`     // games per end reason
 	EndgameGames     int            `json:"endgame_games,omitempty"`
 	EndgameDrawRate  float64        `json:"endgame_draw_rate,omitempty"`
-	OpponentGames    int            `json:"opponent_games,omitempty"`
-	OpponentScore    float64        `json:"opponent_score,omitempty"` // the network's mean score against them
+	// OpponentGames and OpponentScore (the network's mean score in them)
+	// count the games against fixed opponents in the metrics of runs with
+	// them (written no more: selfplay.opponents left the program).
+	OpponentGames int     `json:"opponent_games,omitempty"`
+	OpponentScore float64 `json:"opponent_score,omitempty"`
 
 	PolicyLoss float64 `json:"policy_loss"`
 	ValueLoss  float64 `json:"value_loss"`
@@ -68,7 +71,8 @@ type Generation struct {
 	// score head only).
 	ScoreLoss float64 `json:"score_loss,omitempty"`
 	// ShortTermLoss is the short-term value heads' squared error, summed
-	// over the heads (networks with them only).
+	// over the heads, in the metrics of runs with them (written no more:
+	// network.short_term_heads left the program).
 	ShortTermLoss float64 `json:"short_term_loss,omitempty"`
 	// OwnershipLoss is the ownership head's squared error, averaged over
 	// the points (networks with the head only).

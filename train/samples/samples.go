@@ -70,13 +70,14 @@ type Sample struct {
 	// then trains no score head.
 	Lead    float32
 	HasLead bool
-	// ShortTerm holds the short-term value targets: for each horizon h of
-	// train.SelfPlayConfig.ShortTermHorizons, the exponentially weighted
-	// average of the search's root values from this decision on (weight
-	// (1-1/h)^k for the value k decisions on; after the end of the game,
-	// its result), in [-1, 1]. Nil for a sample without them (a run
-	// without horizons, or a shard of a previous format), which then
-	// trains no short-term value head.
+	// ShortTerm holds the short-term value targets that runs with
+	// short-term value heads wrote (their settings, network.short_term_heads
+	// and selfplay.short_term_horizons, have left the program; their shards
+	// still read): for each horizon h, the exponentially weighted average
+	// of the search's root values from this decision on (weight (1-1/h)^k
+	// for the value k decisions on; after the end of the game, its
+	// result), in [-1, 1]. Nil for a sample without them: every sample
+	// self-play writes now.
 	ShortTerm []float32
 	// Ownership is the ownership target: for every point of the board, in
 	// the order of the network's input of Position (its side to move's

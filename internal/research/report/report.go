@@ -457,8 +457,9 @@ type origin struct {
 
 // loadSelfPlay analyses the self-play games of the last n generations of
 // the run in dir that start from the variant's setup and have the network
-// on both sides (not a fixed opponent, selfplay.opponents). It returns nil
-// without error when the run has no game records or no variant file.
+// on both sides (not a fixed opponent, which runs of the retired
+// selfplay.opponents played). It returns nil without error when the run
+// has no game records or no variant file.
 func loadSelfPlay(dir string, n int) (*selfPlay, error) {
 	files, err := filepath.Glob(filepath.Join(dir, rundir.GamesDir, "gen-*.pgn"))
 	if err != nil || len(files) == 0 {
