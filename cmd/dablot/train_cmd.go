@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -78,40 +79,16 @@ func presetHelp() string {
 }
 
 func runTrain(args []string, out io.Writer) (err error) {
-	fs := newFlags("train", out)
-	cfgPath := fs.String("config", "", "training preset: a built-in name (such as hour) or a YAML file")
-	variant := fs.String("variant", "", "variant (default: the preset file's, else the --init model's)")
-	dir := fs.String("run", "", "run directory (default runs/<variant>-<preset>); a run there of the same setup is continued")
-	init := fs.String("init", "", "warm-start from this model file")
-	fresh := fs.Bool("fresh", false, "start a new run: move a run already in the run directory aside")
-	resume := fs.String("resume", "", "continue the run in this directory")
-	threads := rangeFlag(fs, "threads", 0, 0, maxThreads, "threads of the network's forward pass (0: all cores)")
-	profile := fs.String("cpuprofile", "", "write a CPU profile to this file")
-	hours := fs.Float64("hours", 0, "stop after this many hours of training in all (replaces the preset's stop:)")
-	cpuHours := fs.Float64("cpu-hours", 0, "stop after this many hours of the run's CPU time (replaces the preset's stop:)")
-	generations := fs.Int("generations", 0, "stop after this many generations of the run (replaces the preset's stop:)")
-	fork := fs.String("fork", "", "copy the run in this directory into --run, with --set changes, and continue the copy")
-	var set stringList
-	fs.Var(&set, "set", "with --fork: PATH=VALUE, a setting of the run's config.yaml by its YAML path (repeatable)")
-	if err := parseFlags(fs, args); err != nil {
+	f, err := parseTrainFlags(args, out)
+	if err != nil {
 		return err
 	}
-	var bound *train.StopConfig // set when --hours, --cpu-hours or --generations is given
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "hours" || f.Name == "cpu-hours" || f.Name == "generations" {
-			bound = &train.StopConfig{Generations: *generations, Hours: *hours, CPUHours: *cpuHours}
-		}
-	})
-	if *profile != "" {
-		f, err := durable.Create(*profile)
+	if f.profile != "" {
+		stop, err := startCPUProfile(f.profile)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+		defer stop()
 	}
 	// Ctrl-C, a hangup and a broken output are caught from here on (see
 	// runOutput and watchStop): before the first generation begins they
@@ -130,114 +107,191 @@ func runTrain(args []string, out io.Writer) (err error) {
 			err = cerr
 		}
 	}()
+	defer watchSignals(tout, st)()
+	opts := train.RunOptions{Out: tout, Progress: isTerminal(out), Threads: f.threads, Program: os.Args[0]}
+	run, unlock, err := f.open(tout, opts)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	defer run.Close()
+	return trainOpened(ctx, run, f, tout, st, args)
+}
+
+// trainFlags are the flags of dablot train.
+type trainFlags struct {
+	cfgPath, variant, dir, init, resume, profile, fork string
+	fresh                                              bool
+	threads                                            int
+	set                                                stringList
+	bound                                              *train.StopConfig // set when --hours, --cpu-hours or --generations is given
+}
+
+// parseTrainFlags reads the flags of dablot train.
+func parseTrainFlags(args []string, out io.Writer) (*trainFlags, error) {
+	f := &trainFlags{}
+	fs := newFlags("train", out)
+	fs.StringVar(&f.cfgPath, "config", "", "training preset: a built-in name (such as hour) or a YAML file")
+	fs.StringVar(&f.variant, "variant", "", "variant (default: the preset file's, else the --init model's)")
+	fs.StringVar(&f.dir, "run", "", "run directory (default runs/<variant>-<preset>); a run there of the same setup is continued")
+	fs.StringVar(&f.init, "init", "", "warm-start from this model file")
+	fs.BoolVar(&f.fresh, "fresh", false, "start a new run: move a run already in the run directory aside")
+	fs.StringVar(&f.resume, "resume", "", "continue the run in this directory")
+	threads := rangeFlag(fs, "threads", 0, 0, maxThreads, "threads of the network's forward pass (0: all cores)")
+	fs.StringVar(&f.profile, "cpuprofile", "", "write a CPU profile to this file")
+	hours := fs.Float64("hours", 0, "stop after this many hours of training in all (replaces the preset's stop:)")
+	cpuHours := fs.Float64("cpu-hours", 0, "stop after this many hours of the run's CPU time (replaces the preset's stop:)")
+	generations := fs.Int("generations", 0, "stop after this many generations of the run (replaces the preset's stop:)")
+	fs.StringVar(&f.fork, "fork", "", "copy the run in this directory into --run, with --set changes, and continue the copy")
+	fs.Var(&f.set, "set", "with --fork: PATH=VALUE, a setting of the run's config.yaml by its YAML path (repeatable)")
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	f.threads = *threads
+	fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == "hours" || fl.Name == "cpu-hours" || fl.Name == "generations" {
+			f.bound = &train.StopConfig{Generations: *generations, Hours: *hours, CPUHours: *cpuHours}
+		}
+	})
+	return f, nil
+}
+
+// startCPUProfile starts a CPU profile into path and returns its stop.
+func startCPUProfile(path string) (func(), error) {
+	file, err := durable.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(file); err != nil {
+		file.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); file.Close() }, nil
+}
+
+// watchSignals ignores SIGPIPE and passes the stop signals to st (see
+// watchStop) until the function it returns is called.
+func watchSignals(tout *runOutput, st *stopper) func() {
 	ignoreSIGPIPE()
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, stopSignals()...)
 	done := make(chan struct{})
-	defer func() {
+	go watchStop(tout, sig, st, done)
+	return func() {
 		close(done)
 		signal.Stop(sig)
-	}()
-	go watchStop(tout, sig, st, done)
-	opts := train.RunOptions{Out: tout, Progress: isTerminal(out), Threads: *threads, Program: os.Args[0]}
-	out = tout
-	var run *train.Run
-	switch {
-	case *resume != "" && (*cfgPath != "" || *variant != "" || *init != "" || *dir != "" || *fresh):
-		return usagef("--resume takes the run's own config; give no --config, --variant, --init, --run or --fresh (--hours and --generations change its stop)")
-	case *fork != "" && (*resume != "" || *cfgPath != "" || *variant != "" || *init != "" || *fresh || *dir == "" || len(set) == 0):
-		return usagef("--fork DIR takes --run NEWDIR and one --set PATH=VALUE or more, and no --resume, --config, --variant, --init or --fresh")
-	case *fork != "":
-		unlockSrc, err := train.LockRun(*fork)
-		if err != nil {
-			return err
-		}
-		changed, err := train.ForkRun(*fork, *dir, set)
-		unlockSrc()
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "forked %s into %s, changed (old, new): %s\n", *fork, *dir, strings.Join(changed, "; "))
-		unlock, err := train.LockRun(*dir)
-		if err != nil {
-			return err
-		}
-		defer unlock()
-		if run, err = train.ResumeRun(*dir, opts); err != nil {
-			// The copy was made a moment ago and nothing has trained in it.
-			if rmErr := os.RemoveAll(*dir); rmErr != nil {
-				return fmt.Errorf("%w (and removing the fork %s: %v)", err, *dir, rmErr)
-			}
-			return fmt.Errorf("%w: the fork cannot go on with these settings, so %s is removed", err, *dir)
-		}
-	case len(set) > 0:
-		return usagef("--set goes with --fork")
-	case *resume != "":
-		unlock, err := train.LockRun(*resume)
-		if err != nil {
-			return err
-		}
-		defer unlock()
-		if run, err = train.ResumeRun(*resume, opts); err != nil {
-			return err
-		}
-	case *cfgPath == "":
-		return usagef("--config is required (such as --config hour; see dablot train --help)")
-	default:
-		cfg, err := train.LoadPreset(*cfgPath)
-		if err != nil {
-			return err
-		}
-		if bound != nil {
-			cfg.Stop = *bound
-			if err := cfg.Validate(); err != nil {
-				return err
-			}
-		}
-		spec := cfg.Variant
-		if *variant != "" {
-			spec = *variant
-		}
-		if spec == "" && *init != "" {
-			m, err := model.LoadModel(*init)
-			if err != nil {
-				return err
-			}
-			spec = m.Rules.Name
-		}
-		if spec == "" {
-			return usagef("--variant is required: preset %s names no variant (with --init the model's is the default)", cfg.Name)
-		}
-		rules, err := configs.Variant(spec)
-		if err != nil {
-			return err
-		}
-		if *dir == "" {
-			*dir = filepath.Join("runs", rules.Name+"-"+cfg.Name)
-		}
-		var unlock func()
-		if run, unlock, err = openRun(*dir, cfg, rules, *init, *fresh, opts); err != nil {
-			return err
-		}
-		defer unlock()
 	}
-	defer run.Close()
+}
+
+// open opens the run the flags name, locked: a fork, a resumed run, or a
+// new (or continued) run of a preset. It returns the unlock.
+func (f *trainFlags) open(out io.Writer, opts train.RunOptions) (*train.Run, func(), error) {
+	switch {
+	case f.resume != "" && (f.cfgPath != "" || f.variant != "" || f.init != "" || f.dir != "" || f.fresh):
+		return nil, nil, usagef("--resume takes the run's own config; give no --config, --variant, --init, --run or --fresh (--hours and --generations change its stop)")
+	case f.fork != "" && (f.resume != "" || f.cfgPath != "" || f.variant != "" || f.init != "" || f.fresh || f.dir == "" || len(f.set) == 0):
+		return nil, nil, usagef("--fork DIR takes --run NEWDIR and one --set PATH=VALUE or more, and no --resume, --config, --variant, --init or --fresh")
+	case f.fork != "":
+		return f.openFork(out, opts)
+	case len(f.set) > 0:
+		return nil, nil, usagef("--set goes with --fork")
+	case f.resume != "":
+		unlock, err := train.LockRun(f.resume)
+		if err != nil {
+			return nil, nil, err
+		}
+		run, err := train.ResumeRun(f.resume, opts)
+		if err != nil {
+			unlock()
+			return nil, nil, err
+		}
+		return run, unlock, nil
+	case f.cfgPath == "":
+		return nil, nil, usagef("--config is required (such as --config hour; see dablot train --help)")
+	}
+	return f.openPreset(opts)
+}
+
+// openFork copies the run --fork names into --run with the --set changes
+// and opens the copy.
+func (f *trainFlags) openFork(out io.Writer, opts train.RunOptions) (*train.Run, func(), error) {
+	unlockSrc, err := train.LockRun(f.fork)
+	if err != nil {
+		return nil, nil, err
+	}
+	changed, err := train.ForkRun(f.fork, f.dir, f.set)
+	unlockSrc()
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(out, "forked %s into %s, changed (old, new): %s\n", f.fork, f.dir, strings.Join(changed, "; "))
+	unlock, err := train.LockRun(f.dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	run, err := train.ResumeRun(f.dir, opts)
+	if err != nil {
+		unlock()
+		// The copy was made a moment ago and nothing has trained in it.
+		if rmErr := os.RemoveAll(f.dir); rmErr != nil {
+			return nil, nil, fmt.Errorf("%w (and removing the fork %s: %v)", err, f.dir, rmErr)
+		}
+		return nil, nil, fmt.Errorf("%w: the fork cannot go on with these settings, so %s is removed", err, f.dir)
+	}
+	return run, unlock, nil
+}
+
+// openPreset opens the run of --config (its variant from --variant, the
+// preset or the --init model) in --run, by default runs/VARIANT-PRESET.
+func (f *trainFlags) openPreset(opts train.RunOptions) (*train.Run, func(), error) {
+	cfg, err := train.LoadPreset(f.cfgPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.bound != nil {
+		cfg.Stop = *f.bound
+		if err := cfg.Validate(); err != nil {
+			return nil, nil, err
+		}
+	}
+	spec := cmp.Or(f.variant, cfg.Variant)
+	if spec == "" && f.init != "" {
+		m, err := model.LoadModel(f.init)
+		if err != nil {
+			return nil, nil, err
+		}
+		spec = m.Rules.Name
+	}
+	if spec == "" {
+		return nil, nil, usagef("--variant is required: preset %s names no variant (with --init the model's is the default)", cfg.Name)
+	}
+	rules, err := configs.Variant(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	dir := cmp.Or(f.dir, filepath.Join("runs", rules.Name+"-"+cfg.Name))
+	return openRun(dir, cfg, rules, f.init, f.fresh, opts)
+}
+
+// trainOpened trains run, opened by the flags f, until its stop, a stop
+// signal (st) or ctx: its log opened, its stop set from the flags, and
+// the resume command said after a stop.
+func trainOpened(ctx context.Context, run *train.Run, f *trainFlags, tout *runOutput, st *stopper, args []string) error {
 	if err := tout.attach(filepath.Join(run.Dir, rundir.LogFile), append([]string{os.Args[0], "train"}, args...)); err != nil {
 		return err
 	}
-	if bound != nil && run.Config.Stop != *bound {
-		if err := run.SetStop(*bound); err != nil {
+	if f.bound != nil && run.Config.Stop != *f.bound {
+		if err := run.SetStop(*f.bound); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(out, "run %s: %s on %s, %d generations done; %s\n", run.Dir, run.Config.Name, run.Rules.Name, run.Generation(), run.Progress())
+	fmt.Fprintf(tout, "run %s: %s on %s, %d generations done; %s\n", run.Dir, run.Config.Name, run.Rules.Name, run.Generation(), run.Progress())
 	if impl := net.GemmImplementation(); impl == "gonum-blas32" {
-		fmt.Fprintf(out, "note: matrix kernel %s: this build or CPU has no vector kernel; make build, on a CPU with AVX2 and FMA, runs the network several times faster\n", impl)
+		fmt.Fprintf(tout, "note: matrix kernel %s: this build or CPU has no vector kernel; make build, on a CPU with AVX2 and FMA, runs the network several times faster\n", impl)
 	}
-
-	err = run.Train(ctx, st.stop)
+	err := run.Train(ctx, st.stop)
 	if ctx.Err() != nil {
-		fmt.Fprintf(out, "stopped; continue with: %s\n", run.ResumeCommand())
+		fmt.Fprintf(tout, "stopped; continue with: %s\n", run.ResumeCommand())
 		return nil
 	}
 	return err
