@@ -1,0 +1,308 @@
+package diagnose
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/game/endgame"
+	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net/model"
+	"github.com/dablot-zero/dablot/train"
+)
+
+// PositionOptions set up MeasurePositions.
+type PositionOptions struct {
+	// Depth is the deep alpha-beta search's depth in turns (DeepConfig),
+	// and MaxTime caps each of its searches (0: no cap); a capped search
+	// counts the deepest depth it completed, which its row records.
+	Depth   int
+	MaxTime time.Duration
+	// SelfPlay is the self-play config whose search is measured: its
+	// Gumbel root search (gumbel_m, leaf batch, solver, forced), the
+	// exploration of its games (train.SelfPlayConfig.SearchConfig with
+	// noise) and its leaf evaluator (material_blend, trade_down,
+	// quiescence).
+	SelfPlay train.SelfPlayConfig
+	// Sims are the search budgets measured: self-play's full and fast
+	// searches.
+	Sims []int
+	// Tables, if not nil, give the exact results of the positions they
+	// hold.
+	Tables *endgame.Tables
+	// Seed seeds the searches' noise; Threads positions are measured at
+	// once.
+	Seed    uint64
+	Threads int
+}
+
+// SearchRow is one self-play search of a position.
+type SearchRow struct {
+	Sims   int     `json:"sims"`
+	Choice string  `json:"choice"` // the decision the search plays
+	Value  float64 `json:"value"`  // its root value
+	// Plain is the same search (the same noise) without the material
+	// blend: its choice and its root value.
+	PlainChoice string  `json:"plain_choice"`
+	PlainValue  float64 `json:"plain_value"`
+}
+
+// PositionRow is what MeasurePositions finds in one position, every
+// value and score for its side to move.
+type PositionRow struct {
+	Index  int    `json:"index"` // in the list measured
+	FEN    string `json:"fen"`
+	Pieces int    `json:"pieces"`
+	Phase  int    `json:"phase"` // in Phases
+	Legal  int    `json:"legal"`
+	// Balance is the material lead in soldiers (mcts.DefaultWeights).
+	Balance float64 `json:"balance"`
+	// Net is the network's value and WDL its win/draw/loss; Blend the
+	// value with self-play's material blend; Material the plain material
+	// count's (mcts.MaterialEvaluator, value=material).
+	Net      float64    `json:"net"`
+	WDL      [3]float32 `json:"wdl"`
+	Blend    float64    `json:"blend"`
+	Material float64    `json:"material"`
+	// Exact is the tables' result (1, 0, -1) where HasExact.
+	HasExact bool `json:"has_exact"`
+	Exact    int  `json:"exact"`
+	// Deep is the deep search's score, DeepDepth the depth it completed,
+	// DeepBest its best decision.
+	Deep      int    `json:"deep"`
+	DeepDepth int    `json:"deep_depth"`
+	DeepBest  string `json:"deep_best"`
+	// PriorTop is the decision of the network's highest prior.
+	PriorTop string      `json:"prior_top"`
+	Searches []SearchRow `json:"searches"`
+	// Scores are the deep scores of the decisions judged (the deep best,
+	// the prior's top, the searches' choices), by notation.
+	Scores map[string]int `json:"scores"`
+	// Took is the wall time the position took.
+	Took time.Duration `json:"took"`
+}
+
+// MeasurePositions measures every position of ps with model m: its
+// values (the network's, with the blend, the material count's), the exact
+// result where opt.Tables hold it, the deep search's score, self-play's
+// searches at each budget of opt.Sims, and the deep scores of the
+// decisions they and the prior choose. skip, if not nil, names the
+// indices already measured (a resumed measurement). onRow, if not nil, is
+// called with each row as it is done, one call at a time. Rows come back
+// in the order of ps, those skipped left out.
+func MeasurePositions(ctx context.Context, m *model.Model, ps []game.Position, opt PositionOptions, skip func(int) bool, onRow func(*PositionRow) error) ([]PositionRow, error) {
+	if opt.Depth < 2 {
+		// A decision is judged a turn shallower than the root.
+		return nil, fmt.Errorf("diagnose: deep search depth %d: want 2 or more", opt.Depth)
+	}
+	if len(opt.Sims) == 0 {
+		return nil, fmt.Errorf("diagnose: no search budgets")
+	}
+	var todo []int
+	for i := range ps {
+		if skip == nil || !skip(i) {
+			todo = append(todo, i)
+		}
+	}
+	rows := make([]*PositionRow, len(ps))
+	var mu sync.Mutex
+	err := parallel(len(todo), opt.Threads, func() (func(int) error, func(), error) {
+		ev := m.NewEvaluator(64, 1)
+		return func(k int) error {
+				i := todo[k]
+				row, err := measurePosition(ctx, ev, &ps[i], i, &opt)
+				if err != nil {
+					return fmt.Errorf("position %d (%s): %w", i, ps[i].FEN(), err)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				rows[i] = row
+				if onRow != nil {
+					return onRow(row)
+				}
+				return nil
+			}, func() {
+				ev.Close()
+			}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []PositionRow
+	for _, r := range rows {
+		if r != nil {
+			out = append(out, *r)
+		}
+	}
+	return out, nil
+}
+
+// evalOne evaluates p with ev and returns the request.
+func evalOne(ev mcts.Evaluator, p *game.Position, legal []game.Decision) (mcts.Request, error) {
+	rq := []mcts.Request{{Pos: *p, Legal: legal, Priors: make([]float32, len(legal))}}
+	err := ev.Evaluate(rq)
+	return rq[0], err
+}
+
+// measurePosition is MeasurePositions' work on one position.
+func measurePosition(ctx context.Context, net mcts.Evaluator, p *game.Position, index int, opt *PositionOptions) (*PositionRow, error) {
+	start := time.Now()
+	legal := p.Decisions(nil)
+	if len(legal) == 0 {
+		return nil, fmt.Errorf("the game is over")
+	}
+	me := p.SideToMove()
+	row := &PositionRow{Index: index, FEN: p.FEN(), Pieces: p.PieceCount(), Phase: phaseOf(p), Legal: len(legal),
+		Balance: mcts.Material(p, me) - mcts.Material(p, me.Other()), Scores: map[string]int{}}
+	raw, err := evalOne(net, p, legal)
+	if err != nil {
+		return nil, err
+	}
+	row.Net, row.WDL = float64(raw.Value), raw.WDL
+	blended := blendEvaluator(net, &opt.SelfPlay, true)
+	b, err := evalOne(blended, p, legal)
+	if err != nil {
+		return nil, err
+	}
+	row.Blend = float64(b.Value)
+	mat, err := evalOne(&mcts.MaterialEvaluator{}, p, legal)
+	if err != nil {
+		return nil, err
+	}
+	row.Material = float64(mat.Value)
+	if opt.Tables != nil {
+		if res, ok := opt.Tables.Probe(p); ok {
+			row.HasExact, row.Exact = true, int(res.Outcome)
+		}
+	}
+	cfg := DeepConfig(opt.Depth)
+	deep, err := deepSearch(ctx, cfg, p, opt.MaxTime)
+	if err != nil {
+		return nil, err
+	}
+	row.Deep, row.DeepDepth, row.DeepBest = deep.Score, deep.Depth, p.DecisionString(deep.Best)
+	row.PriorTop = p.DecisionString(legal[argmax(raw.Priors)])
+	judge := []game.Decision{deep.Best, legal[argmax(raw.Priors)]}
+	if len(legal) > 1 {
+		for k, sims := range opt.Sims {
+			seed := mcts.Mix(opt.Seed, uint64(index)<<8|uint64(k))
+			sr := SearchRow{Sims: sims}
+			for plain := range 2 {
+				res, err := selfPlaySearch(ctx, net, &opt.SelfPlay, p, sims, seed, plain == 0)
+				if err != nil {
+					return nil, err
+				}
+				if plain == 0 {
+					sr.Choice, sr.Value = p.DecisionString(res.Best), float64(res.Value)
+					judge = append(judge, res.Best)
+				} else {
+					sr.PlainChoice, sr.PlainValue = p.DecisionString(res.Best), float64(res.Value)
+				}
+			}
+			row.Searches = append(row.Searches, sr)
+		}
+	}
+	// The deep scores of the decisions chosen, each once; none are needed
+	// where every choice is the deep search's own.
+	slices.Sort(judge)
+	judge = slices.Compact(judge)
+	if len(judge) > 1 {
+		for _, d := range judge {
+			s, err := scoreDecision(ctx, cfg, p, d, opt.MaxTime)
+			if err != nil {
+				return nil, err
+			}
+			row.Scores[p.DecisionString(d)] = s
+		}
+	}
+	row.Took = time.Since(start)
+	return row, nil
+}
+
+// blendEvaluator returns self-play's leaf evaluator over net
+// (SelfPlayConfig's material blend and quiescence), without the blend if
+// blend is false.
+func blendEvaluator(net mcts.Evaluator, cfg *train.SelfPlayConfig, blend bool) mcts.Evaluator {
+	ev := net
+	if blend && cfg.MaterialBlend > 0 {
+		ev = &mcts.MaterialBlend{Inner: ev, PerSoldier: cfg.MaterialBlend, Trade: cfg.TradeDown}
+	}
+	if cfg.Quiescence > 0 {
+		ev = mcts.NewQuiescenceEvaluator(ev, cfg.Quiescence)
+	}
+	return ev
+}
+
+// selfPlaySearch runs self-play's search of p (its config with its
+// exploration noise, seeded by seed) for sims simulations, with or
+// without the material blend.
+func selfPlaySearch(ctx context.Context, net mcts.Evaluator, cfg *train.SelfPlayConfig, p *game.Position, sims int, seed uint64, blend bool) (*mcts.Result, error) {
+	s, err := mcts.NewSearch(blendEvaluator(net, cfg, blend), cfg.SearchConfig(seed, true))
+	if err != nil {
+		return nil, err
+	}
+	s.SetPosition(*p)
+	return s.Run(ctx, mcts.Limits{Sims: sims})
+}
+
+// argmax returns the index of the largest of xs (the first of equals).
+func argmax(xs []float32) int {
+	best := 0
+	for i, x := range xs {
+		if x > xs[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// parallel calls work(i) for i = 0 … n-1 over threads goroutines (at most
+// n), each with a work function of its own from newWorker (and a function
+// that releases it), and stops at the first error.
+func parallel(n, threads int, newWorker func() (func(int) error, func(), error)) error {
+	if n == 0 {
+		return nil
+	}
+	threads = max(1, min(threads, n))
+	works := make([]func(int) error, 0, threads)
+	for range threads {
+		work, done, err := newWorker()
+		if err != nil {
+			return err
+		}
+		defer done()
+		works = append(works, work)
+	}
+	var (
+		mu    sync.Mutex
+		next  int
+		first error
+		wg    sync.WaitGroup
+	)
+	for _, work := range works {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				i := next
+				next++
+				stop := i >= n || first != nil
+				mu.Unlock()
+				if stop {
+					return
+				}
+				if err := work(i); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return first
+}
