@@ -420,11 +420,11 @@ func runDiagnoseGuard(args []string, out io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintln(out, "| phase | decisions | forced | tables | guard leaves one | guard leaves a choice | guard ran | vetoes the network's choice | vetoes the prior's top | changes the decision | share let through | guard depth | guard CPU ms |")
-	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(out, "| phase | decisions | forced | tables | guard leaves one | guard leaves a choice | guard ran | vetoes the network's choice | vetoes the prior's top | changes the decision | share let through | guard depth | guard CPU ms | search CPU ms |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, s := range diagnose.SummariseGuard(rows) {
-		fmt.Fprintf(out, "| %s | %d | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", s.Phase, s.Decisions, pct(s.Forced), pct(s.Tables),
-			pct(s.Guarded), pct(s.Choice), s.Searched, pct(s.NetVetoed), pct(s.PriorVetoed), pct(s.Changed), mean(s.Allowed, 2), mean(s.Depth, 1), mean(s.CPU, 0))
+		fmt.Fprintf(out, "| %s | %d | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", s.Phase, s.Decisions, pct(s.Forced), pct(s.Tables),
+			pct(s.Guarded), pct(s.Choice), s.Searched, pct(s.NetVetoed), pct(s.PriorVetoed), pct(s.Changed), mean(s.Allowed, 2), mean(s.Depth, 1), mean(s.CPU, 0), mean(s.SearchCPU, 0))
 	}
 	return nil
 }

@@ -84,10 +84,13 @@ type GuardRow struct {
 	// Tables says that the exact tables play it (and nothing else runs).
 	Tables bool `json:"tables"`
 	// Allowed is the number of decisions the guard lets through, Depth
-	// the turns of its deepest search completed, GuardCPU its CPU time.
-	Allowed  int           `json:"allowed"`
-	Depth    int           `json:"depth"`
-	GuardCPU time.Duration `json:"guard_cpu"`
+	// the turns of its deepest search completed, GuardCPU its CPU time,
+	// SearchCPU the unguarded search's (the forward passes on the same
+	// thread).
+	Allowed   int           `json:"allowed"`
+	Depth     int           `json:"depth"`
+	GuardCPU  time.Duration `json:"guard_cpu"`
+	SearchCPU time.Duration `json:"search_cpu"`
 	// Played is the guarded player's decision; NetChoice the same search's
 	// without the guard, PriorTop the network's most probable decision,
 	// and NetVetoed and PriorVetoed whether the guard vetoes them.
@@ -171,7 +174,8 @@ func guardDecision(ctx context.Context, ev mcts.Evaluator, g *mcts.Guard, tables
 		return row, err
 	}
 	s.SetPosition(*p)
-	r, cpu, err := guardRoot(ctx, s, g, lim)
+	var r mcts.Restriction
+	cpu := threadCPU(func() { r, err = s.GuardRoot(ctx, g, lim) })
 	if err != nil {
 		return row, err
 	}
@@ -190,7 +194,8 @@ func guardDecision(ctx context.Context, ev mcts.Evaluator, g *mcts.Guard, tables
 		return row, err
 	}
 	u.SetPosition(*p)
-	res, err := u.Run(ctx, lim)
+	var res *mcts.Result
+	row.SearchCPU = threadCPU(func() { res, err = u.Run(ctx, lim) })
 	if err != nil {
 		return row, err
 	}
@@ -200,18 +205,18 @@ func guardDecision(ctx context.Context, ev mcts.Evaluator, g *mcts.Guard, tables
 	return row, nil
 }
 
-// guardRoot runs s.GuardRoot on one locked OS thread and returns its CPU
-// time too (0 where the platform does not measure it).
-func guardRoot(ctx context.Context, s *mcts.Search, g *mcts.Guard, lim mcts.Limits) (mcts.Restriction, time.Duration, error) {
+// threadCPU runs f on one locked OS thread and returns its CPU time (0
+// where the platform does not measure it).
+func threadCPU(f func()) time.Duration {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	t0, ok := cputime.Thread()
-	r, err := s.GuardRoot(ctx, g, lim)
+	f()
 	if !ok {
-		return r, 0, err
+		return 0
 	}
 	t1, _ := cputime.Thread()
-	return r, t1 - t0, err
+	return t1 - t0
 }
 
 // GuardSummary says what the guard did to the decisions of a phase.
@@ -232,8 +237,8 @@ type GuardSummary struct {
 	NetVetoed, PriorVetoed, Changed Proportion
 	// Allowed is the mean share of the legal decisions the guard lets
 	// through (where it ran), Depth its mean depth, CPU its mean CPU
-	// time in milliseconds.
-	Allowed, Depth, CPU Mean
+	// time in milliseconds, SearchCPU the unguarded search's.
+	Allowed, Depth, CPU, SearchCPU Mean
 }
 
 // SummariseGuard summarises rows by phase (and all together, last).
@@ -269,6 +274,7 @@ func SummariseGuard(rows []GuardRow) []GuardSummary {
 			s.Allowed.Add(float64(r.Allowed) / float64(r.Legal))
 			s.Depth.Add(float64(r.Depth))
 			s.CPU.Add(float64(r.GuardCPU) / float64(time.Millisecond))
+			s.SearchCPU.Add(float64(r.SearchCPU) / float64(time.Millisecond))
 		}
 		out[k] = s
 	}
