@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,14 +67,14 @@ variance (Cov(term, target)/Var(target), which sum to 1).`,
 
 var cmdDiagnosePositions = &command{
 	name:  "positions",
-	usage: "--model FILE --samples FILE [--config P] [--per-phase N] [--depth D] [--max-ms T] [--out FILE [--resume]] [--threads T] [--seed S]",
+	usage: "--model FILE --samples FILE [--config P] [--per-phase N] [--depths D,D,D,D,D] [--max-ms T] [--out FILE [--resume]] [--threads T] [--seed S]",
 	short: "the value head and self-play's search against exact tables and deep alpha-beta",
 	long: `Picks up to --per-phase positions of each phase (pieces left) from the samples
 of FILE (written by diagnose selfplay) and measures in each: the network's value,
 with self-play's material blend, and the material count's, against the exact
-tables (3 pieces or fewer) and a deep alpha-beta search of --depth turns
-(diagnose.DeepConfig: ordered, single replies extended, the king at 10
-soldiers); self-play's search at its full and fast budgets (with its noise),
+tables (3 pieces or fewer) and a deep alpha-beta search of --depths turns, one
+depth for each phase (diagnose.DeepConfig: ordered, single replies extended, the
+king at 10 soldiers); self-play's search at its full and fast budgets (with its noise),
 with and without the blend, against the prior's top decision, the decisions
 judged by the deep search. Rows go to --out as JSON lines; --resume measures
 only the positions the file lacks. Prints the tables of docs/diagnosis.md.`,
@@ -198,7 +199,7 @@ func runDiagnosePositions(args []string, out io.Writer) error {
 	samplesPath := fs.String("samples", "", "samples written by diagnose selfplay: the positions")
 	config := fs.String("config", "overnight", "the training config (preset or file) whose self-play search is measured")
 	perPhase := rangeFlag(fs, "per-phase", 120, 1, 100_000, "positions of each phase")
-	depth := rangeFlag(fs, "depth", 8, 2, 64, "the deep alpha-beta search's depth in turns")
+	depthList := fs.String("depths", "7,7,8,11,11", "the deep alpha-beta search's depth in turns in each phase (≥ 20, 12–19, 6–11, 4–5, ≤ 3 pieces)")
 	maxMS := rangeFlag(fs, "max-ms", 60_000, 0, 3_600_000, "cap on each deep search, wall-clock milliseconds (0: none); a capped search counts its deepest depth completed")
 	outPath := fs.String("out", "", "append the rows to this file (JSON lines)")
 	resume := fs.Bool("resume", false, "measure only the positions --out lacks")
@@ -212,6 +213,10 @@ func runDiagnosePositions(args []string, out io.Writer) error {
 		return usagef("--model and --samples are required")
 	case *resume && *outPath == "":
 		return usagef("--resume needs --out")
+	}
+	depths, err := parseDepths(*depthList)
+	if err != nil {
+		return err
 	}
 	cfg, err := diagnoseConfig(*config)
 	if err != nil {
@@ -250,7 +255,7 @@ func runDiagnosePositions(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opt := diagnose.PositionOptions{Depth: *depth, MaxTime: time.Duration(*maxMS) * time.Millisecond, SelfPlay: cfg.SelfPlay,
+	opt := diagnose.PositionOptions{Depths: depths, MaxTime: time.Duration(*maxMS) * time.Millisecond, SelfPlay: cfg.SelfPlay,
 		Sims: []int{cfg.SelfPlay.FullSims, cfg.SelfPlay.FastSims}, Tables: tables, Seed: *seed, Threads: *threads}
 	var w *json.Encoder
 	if *outPath != "" {
@@ -269,8 +274,8 @@ func runDiagnosePositions(args []string, out io.Writer) error {
 	for _, r := range done {
 		isDone[r.Index] = true
 	}
-	fmt.Fprintf(out, "positions: %s, %d positions (%d measured before), deep search %d turns, self-play search %d and %d sims (config %s), %d threads\n",
-		m.Rules.Name, len(ps), len(isDone), *depth, opt.Sims[0], opt.Sims[1], cfg.Name, *threads)
+	fmt.Fprintf(out, "positions: %s, %d positions (%d measured before), deep search %s turns by phase, self-play search %d and %d sims (config %s), %d threads\n",
+		m.Rules.Name, len(ps), len(isDone), *depthList, opt.Sims[0], opt.Sims[1], cfg.Name, *threads)
 	start, cpu0 := time.Now(), cputime.Process()
 	bar := progress.New(out, len(ps)-len(isDone), "positions")
 	rows, err := diagnose.MeasurePositions(ctx, m, ps, opt, func(i int) bool { return isDone[i] }, func(r *diagnose.PositionRow) error {
@@ -289,6 +294,22 @@ func runDiagnosePositions(args []string, out io.Writer) error {
 	slices.SortFunc(all, func(a, b diagnose.PositionRow) int { return a.Index - b.Index })
 	printPositionTables(out, all, *seed)
 	return nil
+}
+
+// parseDepths reads the deep search's depths, one for each phase.
+func parseDepths(list string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(list, ",") {
+		d, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || d < 2 || d > 64 {
+			return nil, usagef("--depths %s: %q is not a depth from 2 to 64", list, f)
+		}
+		out = append(out, d)
+	}
+	if len(out) != len(diagnose.Phases) {
+		return nil, usagef("--depths %s: want %d depths, one for each phase", list, len(diagnose.Phases))
+	}
+	return out, nil
 }
 
 // solveTables solves the endings of the positions of ps with at most

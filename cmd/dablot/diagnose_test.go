@@ -41,7 +41,7 @@ selfplay: {games: 2, workers: 2, full_sims: 4, fast_sims: 2, full_fraction: 0.5,
 
 	rows := filepath.Join(dir, "rows.jsonl")
 	args := []string{"analyse", "diagnose", "positions", "--model", modelPath, "--samples", samples, "--config", cfgPath,
-		"--per-phase", "2", "--depth", "2", "--threads", "2", "--out", rows}
+		"--per-phase", "2", "--depths", "2,2,2,2,2", "--threads", "2", "--out", rows}
 	code, out, stderr = run(args...)
 	if code != 0 || !strings.Contains(out, "Against the deep search") || !strings.Contains(out, "| 4 | all |") {
 		t.Fatalf("positions: exit %d (%s):\n%s", code, stderr, out)

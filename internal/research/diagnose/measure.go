@@ -16,10 +16,12 @@ import (
 
 // PositionOptions set up MeasurePositions.
 type PositionOptions struct {
-	// Depth is the deep alpha-beta search's depth in turns (DeepConfig),
-	// and MaxTime caps each of its searches (0: no cap); a capped search
-	// counts the deepest depth it completed, which its row records.
-	Depth   int
+	// Depths are the deep alpha-beta search's depths in turns
+	// (DeepConfig), one for each phase of Phases: a search of few pieces
+	// goes deeper at the same cost. MaxTime caps each of its searches (0:
+	// no cap); a capped search counts the deepest depth it completed,
+	// which its row records.
+	Depths  []int
 	MaxTime time.Duration
 	// SelfPlay is the self-play config whose search is measured: its
 	// Gumbel root search (gumbel_m, leaf batch, solver, forced), the
@@ -94,9 +96,14 @@ type PositionRow struct {
 // called with each row as it is done, one call at a time. Rows come back
 // in the order of ps, those skipped left out.
 func MeasurePositions(ctx context.Context, m *model.Model, ps []game.Position, opt PositionOptions, skip func(int) bool, onRow func(*PositionRow) error) ([]PositionRow, error) {
-	if opt.Depth < 2 {
-		// A decision is judged a turn shallower than the root.
-		return nil, fmt.Errorf("diagnose: deep search depth %d: want 2 or more", opt.Depth)
+	if len(opt.Depths) != len(Phases) {
+		return nil, fmt.Errorf("diagnose: %d deep search depths for %d phases", len(opt.Depths), len(Phases))
+	}
+	for _, d := range opt.Depths {
+		if d < 2 {
+			// A decision is judged a turn shallower than the root.
+			return nil, fmt.Errorf("diagnose: deep search depth %d: want 2 or more", d)
+		}
 	}
 	if len(opt.Sims) == 0 {
 		return nil, fmt.Errorf("diagnose: no search budgets")
@@ -178,7 +185,7 @@ func measurePosition(ctx context.Context, net mcts.Evaluator, p *game.Position, 
 			row.HasExact, row.Exact = true, int(res.Outcome)
 		}
 	}
-	cfg := DeepConfig(opt.Depth)
+	cfg := DeepConfig(opt.Depths[row.Phase])
 	deep, err := deepSearch(ctx, cfg, p, opt.MaxTime)
 	if err != nil {
 		return nil, err

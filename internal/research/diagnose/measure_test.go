@@ -9,6 +9,7 @@ import (
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/game/endgame"
+	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net/model/modeltest"
 	"github.com/dablot-zero/dablot/train"
 )
@@ -62,7 +63,7 @@ func TestMeasurePositions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := PositionOptions{Depth: 2, SelfPlay: pc.SelfPlay, Sims: []int{8, 4}, Tables: tables, Seed: 1, Threads: 2}
+	opt := PositionOptions{Depths: []int{2, 2, 2, 2, 3}, SelfPlay: pc.SelfPlay, Sims: []int{8, 4}, Tables: tables, Seed: 1, Threads: 2}
 	var seen []int
 	rows, err := MeasurePositions(ctx, m, ps, opt, func(i int) bool { return i == 1 }, func(r *PositionRow) error {
 		seen = append(seen, r.Index)
@@ -84,7 +85,7 @@ func TestMeasurePositions(t *testing.T) {
 		switch {
 		case row.FEN != p.FEN() || row.Legal != len(legal):
 			t.Errorf("row %d: FEN %s, %d legal; want %s, %d", row.Index, row.FEN, row.Legal, p.FEN(), len(legal))
-		case row.DeepDepth != 2 || !legal[row.DeepBest] || !legal[row.PriorTop]:
+		case row.DeepDepth != opt.Depths[row.Phase] && math.Abs(float64(row.Deep)) < mcts.WinScore/2 || !legal[row.DeepBest] || !legal[row.PriorTop]:
 			t.Errorf("row %d: deep depth %d, best %q, prior's top %q", row.Index, row.DeepDepth, row.DeepBest, row.PriorTop)
 		case row.Legal == 1 && len(row.Searches) != 0:
 			t.Errorf("row %d: a forced decision searched: %+v", row.Index, row.Searches)
