@@ -83,7 +83,7 @@ only the positions the file lacks. Prints the tables of docs/diagnosis.md.`,
 
 var cmdDiagnoseGuard = &command{
 	name:  "guard",
-	usage: "--model FILE --records FILE [--player S] [--every N] [--nodes N] [--sims N] [--eg N] [--out FILE] [--threads T]",
+	usage: "--model FILE --records FILE [--player S] [--every N] [--nodes N] [--sims N] [--eg N] [--out FILE | --rows FILE] [--threads T]",
 	short: "how often the shipped player's guard overrules the network",
 	long: `Replays game records (such as ladder --out writes) and, before each decision of
 every --every-th turn of the player whose name contains --player, runs the
@@ -94,7 +94,10 @@ in for the time of a decision, so that a loaded machine measures what an idle
 one plays: the guard's CPU time a decision is printed beside. Prints by phase
 the shares of decisions that are forced, from the tables, left one decision by
 the guard, or left a choice, and how often the guard vetoes the network's own
-choice.`,
+choice. --rows prints the tables of rows an earlier --out wrote with the same
+records, --player and --every, measuring nothing. The intervals count the
+decisions of a game as a cluster (the wider of Wilson's and a bootstrap over
+games).`,
 	run: runDiagnoseGuard,
 }
 
@@ -203,6 +206,7 @@ func runDiagnosePositions(args []string, out io.Writer) error {
 	maxMS := rangeFlag(fs, "max-ms", 60_000, 0, 3_600_000, "cap on each deep search, wall-clock milliseconds (0: none); a capped search counts its deepest depth completed")
 	outPath := fs.String("out", "", "append the rows to this file (JSON lines)")
 	resume := fs.Bool("resume", false, "measure only the positions --out lacks")
+	redo := fs.String("redo-searches", "", "run the self-play searches of the rows of --out again (the same noise), keeping their deep results, and write the rows to this file")
 	threads := threadsFlag(fs, runtime.NumCPU(), "positions measured at once")
 	seed := fs.Uint64("seed", 1, "seed of the choice of positions and of the searches' noise")
 	if err := parseFlags(fs, args); err != nil {
@@ -211,8 +215,8 @@ func runDiagnosePositions(args []string, out io.Writer) error {
 	switch {
 	case *modelPath == "" || *samplesPath == "":
 		return usagef("--model and --samples are required")
-	case *resume && *outPath == "":
-		return usagef("--resume needs --out")
+	case (*resume || *redo != "") && *outPath == "":
+		return usagef("--resume and --redo-searches need --out")
 	}
 	depths, err := parseDepths(*depthList)
 	if err != nil {
@@ -239,7 +243,7 @@ func runDiagnosePositions(args []string, out io.Writer) error {
 		ps[i] = sel[i].Position
 	}
 	var done []diagnose.PositionRow
-	if *resume {
+	if *resume || *redo != "" {
 		if done, err = readRows[diagnose.PositionRow](*outPath); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
@@ -251,12 +255,38 @@ func runDiagnosePositions(args []string, out io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	tables, err := solveTables(ctx, out, m.Rules, ps)
-	if err != nil {
-		return err
+	var tables *endgame.Tables
+	if *redo == "" {
+		if tables, err = solveTables(ctx, out, m.Rules, ps); err != nil {
+			return err
+		}
 	}
 	opt := diagnose.PositionOptions{Depths: depths, MaxTime: time.Duration(*maxMS) * time.Millisecond, SelfPlay: cfg.SelfPlay,
 		Sims: []int{cfg.SelfPlay.FullSims, cfg.SelfPlay.FastSims}, Tables: tables, Seed: *seed, Threads: *threads}
+	if *redo != "" {
+		start, cpu0 := time.Now(), cputime.Process()
+		bar := progress.New(out, len(done), "positions")
+		err := diagnose.MeasureSearches(ctx, m, ps, done, opt, func() { bar.Add(1) })
+		bar.Finish()
+		if err != nil {
+			return err
+		}
+		if err := writeFile(*redo, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			for i := range done {
+				if err := enc.Encode(&done[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "searched %d positions again in %v, %.1f CPU minutes, into %s\n\n", len(done), time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes(), *redo)
+		joinSamples(done, sel, cfg)
+		printPositionTables(out, done, *seed)
+		return nil
+	}
 	var w *json.Encoder
 	if *outPath != "" {
 		flag := os.O_CREATE | os.O_WRONLY | os.O_APPEND
@@ -292,8 +322,19 @@ func runDiagnosePositions(args []string, out io.Writer) error {
 	fmt.Fprintf(out, "measured %d positions in %v, %.1f CPU minutes\n\n", len(rows), time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes())
 	all := append(done, rows...)
 	slices.SortFunc(all, func(a, b diagnose.PositionRow) int { return a.Index - b.Index })
+	joinSamples(all, sel, cfg)
 	printPositionTables(out, all, *seed)
 	return nil
+}
+
+// joinSamples gives rows their samples' game, result and trained value
+// target (train.BatchMaker's, under cfg's q_weight).
+func joinSamples(rows []diagnose.PositionRow, sel []diagnose.Selected, cfg *train.Config) {
+	for i := range rows {
+		r, s := &rows[i], &sel[rows[i].Index].Sample
+		r.HasSample, r.GameResult, r.Game = true, int(s.Result), s.Game
+		r.Trained = (1-cfg.Train.QWeight)*float64(s.Target) + cfg.Train.QWeight*float64(s.Value)
+	}
 }
 
 // parseDepths reads the deep search's depths, one for each phase.
@@ -341,36 +382,43 @@ func solveTables(ctx context.Context, out io.Writer, r *game.Rules, ps []game.Po
 // printPositionTables prints the tables of diagnose positions.
 func printPositionTables(out io.Writer, rows []diagnose.PositionRow, seed uint64) {
 	vs := diagnose.SummariseValues(rows, seed)
-	fmt.Fprintln(out, "Against the exact tables (positions they hold; a value above 1/3 a win, below −1/3 a loss; WDL: the most probable):")
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| phase | positions | network | network + blend | material | network WDL | deep alpha-beta | mean abs error: network / + blend / material |")
-	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|")
 	for _, s := range vs {
-		if s.Exact == 0 {
+		if s.Exact == 0 || s.Phase == "all" {
 			continue
 		}
-		fmt.Fprintf(out, "| %s | %d | %s | %s | %s | %s | %s | %s / %s / %s |\n", s.Phase, s.Exact, pct(s.NetExact), pct(s.BlendExact), pct(s.MaterialExact),
-			pct(s.WDLExact), pct(s.DeepExact), mean(s.NetErr, 3), mean(s.BlendErr, 3), mean(s.MaterialErr, 3))
+		fmt.Fprintf(out, "Against the exact tables, %s pieces: %d positions they hold, %d won, %d drawn, %d lost for the side to move\n", s.Phase, s.Exact, s.Wins, s.Draws, s.Losses)
+		fmt.Fprintln(out, "(a value above 1/3 calls a win, below −1/3 a loss; the WDL its most probable; the deep search a soldier or more):")
+		fmt.Fprintln(out)
+		fmt.Fprintln(out, "| judge | draws called a draw | wins and losses called right | mean abs error |")
+		fmt.Fprintln(out, "|---|---|---|---|")
+		for _, name := range diagnose.ExactJudgeNames {
+			j, ok := s.ExactJudges[name]
+			if !ok {
+				continue
+			}
+			fmt.Fprintf(out, "| %s | %s | %s | %s |\n", name, pct(j.Draws), pct(j.Decisive), mean(j.Err, 3))
+		}
+		fmt.Fprintln(out)
 	}
+	fmt.Fprintln(out, "Against the deep search (Spearman's ρ with its score, and partial ρ with the material count held fixed; signs where it finds a soldier or more):")
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "Against the deep search (Spearman's rank correlation with its score; sign agreement where it finds a soldier or more):")
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| phase | positions | depth | ρ network | ρ + blend | ρ material | decided | sign: network | + blend | material | network where material is wrong or level | blend shift |")
+	fmt.Fprintln(out, "| phase | positions | depth | ρ network | ρ material | partial ρ: network | + blend | decided | sign: network | material | network where material is wrong or level | blend shift |")
 	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, s := range vs {
-		fmt.Fprintf(out, "| %s | %d | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", s.Phase, s.Positions, mean(s.DeepDepth, 1),
-			interval(s.NetRho), interval(s.BlendRho), interval(s.MaterialRho), s.Decisive,
-			pct(s.NetSign), pct(s.BlendSign), pct(s.MaterialSign), pct(s.MaterialWrong), mean(s.BlendShift, 3))
+		fmt.Fprintf(out, "| %s | %d | %s | %s | %s | %s | %s | %d | %s | %s | %s (%d) | %s |\n", s.Phase, s.Positions, mean(s.DeepDepth, 1),
+			interval(s.NetRho), interval(s.MaterialRho), interval(s.NetPartial), interval(s.BlendPartial), s.Decisive,
+			pct(s.NetSign), pct(s.MaterialSign), pct(s.MaterialWrong), int(s.MaterialWrong.N), mean(s.BlendShift, 3))
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, "Self-play's search against the prior (deep scores in hundredths of a soldier, capped at ±2000):")
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| sims | phase | positions | differs from prior | of those: better / same / worse | mean gain | regret: search / prior | plays the deep best: search / prior | ρ root value | ρ network | blend: value shift / choice changed |")
-	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(out, "| sims | phase | positions | differs from prior | of those: better / same / worse | mean gain there | regret: search / prior | gain over all | plays the deep best: search / prior | partial ρ: root value / network | deep best's probability: prior / target / gain | KL(target ‖ prior) | blend: value shift / choice changed |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, s := range diagnose.SummariseSearches(rows, seed) {
-		fmt.Fprintf(out, "| %d | %s | %d | %s | %s / %s / %s | %s | %s / %s | %s / %s | %s | %s | %s / %s |\n", s.Sims, s.Phase, s.Positions,
-			pct(s.Differ), pct(s.Better), pct(s.Same), pct(s.Worse), mean(s.Gain, 0), mean(s.ChoiceRegret, 0), mean(s.PriorRegret, 0),
-			pct(s.ChoiceBest), pct(s.PriorBest), interval(s.ValueRho), interval(s.NetRho), mean(s.BlendShift, 3), pct(s.BlendChoice))
+		fmt.Fprintf(out, "| %d | %s | %d | %s | %s / %s / %s | %s | %s / %s | %s | %s / %s | %s / %s | %s / %s / %s | %s | %s / %s |\n", s.Sims, s.Phase, s.Positions,
+			pct(s.Differ), pct(s.Better), pct(s.Same), pct(s.Worse), mean(s.Gain, 0), mean(s.ChoiceRegret, 0), mean(s.PriorRegret, 0), mean(s.RegretGain, 0),
+			pct(s.ChoiceBest), pct(s.PriorBest), interval(s.ValuePartial), interval(s.NetPartial),
+			mean(s.PriorMass, 3), mean(s.PolicyMass, 3), mean(s.MassGain, 3), mean(s.Surprise, 3), mean(s.BlendShift, 3), pct(s.BlendChoice))
 	}
 }
 
@@ -384,12 +432,16 @@ func runDiagnoseGuard(args []string, out io.Writer) error {
 	sims := rangeFlag(fs, "sims", 500, 1, mcts.MaxSims, "the network search's simulations (for the time the guard leaves)")
 	eg := rangeFlag(fs, "eg", mcts.MaxEndgamePieces, 0, mcts.MaxEndgamePieces, "play positions of this many pieces or fewer from exact tables (0: never)")
 	outPath := fs.String("out", "", "write the rows to this file (JSON lines)")
+	rowsPath := fs.String("rows", "", "print the tables of these rows (an earlier --out) instead of measuring")
 	threads := threadsFlag(fs, runtime.NumCPU(), "positions measured at once")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *modelPath == "" || *records == "" {
 		return usagef("--model and --records are required")
+	}
+	if *outPath != "" && *rowsPath != "" {
+		return usagef("--out measures, --rows reads: give one")
 	}
 	if *eg == 1 {
 		return usagef("--eg 1: the tables hold 2 or 3 pieces (0: none)")
@@ -418,16 +470,33 @@ func runDiagnoseGuard(args []string, out io.Writer) error {
 	opt := diagnose.GuardOptions{Depth: mcts.DefaultGuardDepth, Margin: mcts.DefaultGuardMargin, Nodes: int64(*nodes), Sims: *sims, Tables: *eg, Threads: *threads}
 	fmt.Fprintf(out, "guard: %s, %d decisions of %q in %d games (every %d-th turn), guard %d turns within %d nodes, margin %d, Gumbel %d sims, eg=%d\n",
 		r.Name, len(ps), *player, len(recs), *every, opt.Depth, opt.Nodes, opt.Margin, opt.Sims, opt.Tables)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	start, cpu0 := time.Now(), cputime.Process()
-	bar := progress.New(out, len(ps), "decisions")
-	rows, err := diagnose.MeasureGuard(ctx, m, ps, opt, func() { bar.Add(1) })
-	bar.Finish()
-	if err != nil {
-		return err
+	var rows []diagnose.GuardRow
+	if *rowsPath != "" {
+		if rows, err = readRows[diagnose.GuardRow](*rowsPath); err != nil {
+			return err
+		}
+		if len(rows) != len(ps) {
+			return fmt.Errorf("%s: %d rows for %d decisions: not these records, --player and --every", *rowsPath, len(rows), len(ps))
+		}
+		for i := range rows {
+			if rows[i].Index != i || rows[i].FEN != ps[i].Position.FEN() {
+				return fmt.Errorf("%s: row %d is not decision %d of these records, --player and --every", *rowsPath, i, i)
+			}
+			rows[i].Record = ps[i].Record // rows written before it had none
+		}
+		fmt.Fprintf(out, "read %d rows from %s\n\n", len(rows), *rowsPath)
+	} else {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		start, cpu0 := time.Now(), cputime.Process()
+		bar := progress.New(out, len(ps), "decisions")
+		rows, err = diagnose.MeasureGuard(ctx, m, ps, opt, func() { bar.Add(1) })
+		bar.Finish()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "measured in %v, %.1f CPU minutes\n\n", time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes())
 	}
-	fmt.Fprintf(out, "measured in %v, %.1f CPU minutes\n\n", time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes())
 	if *outPath != "" {
 		if err := writeFile(*outPath, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
@@ -455,7 +524,7 @@ func pct(p diagnose.Proportion) string {
 	if p.N == 0 {
 		return "–"
 	}
-	lo, hi := p.Wilson()
+	lo, hi := p.Interval()
 	return fmt.Sprintf("%.1f %% [%.1f, %.1f]", 100*p.Rate(), 100*lo, 100*hi)
 }
 

@@ -60,10 +60,21 @@ selfplay: {games: 2, workers: 2, full_sims: 4, fast_sims: 2, full_fraction: 0.5,
 	if strings.Contains(again, "\nmeasured") && !strings.Contains(again, "measured 0 positions") {
 		t.Errorf("positions --resume measured again:\n%s", again)
 	}
+	redone := filepath.Join(dir, "redone.jsonl")
+	code, out, stderr = run(append(args, "--redo-searches", redone)...)
+	if code != 0 || !strings.Contains(out, "searched") || out[strings.Index(out, "Against"):] != again[strings.Index(again, "Against"):] {
+		t.Errorf("positions --redo-searches: exit %d (%s):\n%s\nwant the tables of\n%s", code, stderr, out, again)
+	}
 
-	code, out, stderr = run("analyse", "diagnose", "guard", "--model", modelPath, "--records", filepath.Join(sp, "games.jsonl"),
-		"--player", "", "--every", "5", "--nodes", "2000", "--sims", "4", "--threads", "2")
+	guardRows := filepath.Join(dir, "guard.jsonl")
+	guard := []string{"analyse", "diagnose", "guard", "--model", modelPath, "--records", filepath.Join(sp, "games.jsonl"),
+		"--player", "", "--every", "5", "--nodes", "2000", "--sims", "4", "--threads", "2"}
+	code, out, stderr = run(append(guard, "--out", guardRows)...)
 	if code != 0 || !strings.Contains(out, "guard leaves a choice") || !strings.Contains(out, "| all |") {
-		t.Errorf("guard: exit %d (%s):\n%s", code, stderr, out)
+		t.Fatalf("guard: exit %d (%s):\n%s", code, stderr, out)
+	}
+	code, again, stderr = run(append(guard, "--rows", guardRows)...)
+	if tables := out[strings.Index(out, "| phase"):]; code != 0 || !strings.HasSuffix(again, tables) {
+		t.Errorf("guard --rows: exit %d (%s):\n%s\nwant the tables:\n%s", code, stderr, again, tables)
 	}
 }

@@ -15,15 +15,22 @@ import (
 	"github.com/dablot-zero/dablot/net/model"
 )
 
+// PlayerPosition is a position of a game record: the record's index
+// in its list, and the position before one decision of it.
+type PlayerPosition struct {
+	Record   int
+	Position game.Position
+}
+
 // PlayerPositions returns the positions before each decision of every
 // every-th turn that a player whose name contains player (the records'
 // South and North names, such as their specs; "" matches both) played in
 // recs, games of variant r. A record that does not replay is an error.
-func PlayerPositions(recs []*game.Record, r *game.Rules, player string, every int) ([]game.Position, error) {
+func PlayerPositions(recs []*game.Record, r *game.Rules, player string, every int) ([]PlayerPosition, error) {
 	if every < 1 {
 		return nil, fmt.Errorf("diagnose: every %d: want 1 or more", every)
 	}
-	var out []game.Position
+	var out []PlayerPosition
 	for i, rec := range recs {
 		p, err := rec.StartPosition(r)
 		if err != nil {
@@ -46,7 +53,7 @@ func PlayerPositions(recs []*game.Record, r *game.Rules, player string, every in
 			}
 			for _, d := range ds {
 				if take {
-					out = append(out, p)
+					out = append(out, PlayerPosition{i, p})
 				}
 				p.Apply(d)
 			}
@@ -77,6 +84,7 @@ type GuardOptions struct {
 // GuardRow is what MeasureGuard finds at one decision.
 type GuardRow struct {
 	Index  int    `json:"index"`
+	Record int    `json:"record"` // the game's index in its list of records
 	FEN    string `json:"fen"`
 	Pieces int    `json:"pieces"`
 	Phase  int    `json:"phase"`
@@ -103,9 +111,10 @@ type GuardRow struct {
 
 // MeasureGuard plays one decision of the shipped player in each position
 // of ps with model m (opt says how), with and without its guard, and
-// returns what the guard did. onDone, if not nil, is called after each
+// returns what the guard did; the decisions of a record are a cluster of
+// the summaries' intervals. onDone, if not nil, is called after each
 // position, one call at a time.
-func MeasureGuard(ctx context.Context, m *model.Model, ps []game.Position, opt GuardOptions, onDone func()) ([]GuardRow, error) {
+func MeasureGuard(ctx context.Context, m *model.Model, ps []PlayerPosition, opt GuardOptions, onDone func()) ([]GuardRow, error) {
 	var tables *mcts.EndgameTables
 	if opt.Tables > 0 {
 		var err error
@@ -124,11 +133,11 @@ func MeasureGuard(ctx context.Context, m *model.Model, ps []game.Position, opt G
 		}
 		g.Nodes = opt.Nodes
 		return func(i int) error {
-			row, err := guardDecision(ctx, ev, g, tables, &ps[i], &opt)
+			row, err := guardDecision(ctx, ev, g, tables, &ps[i].Position, &opt)
 			if err != nil {
-				return fmt.Errorf("position %d (%s): %w", i, ps[i].FEN(), err)
+				return fmt.Errorf("position %d (%s): %w", i, ps[i].Position.FEN(), err)
 			}
-			row.Index = i
+			row.Index, row.Record = i, ps[i].Record
 			rows[i] = row
 			if onDone != nil {
 				mu.Lock()
@@ -241,7 +250,8 @@ type GuardSummary struct {
 	Allowed, Depth, CPU, SearchCPU Mean
 }
 
-// SummariseGuard summarises rows by phase (and all together, last).
+// SummariseGuard summarises rows by phase (and all together, last), the
+// decisions of a record a cluster of the intervals.
 func SummariseGuard(rows []GuardRow) []GuardSummary {
 	gs := make([][]GuardRow, len(Phases))
 	for _, r := range rows {
@@ -259,22 +269,22 @@ func SummariseGuard(rows []GuardRow) []GuardSummary {
 	for k, rs := range groups {
 		s := GuardSummary{Phase: names[k], Decisions: len(rs)}
 		for _, r := range rs {
-			ran := !r.Tables && r.Legal > 1
-			s.Forced.Add(b2f(!r.Tables && r.Legal == 1))
-			s.Tables.Add(b2f(r.Tables))
-			s.Guarded.Add(b2f(ran && r.Allowed == 1))
-			s.Choice.Add(b2f(ran && r.Allowed > 1))
+			ran, c := !r.Tables && r.Legal > 1, r.Record
+			s.Forced.AddIn(c, b2f(!r.Tables && r.Legal == 1))
+			s.Tables.AddIn(c, b2f(r.Tables))
+			s.Guarded.AddIn(c, b2f(ran && r.Allowed == 1))
+			s.Choice.AddIn(c, b2f(ran && r.Allowed > 1))
 			if !ran {
 				continue
 			}
 			s.Searched++
-			s.NetVetoed.Add(b2f(r.NetVetoed))
-			s.PriorVetoed.Add(b2f(r.PriorVetoed))
-			s.Changed.Add(b2f(r.Played != r.NetChoice))
-			s.Allowed.Add(float64(r.Allowed) / float64(r.Legal))
-			s.Depth.Add(float64(r.Depth))
-			s.CPU.Add(float64(r.GuardCPU) / float64(time.Millisecond))
-			s.SearchCPU.Add(float64(r.SearchCPU) / float64(time.Millisecond))
+			s.NetVetoed.AddIn(c, b2f(r.NetVetoed))
+			s.PriorVetoed.AddIn(c, b2f(r.PriorVetoed))
+			s.Changed.AddIn(c, b2f(r.Played != r.NetChoice))
+			s.Allowed.AddIn(c, float64(r.Allowed)/float64(r.Legal))
+			s.Depth.AddIn(c, float64(r.Depth))
+			s.CPU.AddIn(c, float64(r.GuardCPU)/float64(time.Millisecond))
+			s.SearchCPU.AddIn(c, float64(r.SearchCPU)/float64(time.Millisecond))
 		}
 		out[k] = s
 	}

@@ -50,6 +50,12 @@ type SearchRow struct {
 	// blend: its choice and its root value.
 	PlainChoice string  `json:"plain_choice"`
 	PlainValue  float64 `json:"plain_value"`
+	// PolicyBest is the search's policy target's probability of the deep
+	// search's best decision, Surprise its KL divergence from the prior
+	// (mcts.Result.PolicySurprise): what the target says that the
+	// network does not.
+	PolicyBest float64 `json:"policy_best"`
+	Surprise   float64 `json:"surprise"`
 }
 
 // PositionRow is what MeasurePositions finds in one position, every
@@ -77,12 +83,23 @@ type PositionRow struct {
 	Deep      int    `json:"deep"`
 	DeepDepth int    `json:"deep_depth"`
 	DeepBest  string `json:"deep_best"`
-	// PriorTop is the decision of the network's highest prior.
-	PriorTop string      `json:"prior_top"`
-	Searches []SearchRow `json:"searches"`
+	// PriorTop is the decision of the network's highest prior, PriorBest
+	// the prior's probability of the deep best.
+	PriorTop  string      `json:"prior_top"`
+	PriorBest float64     `json:"prior_best"`
+	Searches  []SearchRow `json:"searches"`
 	// Scores are the deep scores of the decisions judged (the deep best,
 	// the prior's top, the searches' choices), by notation.
 	Scores map[string]int `json:"scores"`
+	// HasSample says that the position is a self-play sample's, whose
+	// trained value target (train.BatchMaker's: (1−q)·target + q·search
+	// value) is Trained and whose game ended GameResult for the side to
+	// move (1, 0, -1). MeasurePositions leaves them to the caller.
+	// Game is the sample's game, the cluster of the summaries' intervals.
+	HasSample  bool    `json:"has_sample,omitempty"`
+	Trained    float64 `json:"trained,omitempty"`
+	GameResult int     `json:"game_result,omitempty"`
+	Game       int     `json:"game,omitempty"`
 	// Took is the wall time the position took.
 	Took time.Duration `json:"took"`
 }
@@ -192,26 +209,13 @@ func measurePosition(ctx context.Context, net mcts.Evaluator, p *game.Position, 
 	}
 	row.Deep, row.DeepDepth, row.DeepBest = deep.Score, deep.Depth, p.DecisionString(deep.Best)
 	row.PriorTop = p.DecisionString(legal[argmax(raw.Priors)])
+	row.PriorBest = float64(raw.Priors[slices.Index(legal, deep.Best)])
 	judge := []game.Decision{deep.Best, legal[argmax(raw.Priors)]}
-	if len(legal) > 1 {
-		for k, sims := range opt.Sims {
-			seed := mcts.Mix(opt.Seed, uint64(index)<<8|uint64(k))
-			sr := SearchRow{Sims: sims}
-			for plain := range 2 {
-				res, err := selfPlaySearch(ctx, net, &opt.SelfPlay, p, sims, seed, plain == 0)
-				if err != nil {
-					return nil, err
-				}
-				if plain == 0 {
-					sr.Choice, sr.Value = p.DecisionString(res.Best), float64(res.Value)
-					judge = append(judge, res.Best)
-				} else {
-					sr.PlainChoice, sr.PlainValue = p.DecisionString(res.Best), float64(res.Value)
-				}
-			}
-			row.Searches = append(row.Searches, sr)
-		}
+	var chosen []game.Decision
+	if row.Searches, chosen, err = runSearches(ctx, net, p, deep.Best, index, opt); err != nil {
+		return nil, err
 	}
+	judge = append(judge, chosen...)
 	// The deep scores of the decisions chosen, each once; none are needed
 	// where every choice is the deep search's own.
 	slices.Sort(judge)
@@ -227,6 +231,97 @@ func measurePosition(ctx context.Context, net mcts.Evaluator, p *game.Position, 
 	}
 	row.Took = time.Since(start)
 	return row, nil
+}
+
+// runSearches runs self-play's searches of p (position index of the list
+// measured) at each budget of opt.Sims, with and without the blend, and
+// returns them with the decisions they choose; none where p has a single
+// legal decision. best is the deep search's best decision.
+func runSearches(ctx context.Context, net mcts.Evaluator, p *game.Position, best game.Decision, index int, opt *PositionOptions) ([]SearchRow, []game.Decision, error) {
+	if len(p.Decisions(nil)) < 2 {
+		return nil, nil, nil
+	}
+	var rows []SearchRow
+	var chosen []game.Decision
+	for k, sims := range opt.Sims {
+		seed := mcts.Mix(opt.Seed, uint64(index)<<8|uint64(k))
+		sr := SearchRow{Sims: sims}
+		for plain := range 2 {
+			res, err := selfPlaySearch(ctx, net, &opt.SelfPlay, p, sims, seed, plain == 0)
+			if err != nil {
+				return nil, nil, err
+			}
+			if plain == 1 {
+				sr.PlainChoice, sr.PlainValue = p.DecisionString(res.Best), float64(res.Value)
+				continue
+			}
+			sr.Choice, sr.Value = p.DecisionString(res.Best), float64(res.Value)
+			chosen = append(chosen, res.Best)
+			sr.Surprise = res.PolicySurprise()
+			if i := slices.Index(res.Legal, best); i >= 0 && len(res.Policy) == len(res.Legal) {
+				total := float32(0)
+				for _, x := range res.Policy {
+					total += x
+				}
+				if total > 0 {
+					sr.PolicyBest = float64(res.Policy[i] / total)
+				}
+			}
+		}
+		rows = append(rows, sr)
+	}
+	return rows, chosen, nil
+}
+
+// MeasureSearches runs self-play's searches again in the positions of
+// rows (rows measured by MeasurePositions on ps with opt; their deep
+// results stay) and puts them and the prior's share of the deep best in
+// the rows: for rows measured before the policy's numbers were kept. The
+// searches are those MeasurePositions ran, with the same noise; a choice
+// that comes out otherwise is an error.
+func MeasureSearches(ctx context.Context, m *model.Model, ps []game.Position, rows []PositionRow, opt PositionOptions, onDone func()) error {
+	var mu sync.Mutex
+	return parallel(len(rows), opt.Threads, func() (func(int) error, func(), error) {
+		ev := m.NewEvaluator(64, 1)
+		return func(k int) error {
+			r := &rows[k]
+			p := &ps[r.Index]
+			legal := p.Decisions(nil)
+			best := slices.IndexFunc(legal, func(d game.Decision) bool { return p.DecisionString(d) == r.DeepBest })
+			if r.FEN != p.FEN() || best < 0 {
+				return fmt.Errorf("row %d is not of position %s", r.Index, p.FEN())
+			}
+			raw, err := evalOne(ev, p, legal)
+			if err != nil {
+				return err
+			}
+			searches, _, err := runSearches(ctx, ev, p, legal[best], r.Index, &opt)
+			if err != nil {
+				return err
+			}
+			for i := range searches {
+				if i >= len(r.Searches) || searches[i].Choice != r.Searches[i].Choice {
+					return fmt.Errorf("row %d (%s): the search of %d sims chose otherwise than before", r.Index, r.FEN, searches[i].Sims)
+				}
+			}
+			r.PriorBest, r.Searches = float64(raw.Priors[best]), searches
+			if onDone != nil {
+				mu.Lock()
+				onDone()
+				mu.Unlock()
+			}
+			return nil
+		}, ev.Close, nil
+	})
+}
+
+// cluster is the cluster of r in the summaries' intervals: its sample's
+// game, or itself.
+func (r *PositionRow) cluster() int {
+	if r.HasSample {
+		return r.Game
+	}
+	return -1 - r.Index
 }
 
 // blendEvaluator returns self-play's leaf evaluator over net

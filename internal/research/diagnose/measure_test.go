@@ -110,6 +110,27 @@ func TestMeasurePositions(t *testing.T) {
 			t.Errorf("row %d: exact %v %d", row.Index, row.HasExact, row.Exact)
 		}
 	}
+	// The searches again: the same choices, and the policy's numbers.
+	again := slices.Clone(rows)
+	for i := range again {
+		again[i].Searches = slices.Clone(again[i].Searches)
+		for k := range again[i].Searches {
+			again[i].Searches[k].PolicyBest = -1
+		}
+	}
+	if err := MeasureSearches(ctx, m, ps, again, opt, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range again {
+		for k, s := range again[i].Searches {
+			if s != rows[i].Searches[k] || !(s.PolicyBest >= 0 && s.PolicyBest <= 1) || s.Surprise < 0 {
+				t.Errorf("row %d, search %d again: %+v, first %+v", rows[i].Index, k, s, rows[i].Searches[k])
+			}
+		}
+		if !(again[i].PriorBest > 0 && again[i].PriorBest <= 1) || again[i].PriorBest != rows[i].PriorBest {
+			t.Errorf("row %d: prior of the deep best %g, first %g", rows[i].Index, again[i].PriorBest, rows[i].PriorBest)
+		}
+	}
 	vs := SummariseValues(rows, 1)
 	if all := vs[len(vs)-1]; all.Phase != "all" || all.Positions != 3 || all.Exact != 1 {
 		t.Errorf("summary of all: %+v", all)
@@ -143,11 +164,15 @@ func TestSummaries(t *testing.T) {
 		t.Errorf("signs: %+v", first)
 	}
 	end := vs[1]
-	if end.Exact != 1 || end.NetExact.Rate() != 0 || end.WDLExact.Rate() != 0 || end.DeepExact.Rate() != 1 {
+	js := end.ExactJudges
+	if end.Exact != 1 || end.Draws != 1 || js["network value"].Draws.Rate() != 0 || js["network WDL"].Draws.Rate() != 0 || js["deep alpha-beta"].Draws.Rate() != 1 {
 		t.Errorf("exact: %+v", end)
 	}
-	if e, _, _ := end.MaterialErr.Value(); !near(e, 0.76, 1e-9) {
+	if e, _, _ := js["material count"].Err.Value(); !near(e, 0.76, 1e-9) {
 		t.Errorf("material's error %g, want 0.76", e)
+	}
+	if _, ok := js["self-play's game result"]; ok {
+		t.Errorf("a judge of samples without a sample: %+v", js)
 	}
 	ss := SummariseSearches(rows, 1)
 	s := ss[0]
@@ -204,11 +229,11 @@ func TestGuard(t *testing.T) {
 		t.Fatalf("%d positions of South's every other turn, want %d", len(ps), want)
 	}
 	for _, q := range ps {
-		if q.SideToMove() != game.South {
-			t.Fatalf("a position of North's: %s", q.FEN())
+		if q.Position.SideToMove() != game.South || q.Record != 0 {
+			t.Fatalf("a position of North's or of another record: %d, %s", q.Record, q.Position.FEN())
 		}
 	}
-	ps = append(ps[:6], lonePosition(t, r))
+	ps = append(ps[:6], PlayerPosition{Position: lonePosition(t, r)})
 	rows, err := MeasureGuard(context.Background(), m, ps, GuardOptions{Depth: 4, Margin: 50, Nodes: 3000, Sims: 8, Tables: 3, Threads: 2}, nil)
 	if err != nil {
 		t.Fatal(err)

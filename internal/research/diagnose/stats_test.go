@@ -27,6 +27,40 @@ func TestWilson(t *testing.T) {
 	}
 }
 
+// TestClusters: trials that come in clusters of equal outcomes (the
+// positions of a game) are fewer independent trials than they look, and
+// the interval says so.
+func TestClusters(t *testing.T) {
+	var own, games Proportion
+	for g := range 10 {
+		for range 20 {
+			x := b2f(g < 3)
+			own.Add(x)
+			games.AddIn(g, x)
+		}
+	}
+	if own.Rate() != 0.3 || games.Rate() != 0.3 {
+		t.Fatalf("rates %g and %g, want 0.3", own.Rate(), games.Rate())
+	}
+	wlo, whi := own.Wilson()
+	olo, ohi := own.Interval()
+	glo, ghi := games.Interval()
+	if olo > wlo || ohi < whi || ohi-olo > 1.3*(whi-wlo) {
+		t.Errorf("independent trials: interval [%g, %g], Wilson's [%g, %g]", olo, ohi, wlo, whi)
+	}
+	if ghi-glo < 2*(whi-wlo) {
+		t.Errorf("10 clusters of 20: interval [%g, %g], hardly wider than Wilson's for 200 trials [%g, %g]", glo, ghi, wlo, whi)
+	}
+	var m Mean
+	for g := range 4 {
+		m.AddIn(g, float64(g))
+		m.AddIn(g, float64(g))
+	}
+	if mu, lo, hi := m.Value(); mu != 1.5 || !(lo < 1.5 && hi > 1.5) {
+		t.Errorf("clustered mean %g [%g, %g]", mu, lo, hi)
+	}
+}
+
 func TestSpearman(t *testing.T) {
 	// Ties take their mean rank: x ranks 1, 2.5, 2.5, 4.
 	if got := ranks([]float64{1, 2, 2, 3}); got[1] != 2.5 || got[2] != 2.5 || got[3] != 4 {
@@ -45,6 +79,27 @@ func TestSpearman(t *testing.T) {
 	}
 	if r := Spearman(x, []float64{1, 1, 1, 1, 1}); !math.IsNaN(r) {
 		t.Errorf("a constant: ρ = %g, want NaN", r)
+	}
+}
+
+func TestPartialSpearman(t *testing.T) {
+	// y is z plus what x knows: x adds to z's ranking of y.
+	z := []float64{1, 2, 3, 4, 5, 6, 7, 8}
+	x := []float64{0, 1, 0, 1, 0, 1, 0, 1}
+	y := make([]float64, len(z))
+	for i := range y {
+		y[i] = z[i] + 1.5*x[i]
+	}
+	if r := PartialSpearman(x, y, z); !(r > 0.5) {
+		t.Errorf("x knows y beyond z: partial ρ = %g, want well above 0", r)
+	}
+	// y is z alone: x knows nothing more.
+	if r := PartialSpearman(x, z, z); !math.IsNaN(r) && math.Abs(r) > 1e-9 {
+		t.Errorf("y = z: partial ρ = %g, want 0 or NaN", r)
+	}
+	noise := []float64{3, 1, 4, 1, 5, 9, 2, 6}
+	if r := PartialSpearman(noise, y, y); !math.IsNaN(r) {
+		t.Errorf("z ranks y perfectly: partial ρ = %g, want NaN", r)
 	}
 }
 

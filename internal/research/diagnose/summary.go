@@ -23,29 +23,42 @@ const (
 type ValueSummary struct {
 	Phase     string
 	Positions int
-	// Against the tables, in the positions they hold: the share whose
-	// value classifies the result right (above WinThreshold a win, below
-	// its negative a loss, a draw between; WDL: the network's most
-	// probable of win, draw and loss; Deep: the deep score, by
-	// DecisiveScore), and the mean |value − result|.
-	Exact                                         int
-	NetExact, BlendExact, MaterialExact, WDLExact Proportion
-	DeepExact                                     Proportion
-	NetErr, BlendErr, MaterialErr                 Mean
+	// Against the tables, in the positions they hold (Exact, of which
+	// Wins, Draws and Losses for the side to move): for each judge, the
+	// share of the drawn positions it calls a draw and the share of the
+	// won and lost ones it calls right (a value above WinThreshold a
+	// win, below its negative a loss, a draw between; the network's WDL:
+	// the most probable of the three; the deep search: its score by
+	// DecisiveScore; the sample's game result as it is), and the mean
+	// |value − result| of the values.
+	Exact, Wins, Draws, Losses int
+	ExactJudges                map[string]ExactJudge
 	// Against the deep search: Spearman's rank correlation of each value
-	// with the deep score, and in the positions the deep search calls
-	// decided (|score| ≥ DecisiveScore) the share whose value has the
-	// deep score's sign (a value of 0 counts half). MaterialWrong is the
-	// network's share in the decided positions where the material count's
-	// sign is wrong or 0: what it knows that material does not.
-	NetRho, BlendRho, MaterialRho    Interval
-	Decisive                         int
-	NetSign, BlendSign, MaterialSign Proportion
-	MaterialWrong                    Proportion
+	// with the deep score, and the partial one with the material count
+	// held fixed (what a value knows beyond material); in the positions
+	// the deep search calls decided (|score| ≥ DecisiveScore) the share
+	// whose value has the deep score's sign (a value of 0 counts half).
+	// MaterialWrong is the network's share in the decided positions where
+	// the material count's sign is wrong or 0.
+	NetRho, BlendRho, MaterialRho Interval
+	NetPartial, BlendPartial      Interval
+	Decisive                      int
+	NetSign, BlendSign            Proportion
+	MaterialSign                  Proportion
+	MaterialWrong                 Proportion
 	// DeepDepth is the depth the deep search completed; BlendShift the
 	// mean |blended − network value|.
 	DeepDepth, BlendShift Mean
 }
+
+// ExactJudge is how one judge of positions does against the tables.
+type ExactJudge struct {
+	Draws, Decisive Proportion
+	Err             Mean // |value − result|; none for the judges without a value
+}
+
+// The judges of ValueSummary.ExactJudges, in the order they are shown.
+var ExactJudgeNames = []string{"network value", "network + blend", "material count", "network WDL", "deep alpha-beta", "self-play's value target", "self-play's game result"}
 
 // signMatch is 1 if x has the sign of want, 0.5 if x is 0, else 0.
 func signMatch(x float64, want int) float64 {
@@ -114,45 +127,75 @@ func byPhase(rows []PositionRow) (names []string, groups [][]PositionRow) {
 	return append(names, "all"), append(groups, rows)
 }
 
-// SummariseValues summarises rows by phase (and all together, last).
+// SummariseValues summarises rows by phase (and all together, last), the
+// positions of a self-play game a cluster of the intervals.
 func SummariseValues(rows []PositionRow, seed uint64) []ValueSummary {
 	names, groups := byPhase(rows)
 	out := make([]ValueSummary, len(groups))
 	for g, rs := range groups {
 		s := ValueSummary{Phase: names[g], Positions: len(rs)}
 		var net, blend, mat, deep []float64
+		s.ExactJudges = map[string]ExactJudge{}
+		var clusters []int
+		c := 0
+		judge := func(name string, got int, value float64, hasValue bool, want int) {
+			j := s.ExactJudges[name]
+			if want == 0 {
+				j.Draws.AddIn(c, b2f(got == 0))
+			} else {
+				j.Decisive.AddIn(c, b2f(got == want))
+			}
+			if hasValue {
+				j.Err.AddIn(c, math.Abs(value-float64(want)))
+			}
+			s.ExactJudges[name] = j
+		}
 		for _, r := range rs {
-			s.DeepDepth.Add(float64(r.DeepDepth))
-			s.BlendShift.Add(math.Abs(r.Blend - r.Net))
+			c = r.cluster()
+			clusters = append(clusters, c)
+			s.DeepDepth.AddIn(c, float64(r.DeepDepth))
+			s.BlendShift.AddIn(c, math.Abs(r.Blend-r.Net))
 			net, blend, mat = append(net, r.Net), append(blend, r.Blend), append(mat, r.Material)
 			deep = append(deep, float64(capScore(r.Deep)))
 			if r.HasExact {
 				s.Exact++
-				e := float64(r.Exact)
-				s.NetExact.Add(b2f(class(r.Net) == r.Exact))
-				s.BlendExact.Add(b2f(class(r.Blend) == r.Exact))
-				s.MaterialExact.Add(b2f(class(r.Material) == r.Exact))
-				s.WDLExact.Add(b2f(wdlClass(r.WDL) == r.Exact))
-				s.DeepExact.Add(b2f(scoreClass(r.Deep) == r.Exact))
-				s.NetErr.Add(math.Abs(r.Net - e))
-				s.BlendErr.Add(math.Abs(r.Blend - e))
-				s.MaterialErr.Add(math.Abs(r.Material - e))
+				switch r.Exact {
+				case 1:
+					s.Wins++
+				case 0:
+					s.Draws++
+				default:
+					s.Losses++
+				}
+				judge(ExactJudgeNames[0], class(r.Net), r.Net, true, r.Exact)
+				judge(ExactJudgeNames[1], class(r.Blend), r.Blend, true, r.Exact)
+				judge(ExactJudgeNames[2], class(r.Material), r.Material, true, r.Exact)
+				judge(ExactJudgeNames[3], wdlClass(r.WDL), 0, false, r.Exact)
+				judge(ExactJudgeNames[4], scoreClass(r.Deep), 0, false, r.Exact)
+				if r.HasSample {
+					judge(ExactJudgeNames[5], class(r.Trained), r.Trained, true, r.Exact)
+					judge(ExactJudgeNames[6], r.GameResult, 0, false, r.Exact)
+				}
 			}
 			if want := scoreClass(r.Deep); want != 0 {
 				s.Decisive++
-				s.NetSign.Add(signMatch(r.Net, want))
-				s.BlendSign.Add(signMatch(r.Blend, want))
+				s.NetSign.AddIn(c, signMatch(r.Net, want))
+				s.BlendSign.AddIn(c, signMatch(r.Blend, want))
 				m := signMatch(r.Material, want)
-				s.MaterialSign.Add(m)
+				s.MaterialSign.AddIn(c, m)
 				if m < 1 {
-					s.MaterialWrong.Add(signMatch(r.Net, want))
+					s.MaterialWrong.AddIn(c, signMatch(r.Net, want))
 				}
 			}
 		}
 		rho := func(v []float64) Interval {
-			return Bootstrap(len(v), seed, func(idx []int) float64 { return Spearman(pick(v, idx), pick(deep, idx)) })
+			return BootstrapClusters(clusters, seed, func(idx []int) float64 { return Spearman(pick(v, idx), pick(deep, idx)) })
 		}
 		s.NetRho, s.BlendRho, s.MaterialRho = rho(net), rho(blend), rho(mat)
+		partial := func(v []float64) Interval {
+			return BootstrapClusters(clusters, seed, func(idx []int) float64 { return PartialSpearman(pick(v, idx), pick(deep, idx), pick(mat, idx)) })
+		}
+		s.NetPartial, s.BlendPartial = partial(net), partial(blend)
 		out[g] = s
 	}
 	return out
@@ -175,14 +218,23 @@ type SearchSummary struct {
 	Gain                Mean
 	// ChoiceRegret and PriorRegret are the mean deep score the search's
 	// choice and the prior's top give away against the deep search's
-	// best, over all positions; ChoiceBest and PriorBest the shares in
-	// which they give away nothing.
-	ChoiceRegret, PriorRegret Mean
-	ChoiceBest, PriorBest     Proportion
+	// best, over all positions, and RegretGain the mean of their
+	// difference, position by position (the search's choice's score less
+	// the prior's top's); ChoiceBest and PriorBest the shares in which
+	// they give away nothing.
+	ChoiceRegret, PriorRegret, RegretGain Mean
+	ChoiceBest, PriorBest                 Proportion
 	// ValueRho and NetRho are Spearman's correlations of the search's
 	// root value and of the network's value with the deep score, on the
-	// same positions.
-	ValueRho, NetRho Interval
+	// same positions, and ValuePartial and NetPartial the same with the
+	// material count held fixed.
+	ValueRho, NetRho         Interval
+	ValuePartial, NetPartial Interval
+	// PriorMass and PolicyMass are the mean probabilities of the deep
+	// best decision in the prior and in the search's policy target,
+	// MassGain their mean difference, position by position, and Surprise
+	// the mean KL(policy target ‖ prior).
+	PriorMass, PolicyMass, MassGain, Surprise Mean
 	// BlendShift is the mean |root value with the material blend − the
 	// same search's without|, BlendChoice the share of positions in which
 	// the blend changes the decision played (the same noise).
@@ -204,7 +256,8 @@ func scoreOf(r *PositionRow, d string) (int, bool) {
 }
 
 // SummariseSearches summarises rows by phase (and all together, last)
-// for each search budget they hold.
+// for each search budget they hold, the positions of a self-play game a
+// cluster of the intervals.
 func SummariseSearches(rows []PositionRow, seed uint64) []SearchSummary {
 	var sims []int
 	for _, r := range rows {
@@ -219,45 +272,57 @@ func SummariseSearches(rows []PositionRow, seed uint64) []SearchSummary {
 	for _, n := range sims {
 		for g, rs := range groups {
 			s := SearchSummary{Phase: names[g], Sims: n}
-			var value, net, deep []float64
+			var value, net, mat, deep []float64
+			var clusters []int
 			for i := range rs {
 				r := &rs[i]
+				c := r.cluster()
 				k := slices.IndexFunc(r.Searches, func(x SearchRow) bool { return x.Sims == n })
 				if k < 0 {
 					continue
 				}
 				sr := r.Searches[k]
 				s.Positions++
-				value, net = append(value, sr.Value), append(net, r.Net)
+				clusters = append(clusters, c)
+				value, net, mat = append(value, sr.Value), append(net, r.Net), append(mat, r.Material)
 				deep = append(deep, float64(capScore(r.Deep)))
-				s.BlendShift.Add(math.Abs(sr.Value - sr.PlainValue))
-				s.BlendChoice.Add(b2f(sr.Choice != sr.PlainChoice))
+				s.BlendShift.AddIn(c, math.Abs(sr.Value-sr.PlainValue))
+				s.BlendChoice.AddIn(c, b2f(sr.Choice != sr.PlainChoice))
+				s.PriorMass.AddIn(c, r.PriorBest)
+				s.PolicyMass.AddIn(c, sr.PolicyBest)
+				s.MassGain.AddIn(c, sr.PolicyBest-r.PriorBest)
+				s.Surprise.AddIn(c, sr.Surprise)
 				best, okB := scoreOf(r, r.DeepBest)
 				choice, okC := scoreOf(r, sr.Choice)
 				prior, okP := scoreOf(r, r.PriorTop)
 				if okB && okC && okP {
-					s.ChoiceRegret.Add(float64(best - choice))
-					s.PriorRegret.Add(float64(best - prior))
-					s.ChoiceBest.Add(b2f(choice >= best))
-					s.PriorBest.Add(b2f(prior >= best))
+					s.ChoiceRegret.AddIn(c, float64(best-choice))
+					s.PriorRegret.AddIn(c, float64(best-prior))
+					s.ChoiceBest.AddIn(c, b2f(choice >= best))
+					s.PriorBest.AddIn(c, b2f(prior >= best))
+					s.RegretGain.AddIn(c, float64(choice-prior))
 				}
 				differ := sr.Choice != r.PriorTop
-				s.Differ.Add(b2f(differ))
+				s.Differ.AddIn(c, b2f(differ))
 				if differ && okC && okP {
 					d := choice - prior
-					s.Gain.Add(float64(d))
-					s.Better.Add(b2f(d >= SameMargin))
-					s.Same.Add(b2f(d > -SameMargin && d < SameMargin))
-					s.Worse.Add(b2f(d <= -SameMargin))
+					s.Gain.AddIn(c, float64(d))
+					s.Better.AddIn(c, b2f(d >= SameMargin))
+					s.Same.AddIn(c, b2f(d > -SameMargin && d < SameMargin))
+					s.Worse.AddIn(c, b2f(d <= -SameMargin))
 				}
 			}
 			if s.Positions == 0 {
 				continue
 			}
 			rho := func(v []float64) Interval {
-				return Bootstrap(len(v), seed, func(idx []int) float64 { return Spearman(pick(v, idx), pick(deep, idx)) })
+				return BootstrapClusters(clusters, seed, func(idx []int) float64 { return Spearman(pick(v, idx), pick(deep, idx)) })
 			}
 			s.ValueRho, s.NetRho = rho(value), rho(net)
+			partial := func(v []float64) Interval {
+				return BootstrapClusters(clusters, seed, func(idx []int) float64 { return PartialSpearman(pick(v, idx), pick(deep, idx), pick(mat, idx)) })
+			}
+			s.ValuePartial, s.NetPartial = partial(value), partial(net)
 			out = append(out, s)
 		}
 	}
