@@ -184,14 +184,14 @@ func printTargets(out io.Writer, ss []diagnose.SamplePosition, cfg *train.Config
 	sp := &cfg.SelfPlay
 	fmt.Fprintf(out, "value target = %.2g·[(1−%.2g)·outcome + %.2g·%.2g·tanh(lead in %d decisions/%g)] + %.2g·search value; material_blend %g\n\n",
 		1-cfg.Train.QWeight, sp.MaterialWeight, sp.MaterialWeight, sp.Adjudication, sp.MaterialHorizon, sp.AdjudicationScale, cfg.Train.QWeight, sp.MaterialBlend)
-	fmt.Fprintln(out, "| phase | samples | of drawn games | target mean ± SD | mean abs: result / adjudication / material / search | share of variance: result / adjudication / material / search | sign not the result's |")
-	fmt.Fprintln(out, "|---|---|---|---|---|---|---|")
+	fmt.Fprintln(out, "| phase | samples (games) | of drawn games | target mean ± SD | mean abs: result / adjudication / material / search | share of variance: result / adjudication / material / search | hand-written: share of magnitude | share of variance |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|")
 	for _, s := range sum {
-		fmt.Fprintf(out, "| %s | %d | %.1f %% | %+.3f ± %.3f | %.3f / %.3f / %.3f / %.3f | %.2f / %.2f / %.2f / %.2f | %.1f %% |\n",
-			s.Phase, s.Samples, 100*float64(s.Drawn)/float64(s.Samples), s.Mean, s.SD,
+		fmt.Fprintf(out, "| %s | %d (%d) | %s | %+.3f ± %.3f | %.3f / %.3f / %.3f / %.3f | %.2f / %.2f / %.2f / %.2f | %s | %s |\n",
+			s.Phase, s.Samples, s.Games, pct(s.Drawn), s.Mean, s.SD,
 			s.Abs.Result, s.Abs.Adjudication, s.Abs.Material, s.Abs.Search,
 			s.VarShare.Result, s.VarShare.Adjudication, s.VarShare.Material, s.VarShare.Search,
-			100*float64(s.NotResultSign)/float64(s.Samples))
+			interval(s.HandAbs), interval(s.HandVar))
 	}
 	return nil
 }

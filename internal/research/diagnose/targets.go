@@ -150,7 +150,10 @@ func Terms(cfg *train.SelfPlayConfig, qWeight float64, s *SamplePosition) (Targe
 type TargetSummary struct {
 	Phase   string
 	Samples int
-	Drawn   int // samples of drawn games: no result term at all
+	Games   int
+	// Drawn is the share of the samples from drawn games: no result term
+	// at all.
+	Drawn Proportion
 	// Mean is the mean value target, SD its standard deviation.
 	Mean, SD float64
 	// Abs is each term's mean magnitude.
@@ -158,18 +161,20 @@ type TargetSummary struct {
 	// VarShare is each term's share of the target's variance,
 	// Cov(term, target)/Var(target): the shares sum to 1.
 	VarShare TargetTerms
-	// NotResultSign counts the samples whose target's sign is not the
-	// game result's (a drawn game's nonzero target counted too): the
-	// samples whose direction the other terms set.
-	NotResultSign int
+	// HandAbs and HandVar are the hand-written terms' (adjudication and
+	// material) share of the summed magnitudes and of the variance, with
+	// intervals from a bootstrap over games.
+	HandAbs, HandVar Interval
 }
 
 // SummariseTargets summarises the value targets of ss by phase (in the
 // order of Phases, then all together as "all") under the self-play
-// config cfg and the trainer's q_weight qWeight.
+// config cfg and the trainer's q_weight qWeight. The samples of a game
+// are a cluster of the intervals.
 func SummariseTargets(ss []SamplePosition, cfg *train.SelfPlayConfig, qWeight float64) ([]TargetSummary, error) {
 	groups := make([][]TargetTerms, len(Phases)+1)
 	results := make([][]int8, len(Phases)+1)
+	games := make([][]int, len(Phases)+1)
 	for i := range ss {
 		t, err := Terms(cfg, qWeight, &ss[i])
 		if err != nil {
@@ -179,6 +184,7 @@ func SummariseTargets(ss []SamplePosition, cfg *train.SelfPlayConfig, qWeight fl
 		for _, g := range []int{k, len(Phases)} {
 			groups[g] = append(groups[g], t)
 			results[g] = append(results[g], ss[i].Result)
+			games[g] = append(games[g], ss[i].Game)
 		}
 	}
 	var out []TargetSummary
@@ -190,56 +196,75 @@ func SummariseTargets(ss []SamplePosition, cfg *train.SelfPlayConfig, qWeight fl
 		if len(ts) == 0 {
 			continue
 		}
-		out = append(out, summarise(name, ts, results[g]))
+		out = append(out, summarise(name, ts, results[g], games[g]))
 	}
 	return out, nil
 }
 
-// summarise is SummariseTargets' summary of one group.
-func summarise(name string, ts []TargetTerms, results []int8) TargetSummary {
-	s := TargetSummary{Phase: name, Samples: len(ts)}
-	n := float64(len(ts))
-	parts := func(t TargetTerms) [4]float64 { return [4]float64{t.Result, t.Adjudication, t.Material, t.Search} }
+// parts are a target's terms in the order of TargetTerms.
+func parts(t TargetTerms) [4]float64 {
+	return [4]float64{t.Result, t.Adjudication, t.Material, t.Search}
+}
+
+// termShares returns the mean magnitude of each term of ts at idx and
+// each term's share of the variance of their sum.
+func termShares(ts []TargetTerms, idx []int) (abs, share [4]float64) {
+	n := float64(len(idx))
 	var mean [4]float64
 	var meanT float64
-	for i, t := range ts {
-		for k, x := range parts(t) {
+	for _, i := range idx {
+		for k, x := range parts(ts[i]) {
 			mean[k] += x / n
 		}
-		meanT += t.Sum() / n
-		if results[i] == 0 {
-			s.Drawn++
-		}
-		if sign(t.Sum()) != float64(results[i]) {
-			s.NotResultSign++
-		}
+		meanT += ts[i].Sum() / n
 	}
 	var cov [4]float64
-	var abs [4]float64
 	var varT float64
-	for _, t := range ts {
-		dt := t.Sum() - meanT
+	for _, i := range idx {
+		dt := ts[i].Sum() - meanT
 		varT += dt * dt / n
-		for k, x := range parts(t) {
+		for k, x := range parts(ts[i]) {
 			cov[k] += (x - mean[k]) * dt / n
 			abs[k] += math.Abs(x) / n
 		}
 	}
-	s.Mean, s.SD = meanT, math.Sqrt(varT)
-	s.Abs = TargetTerms{abs[0], abs[1], abs[2], abs[3]}
 	if varT > 0 {
-		s.VarShare = TargetTerms{cov[0] / varT, cov[1] / varT, cov[2] / varT, cov[3] / varT}
+		for k := range share {
+			share[k] = cov[k] / varT
+		}
 	}
-	return s
+	return abs, share
 }
 
-// sign is -1, 0 or 1.
-func sign(x float64) float64 {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
+// summarise is SummariseTargets' summary of one group.
+func summarise(name string, ts []TargetTerms, results []int8, games []int) TargetSummary {
+	s := TargetSummary{Phase: name, Samples: len(ts)}
+	seen := map[int]bool{}
+	var sum, sq float64
+	for i, t := range ts {
+		s.Drawn.AddIn(games[i], b2f(results[i] == 0))
+		seen[games[i]] = true
+		sum += t.Sum()
+		sq += t.Sum() * t.Sum()
 	}
-	return 0
+	n := float64(len(ts))
+	s.Games = len(seen)
+	s.Mean = sum / n
+	s.SD = math.Sqrt(max(0, sq/n-s.Mean*s.Mean))
+	all := make([]int, len(ts))
+	for i := range all {
+		all[i] = i
+	}
+	abs, share := termShares(ts, all)
+	s.Abs = TargetTerms{abs[0], abs[1], abs[2], abs[3]}
+	s.VarShare = TargetTerms{share[0], share[1], share[2], share[3]}
+	s.HandAbs = BootstrapClusters(games, 0x68616e64, func(idx []int) float64 {
+		a, _ := termShares(ts, idx)
+		return (a[1] + a[2]) / (a[0] + a[1] + a[2] + a[3])
+	})
+	s.HandVar = BootstrapClusters(games, 0x68616e64, func(idx []int) float64 {
+		_, v := termShares(ts, idx)
+		return v[1] + v[2]
+	})
+	return s
 }

@@ -104,8 +104,15 @@ func TestTermsOfSelfPlay(t *testing.T) {
 	if all.Phase != "all" || all.Samples != len(ss) {
 		t.Fatalf("last summary %+v", all)
 	}
-	if v := all.VarShare; !near(v.Result+v.Adjudication+v.Material+v.Search, 1, 1e-9) {
-		t.Errorf("variance shares %+v do not sum to 1", v)
+	if v := all.VarShare; !near(v.Result+v.Adjudication+v.Material+v.Search, 1, 1e-9) || !near(all.HandVar.Est, v.Adjudication+v.Material, 1e-9) {
+		t.Errorf("variance shares %+v do not sum to 1, or hand-written %+v is not theirs", v, all.HandVar)
+	}
+	if a := all.Abs; !near(all.HandAbs.Est, (a.Adjudication+a.Material)/(a.Result+a.Adjudication+a.Material+a.Search), 1e-9) ||
+		!(all.HandAbs.Lo <= all.HandAbs.Est && all.HandAbs.Est <= all.HandAbs.Hi) {
+		t.Errorf("hand-written share of magnitude %+v, terms %+v", all.HandAbs, a)
+	}
+	if all.Games != 8 || all.Drawn.N != float64(len(ss)) {
+		t.Errorf("%d games, %g samples drawn or not", all.Games, all.Drawn.N)
 	}
 	if decided == 0 {
 		t.Errorf("none of %d samples is of a decided game: the result term is untested", len(ss))
