@@ -41,7 +41,7 @@ var dablot = &command{
 // records and of the program's speed. Training and playing need none of them.
 var cmdAnalyse = &command{
 	name:  "analyse",
-	short: "research tools: balance, blunders, kinghunt, kingrace, loneking, endgame, book, compare, perft, bench",
+	short: "research tools: balance, blunders, kinghunt, kingrace, loneking, endgame, book, compare, diagnose, perft, bench",
 	long: `Analyse holds the research tools: studies of the variants, of game records and of
 the program's speed. Training and playing need none of them.`,
 }
@@ -79,8 +79,15 @@ func init() {
 		cmdEndgame,
 		cmdBook,
 		cmdCompare,
+		cmdDiagnose,
 		cmdPerft,
 		cmdBench,
+	}
+	cmdDiagnose.sub = []*command{
+		cmdDiagnoseSelfPlay,
+		cmdDiagnoseTargets,
+		cmdDiagnosePositions,
+		cmdDiagnoseGuard,
 	}
 	cmdBench.sub = []*command{
 		cmdBenchPlayouts,

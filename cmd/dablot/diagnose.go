@@ -1,0 +1,616 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/game/endgame"
+	"github.com/dablot-zero/dablot/internal/cputime"
+	"github.com/dablot-zero/dablot/internal/research/diagnose"
+	"github.com/dablot-zero/dablot/mcts"
+	"github.com/dablot-zero/dablot/net/model"
+	"github.com/dablot-zero/dablot/train"
+	"github.com/dablot-zero/dablot/train/progress"
+)
+
+// cmdDiagnose groups the measurements of why self-play stops teaching
+// (docs/diagnosis.md).
+var cmdDiagnose = &command{
+	name:  "diagnose",
+	short: "why self-play stops teaching: value head, search gain, guard, value targets",
+	long: `Diagnose measures what self-play training teaches a model (docs/diagnosis.md):
+selfplay plays a few self-play games of a model and takes its value targets apart;
+targets prints that again from the samples it wrote; positions judges the value
+head against exact tables and a deep alpha-beta search, and self-play's searches
+against the prior, on the samples' positions; guard measures how often the
+shipped player's guard overrules the network.`,
+}
+
+var cmdDiagnoseSelfPlay = &command{
+	name:  "selfplay",
+	usage: "--model FILE [--config P] [--games N] [--seed S] --out DIR",
+	short: "play self-play games of a model and take their value targets apart",
+	long: `Plays --games self-play games of the model with the self-play settings of the
+training config --config (a preset or a file: searches, exploration, curriculum,
+targets; train.SelfPlay, as a run's generation plays them), writes their records
+to DIR/games.jsonl and their samples (position and value target) to
+DIR/samples.jsonl, and prints the value target's parts by phase (as targets does).`,
+	run: runDiagnoseSelfPlay,
+}
+
+var cmdDiagnoseTargets = &command{
+	name:  "targets",
+	usage: "--samples FILE [--config P]",
+	short: "the parts of the value targets of self-play samples",
+	long: `Takes the value target each sample of FILE (written by diagnose selfplay) trains
+towards apart, under the training config --config: the game's result, the
+adjudicated material of a drawn game, the material term material_horizon
+decisions on (hand-written both), and the search's root value (train.q_weight),
+and prints by phase their mean magnitudes and their shares of the target's
+variance (Cov(term, target)/Var(target), which sum to 1).`,
+	run: runDiagnoseTargets,
+}
+
+var cmdDiagnosePositions = &command{
+	name:  "positions",
+	usage: "--model FILE --samples FILE [--config P] [--per-phase N] [--depths D,D,D,D,D] [--max-ms T] [--out FILE [--resume]] [--threads T] [--seed S]",
+	short: "the value head and self-play's search against exact tables and deep alpha-beta",
+	long: `Picks up to --per-phase positions of each phase (pieces left) from the samples
+of FILE (written by diagnose selfplay) and measures in each: the network's value,
+with self-play's material blend, and the material count's, against the exact
+tables (3 pieces or fewer) and a deep alpha-beta search of --depths turns, one
+depth for each phase (diagnose.DeepConfig: ordered, single replies extended, the
+king at 10 soldiers); self-play's search at its full and fast budgets (with its noise),
+with and without the blend, against the prior's top decision, the decisions
+judged by the deep search. Rows go to --out as JSON lines; --resume measures
+only the positions the file lacks. Prints the tables of docs/diagnosis.md.`,
+	run: runDiagnosePositions,
+}
+
+var cmdDiagnoseGuard = &command{
+	name:  "guard",
+	usage: "--model FILE --records FILE [--player S] [--every N] [--nodes N] [--sims N] [--eg N] [--out FILE | --rows FILE] [--threads T]",
+	short: "how often the shipped player's guard overrules the network",
+	long: `Replays game records (such as ladder --out writes) and, before each decision of
+every --every-th turn of the player whose name contains --player, runs the
+shipped player's guard (16 turns, a margin of half a soldier) within --nodes
+alpha-beta nodes, the network's Gumbel search of --sims simulations with and
+without it, and the endgame tables of --eg pieces. Nodes and simulations stand
+in for the time of a decision, so that a loaded machine measures what an idle
+one plays: the guard's CPU time a decision is printed beside. Prints by phase
+the shares of decisions that are forced, from the tables, left one decision by
+the guard, or left a choice, and how often the guard vetoes the network's own
+choice. --rows prints the tables of rows an earlier --out wrote with the same
+records, --player and --every, measuring nothing. The intervals count the
+decisions of a game as a cluster (the wider of Wilson's and a bootstrap over
+games).`,
+	run: runDiagnoseGuard,
+}
+
+// diagnoseConfig loads a training config for the diagnosis.
+func diagnoseConfig(spec string) (*train.Config, error) {
+	cfg, err := train.LoadPreset(spec)
+	if err != nil {
+		return nil, usagef("--config: %v", err)
+	}
+	return cfg, nil
+}
+
+func runDiagnoseSelfPlay(args []string, out io.Writer) error {
+	fs := newFlags("analyse diagnose selfplay", out)
+	modelPath := fs.String("model", "", "the model whose self-play is measured")
+	config := fs.String("config", "overnight", "the training config (preset or file) whose self-play settings are used")
+	games := rangeFlag(fs, "games", 64, 1, 100_000, "self-play games to play")
+	seed := fs.Uint64("seed", 1, "the games' seed")
+	dir := fs.String("out", "", "directory to write games.jsonl and samples.jsonl to")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *modelPath == "" || *dir == "" {
+		return usagef("--model and --out are required")
+	}
+	cfg, err := diagnoseConfig(*config)
+	if err != nil {
+		return err
+	}
+	m, err := model.LoadModel(*modelPath)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start, cpu0 := time.Now(), cputime.Process()
+	bar := progress.New(out, *games, "games")
+	recs, ss, err := diagnose.SelfPlay(ctx, m, cfg.SelfPlay, *seed, *games, func(*train.SelfPlayGame) { bar.Add(1) })
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	if err := writeRecordsFile(filepath.Join(*dir, "games.jsonl"), recs); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(*dir, "samples.jsonl"), func(w io.Writer) error { return diagnose.WriteSamples(w, ss) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "selfplay: %s, %d games, %d samples, %v, %.1f CPU minutes (config %s, seed %d)\n",
+		m.Rules.Name, len(recs), len(ss), time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes(), cfg.Name, *seed)
+	return printTargets(out, ss, cfg)
+}
+
+func runDiagnoseTargets(args []string, out io.Writer) error {
+	fs := newFlags("analyse diagnose targets", out)
+	samples := fs.String("samples", "", "samples written by diagnose selfplay")
+	config := fs.String("config", "overnight", "the training config (preset or file) they were played with")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *samples == "" {
+		return usagef("--samples is required")
+	}
+	cfg, err := diagnoseConfig(*config)
+	if err != nil {
+		return err
+	}
+	ss, err := readSamplesFile(*samples)
+	if err != nil {
+		return err
+	}
+	return printTargets(out, ss, cfg)
+}
+
+// printTargets prints the table of the value targets' parts.
+func printTargets(out io.Writer, ss []diagnose.SamplePosition, cfg *train.Config) error {
+	sum, err := diagnose.SummariseTargets(ss, &cfg.SelfPlay, cfg.Train.QWeight)
+	if err != nil {
+		return err
+	}
+	sp := &cfg.SelfPlay
+	fmt.Fprintf(out, "value target = %.2g·[(1−%.2g)·outcome + %.2g·%.2g·tanh(lead in %d decisions/%g)] + %.2g·search value; material_blend %g\n\n",
+		1-cfg.Train.QWeight, sp.MaterialWeight, sp.MaterialWeight, sp.Adjudication, sp.MaterialHorizon, sp.AdjudicationScale, cfg.Train.QWeight, sp.MaterialBlend)
+	fmt.Fprintln(out, "| phase | samples (games) | of drawn games | target mean ± SD | mean abs: result / adjudication / material / search | share of variance: result / adjudication / material / search | hand-written: share of magnitude | share of variance |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|")
+	for _, s := range sum {
+		fmt.Fprintf(out, "| %s | %d (%d) | %s | %+.3f ± %.3f | %.3f / %.3f / %.3f / %.3f | %.2f / %.2f / %.2f / %.2f | %s | %s |\n",
+			s.Phase, s.Samples, s.Games, pct(s.Drawn), s.Mean, s.SD,
+			s.Abs.Result, s.Abs.Adjudication, s.Abs.Material, s.Abs.Search,
+			s.VarShare.Result, s.VarShare.Adjudication, s.VarShare.Material, s.VarShare.Search,
+			interval(s.HandAbs), interval(s.HandVar))
+	}
+	return nil
+}
+
+func runDiagnosePositions(args []string, out io.Writer) error {
+	fs := newFlags("analyse diagnose positions", out)
+	modelPath := fs.String("model", "", "the model whose value head and search are measured")
+	samplesPath := fs.String("samples", "", "samples written by diagnose selfplay: the positions")
+	config := fs.String("config", "overnight", "the training config (preset or file) whose self-play search is measured")
+	perPhase := rangeFlag(fs, "per-phase", 120, 1, 100_000, "positions of each phase")
+	depthList := fs.String("depths", "7,7,8,11,11", "the deep alpha-beta search's depth in turns in each phase (≥ 20, 12–19, 6–11, 4–5, ≤ 3 pieces)")
+	maxMS := rangeFlag(fs, "max-ms", 60_000, 0, 3_600_000, "cap on each deep search, wall-clock milliseconds (0: none); a capped search counts its deepest depth completed")
+	outPath := fs.String("out", "", "append the rows to this file (JSON lines)")
+	resume := fs.Bool("resume", false, "measure only the positions --out lacks")
+	redo := fs.String("redo-searches", "", "run the self-play searches of the rows of --out again (the same noise), keeping their deep results, and write the rows to this file")
+	threads := threadsFlag(fs, runtime.NumCPU(), "positions measured at once")
+	seed := fs.Uint64("seed", 1, "seed of the choice of positions and of the searches' noise")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *modelPath == "" || *samplesPath == "":
+		return usagef("--model and --samples are required")
+	case (*resume || *redo != "") && *outPath == "":
+		return usagef("--resume and --redo-searches need --out")
+	}
+	depths, err := parseDepths(*depthList)
+	if err != nil {
+		return err
+	}
+	cfg, err := diagnoseConfig(*config)
+	if err != nil {
+		return err
+	}
+	m, err := model.LoadModel(*modelPath)
+	if err != nil {
+		return err
+	}
+	ss, err := readSamplesFile(*samplesPath)
+	if err != nil {
+		return err
+	}
+	sel, err := diagnose.SelectPositions(m.Rules, ss, *perPhase, *seed)
+	if err != nil {
+		return err
+	}
+	ps := make([]game.Position, len(sel))
+	for i := range sel {
+		ps[i] = sel[i].Position
+	}
+	var done []diagnose.PositionRow
+	if *resume || *redo != "" {
+		if done, err = readRows[diagnose.PositionRow](*outPath); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		for _, r := range done {
+			if r.Index >= len(ps) || r.FEN != ps[r.Index].FEN() {
+				return fmt.Errorf("%s: row %d is not position %d of these samples, --per-phase and --seed", *outPath, r.Index, r.Index)
+			}
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var tables *endgame.Tables
+	if *redo == "" {
+		if tables, err = solveTables(ctx, out, m.Rules, ps); err != nil {
+			return err
+		}
+	}
+	opt := diagnose.PositionOptions{Depths: depths, MaxTime: time.Duration(*maxMS) * time.Millisecond, SelfPlay: cfg.SelfPlay,
+		Sims: []int{cfg.SelfPlay.FullSims, cfg.SelfPlay.FastSims}, Tables: tables, Seed: *seed, Threads: *threads}
+	if *redo != "" {
+		start, cpu0 := time.Now(), cputime.Process()
+		bar := progress.New(out, len(done), "positions")
+		err := diagnose.MeasureSearches(ctx, m, ps, done, opt, func() { bar.Add(1) })
+		bar.Finish()
+		if err != nil {
+			return err
+		}
+		if err := writeFile(*redo, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			for i := range done {
+				if err := enc.Encode(&done[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "searched %d positions again in %v, %.1f CPU minutes, into %s\n\n", len(done), time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes(), *redo)
+		joinSamples(done, sel, cfg)
+		printPositionTables(out, done, *seed)
+		return nil
+	}
+	var w *json.Encoder
+	if *outPath != "" {
+		flag := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+		if !*resume {
+			flag |= os.O_EXCL
+		}
+		f, err := os.OpenFile(*outPath, flag, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = json.NewEncoder(f)
+	}
+	isDone := map[int]bool{}
+	for _, r := range done {
+		isDone[r.Index] = true
+	}
+	fmt.Fprintf(out, "positions: %s, %d positions (%d measured before), deep search %s turns by phase, self-play search %d and %d sims (config %s), %d threads\n",
+		m.Rules.Name, len(ps), len(isDone), *depthList, opt.Sims[0], opt.Sims[1], cfg.Name, *threads)
+	start, cpu0 := time.Now(), cputime.Process()
+	bar := progress.New(out, len(ps)-len(isDone), "positions")
+	rows, err := diagnose.MeasurePositions(ctx, m, ps, opt, func(i int) bool { return isDone[i] }, func(r *diagnose.PositionRow) error {
+		bar.Add(1)
+		if w != nil {
+			return w.Encode(r)
+		}
+		return nil
+	})
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "measured %d positions in %v, %.1f CPU minutes\n\n", len(rows), time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes())
+	all := append(done, rows...)
+	slices.SortFunc(all, func(a, b diagnose.PositionRow) int { return a.Index - b.Index })
+	joinSamples(all, sel, cfg)
+	printPositionTables(out, all, *seed)
+	return nil
+}
+
+// joinSamples gives rows their samples' game, result and trained value
+// target (train.BatchMaker's, under cfg's q_weight).
+func joinSamples(rows []diagnose.PositionRow, sel []diagnose.Selected, cfg *train.Config) {
+	for i := range rows {
+		r, s := &rows[i], &sel[rows[i].Index].Sample
+		r.HasSample, r.GameResult, r.Game = true, int(s.Result), s.Game
+		r.Trained = (1-cfg.Train.QWeight)*float64(s.Target) + cfg.Train.QWeight*float64(s.Value)
+	}
+}
+
+// parseDepths reads the deep search's depths, one for each phase.
+func parseDepths(list string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(list, ",") {
+		d, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || d < 2 || d > 64 {
+			return nil, usagef("--depths %s: %q is not a depth from 2 to 64", list, f)
+		}
+		out = append(out, d)
+	}
+	if len(out) != len(diagnose.Phases) {
+		return nil, usagef("--depths %s: want %d depths, one for each phase", list, len(diagnose.Phases))
+	}
+	return out, nil
+}
+
+// solveTables solves the endings of the positions of ps with at most
+// mcts.MaxEndgamePieces pieces (nil if none, or the rules refuse tables).
+func solveTables(ctx context.Context, out io.Writer, r *game.Rules, ps []game.Position) (*endgame.Tables, error) {
+	if endgame.Check(r) != nil {
+		return nil, nil
+	}
+	var ms []endgame.Material
+	for i := range ps {
+		if ps[i].PieceCount() <= mcts.MaxEndgamePieces {
+			if m := endgame.MaterialOf(&ps[i]); !slices.Contains(ms, m) {
+				ms = append(ms, m)
+			}
+		}
+	}
+	if len(ms) == 0 {
+		return nil, nil
+	}
+	start := time.Now()
+	t, err := endgame.Solve(ctx, r, ms, nil)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(out, "endgame tables: %d endings solved in %v\n", len(t.Classes), time.Since(start).Round(time.Second))
+	return t, nil
+}
+
+// printPositionTables prints the tables of diagnose positions.
+func printPositionTables(out io.Writer, rows []diagnose.PositionRow, seed uint64) {
+	vs := diagnose.SummariseValues(rows, seed)
+	for _, s := range vs {
+		if s.Exact == 0 || s.Phase == "all" {
+			continue
+		}
+		fmt.Fprintf(out, "Against the exact tables, %s pieces: %d positions they hold, %d won, %d drawn, %d lost for the side to move\n", s.Phase, s.Exact, s.Wins, s.Draws, s.Losses)
+		fmt.Fprintln(out, "(a value above 1/3 calls a win, below −1/3 a loss; the WDL its most probable; the deep search a soldier or more):")
+		fmt.Fprintln(out)
+		fmt.Fprintln(out, "| judge | draws called a draw | wins and losses called right | mean abs error |")
+		fmt.Fprintln(out, "|---|---|---|---|")
+		for _, name := range diagnose.ExactJudgeNames {
+			j, ok := s.ExactJudges[name]
+			if !ok {
+				continue
+			}
+			fmt.Fprintf(out, "| %s | %s | %s | %s |\n", name, pct(j.Draws), pct(j.Decisive), mean(j.Err, 3))
+		}
+		fmt.Fprintln(out)
+	}
+	fmt.Fprintln(out, "Against the deep search (Spearman's ρ with its score, and partial ρ with the material count held fixed; signs where it finds a soldier or more):")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| phase | positions | depth | ρ network | ρ material | partial ρ: network | + blend | decided | sign: network | material | network where material is wrong or level | blend shift |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, s := range vs {
+		fmt.Fprintf(out, "| %s | %d | %s | %s | %s | %s | %s | %d | %s | %s | %s (%d) | %s |\n", s.Phase, s.Positions, mean(s.DeepDepth, 1),
+			interval(s.NetRho), interval(s.MaterialRho), interval(s.NetPartial), interval(s.BlendPartial), s.Decisive,
+			pct(s.NetSign), pct(s.MaterialSign), pct(s.MaterialWrong), int(s.MaterialWrong.N), mean(s.BlendShift, 3))
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "Self-play's search against the prior (deep scores in hundredths of a soldier, capped at ±2000):")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| sims | phase | positions | differs from prior | of those: better / same / worse | mean gain there | regret: search / prior | gain over all | plays the deep best: search / prior | partial ρ: root value / network | deep best's probability: prior / target / gain | KL(target ‖ prior) | blend: value shift / choice changed |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, s := range diagnose.SummariseSearches(rows, seed) {
+		fmt.Fprintf(out, "| %d | %s | %d | %s | %s / %s / %s | %s | %s / %s | %s | %s / %s | %s / %s | %s / %s / %s | %s | %s / %s |\n", s.Sims, s.Phase, s.Positions,
+			pct(s.Differ), pct(s.Better), pct(s.Same), pct(s.Worse), mean(s.Gain, 0), mean(s.ChoiceRegret, 0), mean(s.PriorRegret, 0), mean(s.RegretGain, 0),
+			pct(s.ChoiceBest), pct(s.PriorBest), interval(s.ValuePartial), interval(s.NetPartial),
+			mean(s.PriorMass, 3), mean(s.PolicyMass, 3), mean(s.MassGain, 3), mean(s.Surprise, 3), mean(s.BlendShift, 3), pct(s.BlendChoice))
+	}
+}
+
+func runDiagnoseGuard(args []string, out io.Writer) error {
+	fs := newFlags("analyse diagnose guard", out)
+	modelPath := fs.String("model", "", "the model the shipped player searches with")
+	records := fs.String("records", "", "game records whose positions the player is measured on")
+	player := fs.String("player", "gumbel", "measure the turns of the player whose name in the records contains this")
+	every := rangeFlag(fs, "every", 4, 1, 1_000_000, "measure every N-th of its turns")
+	nodes := rangeFlag(fs, "nodes", 150_000, 1, mcts.MaxGuardNodes, "the guard's alpha-beta nodes a decision (for its half of the time)")
+	sims := rangeFlag(fs, "sims", 500, 1, mcts.MaxSims, "the network search's simulations (for the time the guard leaves)")
+	eg := rangeFlag(fs, "eg", mcts.MaxEndgamePieces, 0, mcts.MaxEndgamePieces, "play positions of this many pieces or fewer from exact tables (0: never)")
+	outPath := fs.String("out", "", "write the rows to this file (JSON lines)")
+	rowsPath := fs.String("rows", "", "print the tables of these rows (an earlier --out) instead of measuring")
+	threads := threadsFlag(fs, runtime.NumCPU(), "positions measured at once")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *modelPath == "" || *records == "" {
+		return usagef("--model and --records are required")
+	}
+	if *outPath != "" && *rowsPath != "" {
+		return usagef("--out measures, --rows reads: give one")
+	}
+	if *eg == 1 {
+		return usagef("--eg 1: the tables hold 2 or 3 pieces (0: none)")
+	}
+	m, err := model.LoadModel(*modelPath)
+	if err != nil {
+		return err
+	}
+	recs, r, err := readRecords(*records, "")
+	if err != nil {
+		return err
+	}
+	if err := m.CheckRules(r); err != nil {
+		return err
+	}
+	ps, err := diagnose.PlayerPositions(recs, r, *player, *every)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *records, err)
+	}
+	if len(ps) == 0 {
+		return fmt.Errorf("%s: no turns of a player named like %q", *records, *player)
+	}
+	if endgame.Check(r) != nil {
+		*eg = 0
+	}
+	opt := diagnose.GuardOptions{Depth: mcts.DefaultGuardDepth, Margin: mcts.DefaultGuardMargin, Nodes: int64(*nodes), Sims: *sims, Tables: *eg, Threads: *threads}
+	fmt.Fprintf(out, "guard: %s, %d decisions of %q in %d games (every %d-th turn), guard %d turns within %d nodes, margin %d, Gumbel %d sims, eg=%d\n",
+		r.Name, len(ps), *player, len(recs), *every, opt.Depth, opt.Nodes, opt.Margin, opt.Sims, opt.Tables)
+	var rows []diagnose.GuardRow
+	if *rowsPath != "" {
+		if rows, err = readRows[diagnose.GuardRow](*rowsPath); err != nil {
+			return err
+		}
+		if len(rows) != len(ps) {
+			return fmt.Errorf("%s: %d rows for %d decisions: not these records, --player and --every", *rowsPath, len(rows), len(ps))
+		}
+		for i := range rows {
+			if rows[i].Index != i || rows[i].FEN != ps[i].Position.FEN() {
+				return fmt.Errorf("%s: row %d is not decision %d of these records, --player and --every", *rowsPath, i, i)
+			}
+			rows[i].Record = ps[i].Record // rows written before it had none
+		}
+		fmt.Fprintf(out, "read %d rows from %s\n\n", len(rows), *rowsPath)
+	} else {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		start, cpu0 := time.Now(), cputime.Process()
+		bar := progress.New(out, len(ps), "decisions")
+		rows, err = diagnose.MeasureGuard(ctx, m, ps, opt, func() { bar.Add(1) })
+		bar.Finish()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "measured in %v, %.1f CPU minutes\n\n", time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes())
+	}
+	if *outPath != "" {
+		if err := writeFile(*outPath, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			for i := range rows {
+				if err := enc.Encode(&rows[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(out, "| phase | decisions | forced | tables | guard leaves one | guard leaves a choice | guard ran | vetoes the network's choice | vetoes the prior's top | changes the decision | share let through | guard depth | guard CPU ms | search CPU ms |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, s := range diagnose.SummariseGuard(rows) {
+		fmt.Fprintf(out, "| %s | %d | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", s.Phase, s.Decisions, pct(s.Forced), pct(s.Tables),
+			pct(s.Guarded), pct(s.Choice), s.Searched, pct(s.NetVetoed), pct(s.PriorVetoed), pct(s.Changed), mean(s.Allowed, 2), mean(s.Depth, 1), mean(s.CPU, 0), mean(s.SearchCPU, 0))
+	}
+	return nil
+}
+
+// pct formats a proportion as "62.3 % [55.1, 69.0]", "–" without trials.
+func pct(p diagnose.Proportion) string {
+	if p.N == 0 {
+		return "–"
+	}
+	lo, hi := p.Interval()
+	return fmt.Sprintf("%.1f %% [%.1f, %.1f]", 100*p.Rate(), 100*lo, 100*hi)
+}
+
+// mean formats a mean with its interval at prec decimals.
+func mean(m diagnose.Mean, prec int) string {
+	if m.N() == 0 {
+		return "–"
+	}
+	v, lo, hi := m.Value()
+	return fmt.Sprintf("%.*f [%.*f, %.*f]", prec, v, prec, lo, prec, hi)
+}
+
+// interval formats an estimate with its interval.
+func interval(x diagnose.Interval) string {
+	if math.IsNaN(x.Est) {
+		return "–"
+	}
+	if math.IsNaN(x.Lo) {
+		return fmt.Sprintf("%.2f", x.Est)
+	}
+	return fmt.Sprintf("%.2f [%.2f, %.2f]", x.Est, x.Lo, x.Hi)
+}
+
+// readSamplesFile reads a samples file of diagnose selfplay.
+func readSamplesFile(path string) ([]diagnose.SamplePosition, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ss, err := diagnose.ReadSamples(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(ss) == 0 {
+		return nil, fmt.Errorf("%s: no samples", path)
+	}
+	return ss, nil
+}
+
+// readRows reads a file of JSON lines of T.
+func readRows[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<22)
+	var out []T
+	for n := 1; sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var x T
+		if err := json.Unmarshal(sc.Bytes(), &x); err != nil {
+			return nil, fmt.Errorf("%s: line %d: %w", path, n, err)
+		}
+		out = append(out, x)
+	}
+	return out, sc.Err()
+}
+
+// writeFile creates path (which must not exist) and writes it with fill.
+func writeFile(path string, fill func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := fill(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeRecordsFile writes game records as JSON lines to path (which must
+// not exist).
+func writeRecordsFile(path string, recs []*game.Record) error {
+	return writeFile(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		for _, rec := range recs {
+			if err := enc.Encode(rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
