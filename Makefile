@@ -125,8 +125,8 @@ HOUR_winther ?= models/winther.dbm
 HOUR_frostviken ?= models/frostviken.dbm
 BARS ?= bars
 OPTS ?=
-# KIND: the search of the bars' players, the shipped player's (mcts: PUCT; docs/player.md)
-KIND ?= mcts
+# KIND: the search of the bars' players, the shipped player's (docs/player.md)
+KIND ?= gumbel
 comma := ,
 LADDER_PLAYER = $(if $(OPTS),--player $(KIND):$(OPTS))
 bars-hour: build

@@ -49,6 +49,7 @@ func TestPlayerConfigResolves(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := ShippedPlayer("m.dbm")
+			want.Gumbel = strings.HasPrefix(tc.spec, "gumbel:") || !strings.Contains(tc.spec, ":") && ShippedGumbel
 			tc.want(&want)
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("got  %+v\nwant %+v", got, want)
@@ -144,6 +145,9 @@ func TestClassical(t *testing.T) {
 	}
 	defer f.Close()
 	want := "mcts:eval=material,ms=100,batch=8,solve=1,forced=1,cpuct=1.25,fpu=0.25,noise=0,temp=0,reuse=1,cache=0,guard=16,gmargin=50,gshare=0.5,gnodes=0,gext=1,gorder=1,gking=10,eg=3"
+	if ShippedGumbel {
+		want = "gumbel:eval=material,ms=100,batch=8,solve=1,forced=1,m=16,cvisit=50,cscale=0.1,gscale=0,cache=0,guard=16,gmargin=50,gshare=0.5,gnodes=0,gext=1,gorder=1,gking=10,eg=3"
+	}
 	if f.Name != want {
 		t.Errorf("classical:ms=100 is %s, want %s", f.Name, want)
 	}

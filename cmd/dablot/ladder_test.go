@@ -40,7 +40,7 @@ func TestLadder(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	wantOutput(t, out, "openings: the first 2 of the 50 in configs/books/frostviken.txt",
-		"B = alphabeta:ms=5,", "B = mcts:model="+model2+",ms=5,batch=8,", "A W/D/L", "as south", "score", "95% CI", "Elo",
+		"B = alphabeta:ms=5,", "B = "+mcts.ShippedKind()+":model="+model2+",ms=5,batch=8,", "A W/D/L", "as south", "score", "95% CI", "Elo",
 		"row appended to "+results, "records written to "+records)
 	// How the games ended: every game is a win, a loss or a draw, each
 	// counted by its reason.
@@ -67,7 +67,7 @@ func TestLadder(t *testing.T) {
 		if got := fmt.Sprintf("%d/%d/%d", row.WDL.W, row.WDL.D, row.WDL.L); got != strings.Join(wdls[i][1:], "/") {
 			t.Errorf("row %d: W/D/L %s, printed %s", i, got, wdls[i][0])
 		}
-		full := func(path string) string { return mustPlayer(t, "mcts:model="+path+",ms=5", m.Rules) }
+		full := func(path string) string { return mustPlayer(t, mcts.ShippedKind()+":model="+path+",ms=5", m.Rules) }
 		wantOpp := []string{"alphabeta:ms=5", full(model2)}[i]
 		if row.Model != modelFile || row.ModelSHA256 != m.Metadata[net.MetaChecksum] || row.ModelSHA256 == "" ||
 			row.Variant != "frostviken" || row.Player != full(modelFile) || row.Opponent != wantOpp ||
@@ -78,11 +78,11 @@ func TestLadder(t *testing.T) {
 	}
 	// A second ladder appends below the first; guard=0 measures the
 	// search without the guard.
-	if out, err := runCmd(t, "ladder", modelFile, "--ms", "5", "--games", "2", "--results", results, "--seed", "3", "--player", "mcts:guard=0"); err != nil {
+	if out, err := runCmd(t, "ladder", modelFile, "--ms", "5", "--games", "2", "--results", results, "--seed", "3", "--player", mcts.ShippedKind()+":guard=0"); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if rows, err := ladder.Read(results); err != nil || len(rows) != 3 || rows[2].Seed != 3 || rows[2].WDL.Games() != 2 ||
-		rows[2].Player != mustPlayer(t, "mcts:model="+modelFile+",ms=5,guard=0", m.Rules) {
+		rows[2].Player != mustPlayer(t, mcts.ShippedKind()+":model="+modelFile+",ms=5,guard=0", m.Rules) {
 		t.Errorf("after a second ladder: %d rows (%v), %+v", len(rows), err, rows[len(rows)-1])
 	}
 }
