@@ -155,3 +155,17 @@ func TestClassical(t *testing.T) {
 		t.Errorf("classical at 200 simulations: %+v", c)
 	}
 }
+
+// TestSpecKeyCount: the player language stays small (issue 69: at most 40
+// distinct keys; each has its line in docs/player.md or the spec's doc).
+func TestSpecKeyCount(t *testing.T) {
+	keys := map[string]bool{}
+	for _, k := range SpecKinds() {
+		for _, key := range SpecKeys(k) {
+			keys[key] = true
+		}
+	}
+	if len(keys) > 40 {
+		t.Errorf("%d distinct player keys, want at most 40", len(keys))
+	}
+}
