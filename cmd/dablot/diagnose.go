@@ -197,118 +197,170 @@ func printTargets(out io.Writer, ss []diagnose.SamplePosition, cfg *train.Config
 }
 
 func runDiagnosePositions(args []string, out io.Writer) error {
-	fs := newFlags("analyse diagnose positions", out)
-	modelPath := fs.String("model", "", "the model whose value head and search are measured")
-	samplesPath := fs.String("samples", "", "samples written by diagnose selfplay: the positions")
-	config := fs.String("config", "overnight", "the training config (preset or file) whose self-play search is measured")
-	perPhase := rangeFlag(fs, "per-phase", 120, 1, 100_000, "positions of each phase")
-	depthList := fs.String("depths", "7,7,8,11,11", "the deep alpha-beta search's depth in turns in each phase (≥ 20, 12–19, 6–11, 4–5, ≤ 3 pieces)")
-	maxMS := rangeFlag(fs, "max-ms", 60_000, 0, 3_600_000, "cap on each deep search, wall-clock milliseconds (0: none); a capped search counts its deepest depth completed")
-	outPath := fs.String("out", "", "append the rows to this file (JSON lines)")
-	resume := fs.Bool("resume", false, "measure only the positions --out lacks")
-	redo := fs.String("redo-searches", "", "run the self-play searches of the rows of --out again (the same noise), keeping their deep results, and write the rows to this file")
-	threads := threadsFlag(fs, runtime.NumCPU(), "positions measured at once")
-	seed := fs.Uint64("seed", 1, "seed of the choice of positions and of the searches' noise")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	switch {
-	case *modelPath == "" || *samplesPath == "":
-		return usagef("--model and --samples are required")
-	case (*resume || *redo != "") && *outPath == "":
-		return usagef("--resume and --redo-searches need --out")
-	}
-	depths, err := parseDepths(*depthList)
+	f, err := parsePositionsFlags(args, out)
 	if err != nil {
 		return err
 	}
-	cfg, err := diagnoseConfig(*config)
+	in, err := f.load()
 	if err != nil {
 		return err
-	}
-	m, err := model.LoadModel(*modelPath)
-	if err != nil {
-		return err
-	}
-	ss, err := readSamplesFile(*samplesPath)
-	if err != nil {
-		return err
-	}
-	sel, err := diagnose.SelectPositions(m.Rules, ss, *perPhase, *seed)
-	if err != nil {
-		return err
-	}
-	ps := make([]game.Position, len(sel))
-	for i := range sel {
-		ps[i] = sel[i].Position
-	}
-	var done []diagnose.PositionRow
-	if *resume || *redo != "" {
-		if done, err = readRows[diagnose.PositionRow](*outPath); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
-		for _, r := range done {
-			if r.Index >= len(ps) || r.FEN != ps[r.Index].FEN() {
-				return fmt.Errorf("%s: row %d is not position %d of these samples, --per-phase and --seed", *outPath, r.Index, r.Index)
-			}
-		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var tables *endgame.Tables
-	if *redo == "" {
-		if tables, err = solveTables(ctx, out, m.Rules, ps); err != nil {
+	if f.redo == "" {
+		if tables, err = solveTables(ctx, out, in.m.Rules, in.ps); err != nil {
 			return err
 		}
 	}
-	opt := diagnose.PositionOptions{Depths: depths, MaxTime: time.Duration(*maxMS) * time.Millisecond, SelfPlay: cfg.SelfPlay,
-		Sims: []int{cfg.SelfPlay.FullSims, cfg.SelfPlay.FastSims}, Tables: tables, Seed: *seed, Threads: *threads}
-	if *redo != "" {
-		start, cpu0 := time.Now(), cputime.Process()
-		bar := progress.New(out, len(done), "positions")
-		err := diagnose.MeasureSearches(ctx, m, ps, done, opt, func() { bar.Add(1) })
-		bar.Finish()
-		if err != nil {
-			return err
+	opt := diagnose.PositionOptions{Depths: f.depths, MaxTime: time.Duration(f.maxMS) * time.Millisecond, SelfPlay: in.cfg.SelfPlay,
+		Sims: []int{in.cfg.SelfPlay.FullSims, in.cfg.SelfPlay.FastSims}, Tables: tables, Seed: f.seed, Threads: f.threads}
+	if f.redo != "" {
+		return redoSearches(ctx, out, f, in, opt)
+	}
+	return measureNewPositions(ctx, out, f, in, opt)
+}
+
+// positionsFlags are the flags of analyse diagnose positions.
+type positionsFlags struct {
+	modelPath, samplesPath, config, depthList, outPath, redo string
+	perPhase, maxMS, threads                                 int
+	resume                                                   bool
+	seed                                                     uint64
+	depths                                                   []int
+}
+
+// parsePositionsFlags reads the flags of analyse diagnose positions.
+func parsePositionsFlags(args []string, out io.Writer) (*positionsFlags, error) {
+	f := &positionsFlags{}
+	fs := newFlags("analyse diagnose positions", out)
+	fs.StringVar(&f.modelPath, "model", "", "the model whose value head and search are measured")
+	fs.StringVar(&f.samplesPath, "samples", "", "samples written by diagnose selfplay: the positions")
+	fs.StringVar(&f.config, "config", "overnight", "the training config (preset or file) whose self-play search is measured")
+	perPhase := rangeFlag(fs, "per-phase", 120, 1, 100_000, "positions of each phase")
+	fs.StringVar(&f.depthList, "depths", "7,7,8,11,11", "the deep alpha-beta search's depth in turns in each phase (≥ 20, 12–19, 6–11, 4–5, ≤ 3 pieces)")
+	maxMS := rangeFlag(fs, "max-ms", 60_000, 0, 3_600_000, "cap on each deep search, wall-clock milliseconds (0: none); a capped search counts its deepest depth completed")
+	fs.StringVar(&f.outPath, "out", "", "append the rows to this file (JSON lines)")
+	fs.BoolVar(&f.resume, "resume", false, "measure only the positions --out lacks")
+	fs.StringVar(&f.redo, "redo-searches", "", "run the self-play searches of the rows of --out again (the same noise), keeping their deep results, and write the rows to this file")
+	threads := threadsFlag(fs, runtime.NumCPU(), "positions measured at once")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the choice of positions and of the searches' noise")
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	f.perPhase, f.maxMS, f.threads = *perPhase, *maxMS, *threads
+	switch {
+	case f.modelPath == "" || f.samplesPath == "":
+		return nil, usagef("--model and --samples are required")
+	case (f.resume || f.redo != "") && f.outPath == "":
+		return nil, usagef("--resume and --redo-searches need --out")
+	}
+	var err error
+	f.depths, err = parseDepths(f.depthList)
+	return f, err
+}
+
+// positionsInput is what analyse diagnose positions measures: the model,
+// the config, the positions selected from the samples, and the rows of
+// --out measured before (with --resume or --redo-searches).
+type positionsInput struct {
+	m    *model.Model
+	cfg  *train.Config
+	sel  []diagnose.Selected
+	ps   []game.Position
+	done []diagnose.PositionRow
+}
+
+// load reads the model, the config and the samples, selects the
+// positions, and reads the rows measured before, checking that each is
+// its position's.
+func (f *positionsFlags) load() (*positionsInput, error) {
+	cfg, err := diagnoseConfig(f.config)
+	if err != nil {
+		return nil, err
+	}
+	m, err := model.LoadModel(f.modelPath)
+	if err != nil {
+		return nil, err
+	}
+	ss, err := readSamplesFile(f.samplesPath)
+	if err != nil {
+		return nil, err
+	}
+	sel, err := diagnose.SelectPositions(m.Rules, ss, f.perPhase, f.seed)
+	if err != nil {
+		return nil, err
+	}
+	in := &positionsInput{m: m, cfg: cfg, sel: sel, ps: make([]game.Position, len(sel))}
+	for i := range sel {
+		in.ps[i] = sel[i].Position
+	}
+	if f.resume || f.redo != "" {
+		if in.done, err = readRows[diagnose.PositionRow](f.outPath); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
 		}
-		if err := writeFile(*redo, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			for i := range done {
-				if err := enc.Encode(&done[i]); err != nil {
-					return err
-				}
+		for _, r := range in.done {
+			if r.Index >= len(in.ps) || r.FEN != in.ps[r.Index].FEN() {
+				return nil, fmt.Errorf("%s: row %d is not position %d of these samples, --per-phase and --seed", f.outPath, r.Index, r.Index)
 			}
-			return nil
-		}); err != nil {
-			return err
 		}
-		fmt.Fprintf(out, "searched %d positions again in %v, %.1f CPU minutes, into %s\n\n", len(done), time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes(), *redo)
-		joinSamples(done, sel, cfg)
-		printPositionTables(out, done, *seed)
-		return nil
 	}
+	return in, nil
+}
+
+// redoSearches runs the self-play searches of the rows measured before
+// again, writes the rows to --redo-searches and prints the tables.
+func redoSearches(ctx context.Context, out io.Writer, f *positionsFlags, in *positionsInput, opt diagnose.PositionOptions) error {
+	done := in.done
+	start, cpu0 := time.Now(), cputime.Process()
+	bar := progress.New(out, len(done), "positions")
+	err := diagnose.MeasureSearches(ctx, in.m, in.ps, done, opt, func() { bar.Add(1) })
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	if err := writeFile(f.redo, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		for i := range done {
+			if err := enc.Encode(&done[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "searched %d positions again in %v, %.1f CPU minutes, into %s\n\n", len(done), time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes(), f.redo)
+	joinSamples(done, in.sel, in.cfg)
+	printPositionTables(out, done, f.seed)
+	return nil
+}
+
+// measureNewPositions measures the positions not measured before,
+// appending their rows to --out, and prints the tables of all of them.
+func measureNewPositions(ctx context.Context, out io.Writer, f *positionsFlags, in *positionsInput, opt diagnose.PositionOptions) error {
 	var w *json.Encoder
-	if *outPath != "" {
+	if f.outPath != "" {
 		flag := os.O_CREATE | os.O_WRONLY | os.O_APPEND
-		if !*resume {
+		if !f.resume {
 			flag |= os.O_EXCL
 		}
-		f, err := os.OpenFile(*outPath, flag, 0o644)
+		file, err := os.OpenFile(f.outPath, flag, 0o644)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		w = json.NewEncoder(f)
+		defer file.Close()
+		w = json.NewEncoder(file)
 	}
 	isDone := map[int]bool{}
-	for _, r := range done {
+	for _, r := range in.done {
 		isDone[r.Index] = true
 	}
 	fmt.Fprintf(out, "positions: %s, %d positions (%d measured before), deep search %s turns by phase, self-play search %d and %d sims (config %s), %d threads\n",
-		m.Rules.Name, len(ps), len(isDone), *depthList, opt.Sims[0], opt.Sims[1], cfg.Name, *threads)
+		in.m.Rules.Name, len(in.ps), len(isDone), f.depthList, opt.Sims[0], opt.Sims[1], in.cfg.Name, f.threads)
 	start, cpu0 := time.Now(), cputime.Process()
-	bar := progress.New(out, len(ps)-len(isDone), "positions")
-	rows, err := diagnose.MeasurePositions(ctx, m, ps, opt, func(i int) bool { return isDone[i] }, func(r *diagnose.PositionRow) error {
+	bar := progress.New(out, len(in.ps)-len(isDone), "positions")
+	rows, err := diagnose.MeasurePositions(ctx, in.m, in.ps, opt, func(i int) bool { return isDone[i] }, func(r *diagnose.PositionRow) error {
 		bar.Add(1)
 		if w != nil {
 			return w.Encode(r)
@@ -320,10 +372,10 @@ func runDiagnosePositions(args []string, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "measured %d positions in %v, %.1f CPU minutes\n\n", len(rows), time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes())
-	all := append(done, rows...)
+	all := append(in.done, rows...)
 	slices.SortFunc(all, func(a, b diagnose.PositionRow) int { return a.Index - b.Index })
-	joinSamples(all, sel, cfg)
-	printPositionTables(out, all, *seed)
+	joinSamples(all, in.sel, in.cfg)
+	printPositionTables(out, all, f.seed)
 	return nil
 }
 
