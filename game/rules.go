@@ -352,49 +352,8 @@ func (f *variantFile) rules() (*Rules, error) {
 		return nil, fail("name", "%q: use lower-case letters, digits, '-' and '_'", name)
 	}
 	r := &Rules{Name: name, Description: strings.TrimSpace(f.Description), Source: strings.TrimSpace(f.Source), Assumed: f.Assumed}
-	if f.Board == nil {
-		return nil, missing("board")
-	}
-	if f.Board.Columns == nil {
-		return nil, missing("board.columns")
-	}
-	if f.Board.Rows == nil {
-		return nil, missing("board.rows")
-	}
-	b, err := NewBoard(*f.Board.Columns, *f.Board.Rows)
-	if err != nil {
-		return nil, fail("board", "%v", err)
-	}
-	r.Board = b
-	switch {
-	case f.First == nil:
-		return nil, missing("first")
-	case *f.First == "south":
-		r.First = South
-	case *f.First == "north":
-		r.First = North
-	default:
-		return nil, fail("first", "%q: want south or north", *f.First)
-	}
-	if f.Ranks == nil {
-		return nil, missing("ranks")
-	}
-	for i, rf := range []*rankFile{f.Ranks.Soldier, f.Ranks.Prince, f.Ranks.King} {
-		field := "ranks." + Rank(i).String()
-		if rf == nil {
-			return nil, missing(field)
-		}
-		mask, err := parseStep(&rf.Step)
-		if err != nil {
-			return nil, fail(field+".step", "%v", err)
-		}
-		if rf.MustCapture == nil {
-			return nil, missing(field + ".must_capture")
-		}
-		if rf.ChainMustContinue == nil {
-			return nil, missing(field + ".chain_must_continue")
-		}
-		r.Ranks[i] = RankRules{Step: mask, MustCapture: *rf.MustCapture, ChainMustContinue: *rf.ChainMustContinue}
+	if err := f.boardAndRanks(r, fail); err != nil {
+		return nil, err
 	}
 	bools := []struct {
 		field string
@@ -467,30 +426,91 @@ func (f *variantFile) rules() (*Rules, error) {
 		return nil, fail("win.no_pieces", "false with no_move: pass would let a side without pieces pass for ever")
 	}
 	r.derive()
-	if f.Setup == nil {
-		return nil, missing("setup")
+	if err := f.setup(r, fail); err != nil {
+		return nil, err
 	}
-	r.Setup = strings.TrimSpace(*f.Setup)
-	start, err := ParseFEN(r, r.Setup)
-	if err != nil {
-		return nil, fail("setup", "%v", err)
-	}
-	for _, s := range []Side{South, North} {
-		if start.occ[s].Empty() {
-			return nil, fail("setup", "%s has no pieces", s)
-		}
-		if r.WinKingCaptured && start.pieces[s][King].Empty() {
-			return nil, fail("setup", "%s has no king, but win.king_captured is on", s)
-		}
-	}
-	if start.Status().Over() {
-		return nil, fail("setup", "the game is already over in the start position (%s)", start.Status())
-	}
-	r.start = start
 	if n := len(r.YAML()); n > MaxVariantBytes {
 		return nil, fail("assumed", "the rules take %d bytes as a variant file, more than the %d a variant file may have", n, MaxVariantBytes)
 	}
 	return r, nil
+}
+
+// boardAndRanks sets r's board, first side and ranks from the file, or
+// returns the error of the first field missing or wrong (fail makes it).
+func (f *variantFile) boardAndRanks(r *Rules, fail func(field, format string, args ...any) error) error {
+	missing := func(field string) error { return fail(field, "missing") }
+	if f.Board == nil {
+		return missing("board")
+	}
+	if f.Board.Columns == nil {
+		return missing("board.columns")
+	}
+	if f.Board.Rows == nil {
+		return missing("board.rows")
+	}
+	b, err := NewBoard(*f.Board.Columns, *f.Board.Rows)
+	if err != nil {
+		return fail("board", "%v", err)
+	}
+	r.Board = b
+	switch {
+	case f.First == nil:
+		return missing("first")
+	case *f.First == "south":
+		r.First = South
+	case *f.First == "north":
+		r.First = North
+	default:
+		return fail("first", "%q: want south or north", *f.First)
+	}
+	if f.Ranks == nil {
+		return missing("ranks")
+	}
+	for i, rf := range []*rankFile{f.Ranks.Soldier, f.Ranks.Prince, f.Ranks.King} {
+		field := "ranks." + Rank(i).String()
+		if rf == nil {
+			return missing(field)
+		}
+		mask, err := parseStep(&rf.Step)
+		if err != nil {
+			return fail(field+".step", "%v", err)
+		}
+		if rf.MustCapture == nil {
+			return missing(field + ".must_capture")
+		}
+		if rf.ChainMustContinue == nil {
+			return missing(field + ".chain_must_continue")
+		}
+		r.Ranks[i] = RankRules{Step: mask, MustCapture: *rf.MustCapture, ChainMustContinue: *rf.ChainMustContinue}
+	}
+	return nil
+}
+
+// setup sets r's start position from the file and checks it: both sides
+// have pieces (a king where taking it wins) and the game is not over.
+func (f *variantFile) setup(r *Rules, fail func(field, format string, args ...any) error) error {
+	missing := func(field string) error { return fail(field, "missing") }
+	if f.Setup == nil {
+		return missing("setup")
+	}
+	r.Setup = strings.TrimSpace(*f.Setup)
+	start, err := ParseFEN(r, r.Setup)
+	if err != nil {
+		return fail("setup", "%v", err)
+	}
+	for _, s := range []Side{South, North} {
+		if start.occ[s].Empty() {
+			return fail("setup", "%s has no pieces", s)
+		}
+		if r.WinKingCaptured && start.pieces[s][King].Empty() {
+			return fail("setup", "%s has no king, but win.king_captured is on", s)
+		}
+	}
+	if start.Status().Over() {
+		return fail("setup", "the game is already over in the start position (%s)", start.Status())
+	}
+	r.start = start
+	return nil
 }
 
 // checkTexts reports a free text of the file longer than its bound.
