@@ -436,22 +436,45 @@ func (t *Tables) turnKey(q *game.Position) (int, bool) {
 // solve fills tb and returns its counts.
 func (t *Tables) solve(ctx context.Context, tb *table) (ClassStats, error) {
 	st := ClassStats{Material: tb.m}
+	g, err := t.turns(ctx, tb, &st)
+	if err != nil {
+		return st, err
+	}
+	g.predecessors()
+	return st, t.retrograde(ctx, tb, g, &st)
+}
+
+// noTurn marks turnGraph.termWin where no turn settles a win.
+const noTurn = math.MaxInt16
+
+// turnGraph is one ending's turns, sorted into those that settle a
+// position and those that stay in the ending, with their reverse.
+type turnGraph struct {
+	termWin  []int16  // the nearest settling win, noTurn if no such turn
+	termLoss []int16  // the farthest settling loss, 0 if none
+	drawn    []bool   // a turn settles a draw
+	start    []uint32 // position i's successors are succ[start[i]:start[i+1]]
+	succ     []uint32
+	pstart   []uint32 // position i's predecessors are pred[pstart[i]:pstart[i+1]]
+	pred     []uint32
+}
+
+// turns is solve's forward pass: each position's turns, sorted into those
+// that settle it (the game ends, or a capture into an ending solved
+// before) and those that stay in this ending. It counts the positions in
+// st.
+func (t *Tables) turns(ctx context.Context, tb *table, st *ClassStats) (*turnGraph, error) {
 	n := len(tb.val)
-	// Forward: each position's turns, sorted into those that settle it
-	// (the game ends, or a capture into an ending solved before) and those
-	// that stay in this ending.
-	const none = math.MaxInt16
-	termWin := make([]int16, n)  // the nearest settling win, none if no such turn
-	termLoss := make([]int16, n) // the farthest settling loss, 0 if none
-	drawn := make([]bool, n)     // a turn settles a draw
-	start := make([]uint32, n+1)
+	none := int16(noTurn)
+	g := &turnGraph{termWin: make([]int16, n), termLoss: make([]int16, n), drawn: make([]bool, n), start: make([]uint32, n+1)}
+	termWin, termLoss, drawn, start := g.termWin, g.termLoss, g.drawn, g.start
 	var succ []uint32
 	var inner []uint32
 	for idx := range n {
 		start[idx] = uint32(len(succ))
 		if idx&0xffff == 0 {
 			if err := ctx.Err(); err != nil {
-				return st, err
+				return g, err
 			}
 		}
 		termWin[idx] = none
@@ -503,12 +526,18 @@ func (t *Tables) solve(ctx context.Context, tb *table) (ClassStats, error) {
 		slices.Sort(inner)
 		succ = append(succ, slices.Compact(inner)...)
 		if len(succ) > math.MaxUint32-1024 {
-			return st, fmt.Errorf("endgame: %s: too many turns to index", tb.m)
+			return g, fmt.Errorf("endgame: %s: too many turns to index", tb.m)
 		}
 	}
 	start[n] = uint32(len(succ))
+	g.succ = succ
 
-	// The turns backwards: the positions that lead to each.
+	return g, nil
+}
+
+// predecessors fills in g's reverse: the positions that lead to each.
+func (g *turnGraph) predecessors() {
+	n, start, succ := len(g.termWin), g.start, g.succ
 	pstart := make([]uint32, n+1)
 	for _, s := range succ {
 		pstart[s+1]++
@@ -525,9 +554,16 @@ func (t *Tables) solve(ctx context.Context, tb *table) (ClassStats, error) {
 		}
 	}
 
-	// Backward, by distance: a position wins in d if a turn settles a win
-	// in d or leads to a loss in d−1; it loses in d if every turn settles
-	// a loss or leads to a win, the farthest in d.
+	g.pstart, g.pred = pstart, pred
+}
+
+// retrograde is solve's backward pass over g, by distance: a position
+// wins in d if a turn settles a win in d or leads to a loss in d−1; it
+// loses in d if every turn settles a loss or leads to a win, the farthest
+// in d. It counts the wins and losses in st.
+func (t *Tables) retrograde(ctx context.Context, tb *table, g *turnGraph, st *ClassStats) error {
+	n, none := len(tb.val), int16(noTurn)
+	termWin, termLoss, drawn, start, pstart, pred := g.termWin, g.termLoss, g.drawn, g.start, g.pstart, g.pred
 	left := make([]int32, n)
 	farthest := make([]int16, n)
 	type entry struct {
@@ -555,7 +591,7 @@ func (t *Tables) solve(ctx context.Context, tb *table) (ClassStats, error) {
 	}
 	for d := 1; d <= t.limit; d++ {
 		if err := ctx.Err(); err != nil {
-			return st, err
+			return err
 		}
 		for i := 0; i < len(buckets[d]); i++ {
 			e := buckets[d][i]
@@ -591,5 +627,5 @@ func (t *Tables) solve(ctx context.Context, tb *table) (ClassStats, error) {
 		}
 		buckets[d] = nil
 	}
-	return st, nil
+	return nil
 }
