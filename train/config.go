@@ -171,28 +171,14 @@ type SelfPlayConfig struct {
 	// searches, and the trainer needs no weights. Fast searches still
 	// write none.
 	PolicySurprise bool `yaml:"policy_surprise,omitempty"`
-	// Guard, when above 0, lets an alpha-beta search of up to Guard turns
-	// veto, before every self-play search, the decisions it scores more
-	// than GuardMargin (default SelfPlayGuardMargin, a soldier) below the best
-	// (mcts.Guard): they are neither searched nor played, and policy
-	// targets hold only the decisions left. A single decision left is
-	// played without a search, like a forced one. 0 turns it off.
-	Guard       int  `yaml:"guard,omitempty"`
-	GuardMargin *int `yaml:"guard_margin,omitempty"`
-}
-
-// SelfPlayGuardMargin is the self-play guard's margin when a config names
-// none: a soldier, the margin it was built and measured with. It is not
-// mcts.DefaultGuardMargin, the players' margin, so that a run resumed by a
-// later build plays its games as it began them.
-const SelfPlayGuardMargin = 100
-
-// guardMargin is the guard's margin: GuardMargin, or SelfPlayGuardMargin.
-func (s *SelfPlayConfig) guardMargin() int {
-	if s.GuardMargin != nil {
-		return *s.GuardMargin
-	}
-	return SelfPlayGuardMargin
+	// Reanalyse, when above 0, searches again at each generation, before
+	// training, a share Reanalyse of as many positions as the generation
+	// wrote full searches, drawn from the replay window: with the best
+	// network, the full budget and the shipped player's guard and tables
+	// (ReanalysisPlayer), written as new samples beside the old (see
+	// Reanalyse). The guard's verdicts and the tables' results reach the
+	// targets without changing the games. 0 turns it off.
+	Reanalyse float64 `yaml:"reanalyse,omitempty"`
 }
 
 // TrainerConfig sets up the network training of each generation.
@@ -502,9 +488,7 @@ func (c *Config) Validate() error {
 		{s.EndgameFraction >= 0 && s.EndgameFraction <= 1, "selfplay.endgame_fraction", "0 to 1", s.EndgameFraction},
 		{s.EndgameTables == 0 || s.EndgameTables >= 2 && s.EndgameTables <= mcts.MaxEndgamePieces, "selfplay.endgame_tables", fmt.Sprintf("0 or 2 to %d", mcts.MaxEndgamePieces), s.EndgameTables},
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
-		{s.Guard >= 0 && s.Guard <= mcts.MaxGuardDepth, "selfplay.guard", fmt.Sprintf("0 to %d", mcts.MaxGuardDepth), s.Guard},
-		{s.guardMargin() >= 0, "selfplay.guard_margin", "0 or more", s.guardMargin()},
-		{s.GuardMargin == nil || s.Guard > 0, "selfplay.guard_margin", "no value without selfplay.guard (it is the guard's margin)", s.guardMargin()},
+		{s.Reanalyse >= 0 && s.Reanalyse <= 1, "selfplay.reanalyse", "0 to 1", s.Reanalyse},
 		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},

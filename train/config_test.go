@@ -334,31 +334,6 @@ func TestBlocksAblationConfig(t *testing.T) {
 	sameConfig(t, want.Name, preset(t, "../docs/experiments/configs/overnight-blocks4.yaml"), want)
 }
 
-// TestSelfPlayGuardMargin: a self-play guard without a margin keeps a
-// soldier whatever the players' default (mcts.DefaultGuardMargin), so a
-// run resumed by a later build plays as it began; a margin set is kept.
-func TestSelfPlayGuardMargin(t *testing.T) {
-	for _, tc := range []struct {
-		yaml string
-		want int
-	}{
-		{"selfplay:\n  guard: 3\n", SelfPlayGuardMargin},
-		{"selfplay:\n  guard: 3\n  guard_margin: 40\n", 40},
-		{"selfplay:\n  guard: 3\n  guard_margin: 0\n", 0},
-	} {
-		c, err := parseConfig([]byte("base: short\nname: margin-test\n"+tc.yaml), withBases(nil))
-		if err != nil {
-			t.Fatalf("%q: %v", tc.yaml, err)
-		}
-		if got := c.SelfPlay.guardMargin(); got != tc.want {
-			t.Errorf("%q: margin %d, want %d", tc.yaml, got, tc.want)
-		}
-	}
-	if SelfPlayGuardMargin != 100 {
-		t.Errorf("SelfPlayGuardMargin = %d: runs begun with a soldier's margin would change on resume", SelfPlayGuardMargin)
-	}
-}
-
 // maxConfigKeys bounds the settings of a training config (issue 69: the
 // settings that lost or came out level leave, and new ones must earn
 // their place).
@@ -377,7 +352,7 @@ func TestConfigKeys(t *testing.T) {
 			t.Errorf("%s is retired, yet a setting", k.path)
 		}
 	}
-	if !slices.Contains(keys, "selfplay.guard_margin") || !slices.Contains(keys, "snapshots") || slices.Contains(keys, "notes") {
+	if !slices.Contains(keys, "selfplay.reanalyse") || !slices.Contains(keys, "snapshots") || slices.Contains(keys, "notes") {
 		t.Errorf("the keys counted: %v", keys)
 	}
 	t.Logf("%d settings", len(keys))

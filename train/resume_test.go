@@ -85,17 +85,18 @@ func makeSmokeRun() (err error) {
 		return err
 	}
 	// What generation 3 had written when it was killed.
-	for sub, names := range map[string][2]string{
-		rundir.ModelDir: {modelName(2), modelName(3)},
-		rundir.GamesDir: {"gen-000002.pgn", "gen-000003.pgn"},
-		rundir.ShardDir: {shardName(2, mainWorker, 0), shardName(3, mainWorker, 0)},
-		rundir.CheckDir: {trainerName(2), trainerName(3)},
+	for _, c := range []struct{ sub, from, to string }{
+		{rundir.ModelDir, modelName(2), modelName(3)},
+		{rundir.GamesDir, "gen-000002.pgn", "gen-000003.pgn"},
+		{rundir.ShardDir, shardName(2, mainWorker, 0), shardName(3, mainWorker, 0)},
+		{rundir.ShardDir, shardName(2, mainWorker, 0), shardName(3, reanalyseWorker, 0)},
+		{rundir.CheckDir, trainerName(2), trainerName(3)},
 	} {
-		data, err := os.ReadFile(filepath.Join(dir, sub, names[0]))
+		data, err := os.ReadFile(filepath.Join(dir, c.sub, c.from))
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, sub, names[1]), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, c.sub, c.to), data, 0o644); err != nil {
 			return err
 		}
 	}
@@ -416,7 +417,8 @@ func TestResumeDiscardsAfterChecking(t *testing.T) {
 		t.Fatalf("resumed at generation %d, want 2", r.Generation())
 	}
 	for _, gone := range []string{filepath.Join(rundir.ModelDir, modelName(3)), filepath.Join(rundir.GamesDir, "gen-000003.pgn"),
-		filepath.Join(rundir.ShardDir, shardName(3, mainWorker, 0)), filepath.Join(rundir.CheckDir, trainerName(3)),
+		filepath.Join(rundir.ShardDir, shardName(3, mainWorker, 0)), filepath.Join(rundir.ShardDir, shardName(3, reanalyseWorker, 0)),
+		filepath.Join(rundir.CheckDir, trainerName(3)),
 		filepath.Join(rundir.ShardDir, ".gen-000003-w1-000001.samples.zst.tmp42")} {
 		if _, err := os.Stat(filepath.Join(dir, gone)); !os.IsNotExist(err) {
 			t.Errorf("%s is still there (%v)", gone, err)

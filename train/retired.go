@@ -40,6 +40,8 @@ var retiredKeys = []retiredKey{
 	{"selfplay.batch_wait_ms", []string{"0"}, "never set by a preset nor measured in training: self-play's batches do not wait"},
 	{"selfplay.endgame_king_chance", []string{"0.9", "null"}, endgameRecord},
 	{"selfplay.endgame_prince_chance", []string{"0.5", "null"}, endgameRecord},
+	{"selfplay.guard", []string{"0"}, guardRecord},
+	{"selfplay.guard_margin", []string{"null"}, guardRecord},
 }
 
 // The records of settings that left, those that more than one key or
@@ -48,6 +50,7 @@ const (
 	shortTermRecord = "short-term value heads, docs/experiments/2026-11-ablations.md §3: no measurable gain"
 	tacticalRecord  = "tactical input planes, docs/experiments/2026-11-ablations.md §6: lost"
 	leagueRecord    = "fixed opponents in self-play, docs/keyland.md (training against the anchor): no better"
+	guardRecord     = "the guard in every self-play decision, docs/experiments/2026-11-ablations.md §4: lost (selfplay.reanalyse brings its verdicts to the targets instead)"
 	endgameRecord   = "never set by a preset nor measured: the endgame curriculum keeps match.DefaultEndgame's chances"
 )
 

@@ -27,6 +27,8 @@ var retiredOn = map[string]string{
 	"selfplay.batch_wait_ms":         "2",
 	"selfplay.endgame_king_chance":   "0.5",
 	"selfplay.endgame_prince_chance": "1",
+	"selfplay.guard":                 "3",
+	"selfplay.guard_margin":          "40",
 }
 
 // TestRetiredKeys: a run's config written before settings left the

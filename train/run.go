@@ -32,6 +32,10 @@ import (
 
 const mainWorker = "main" // the name of the trainer's own self-play in shard names
 
+// trainerWorker reports whether worker names the trainer's own shards
+// (its self-play or its reanalysis), not another process's.
+func trainerWorker(worker string) bool { return worker == mainWorker || worker == reanalyseWorker }
+
 // runState is the checkpoint of a run: everything written before it is
 // complete, and a resumed run starts from exactly this point.
 type runState struct {
@@ -297,7 +301,7 @@ func (r *Run) newReplay() *Replay {
 }
 
 // discardAfterCheckpoint removes what generations after the checkpoint
-// wrote: their models, game records, the main worker's shards, trainer
+// wrote: their models, game records, the trainer's own shards, trainer
 // checkpoints and log lines. Shards of other self-play processes are kept:
 // they are complete, and the trainer takes them in at its next generation.
 func (r *Run) discardAfterCheckpoint() error {
@@ -325,7 +329,7 @@ func (r *Run) discardAfterCheckpoint() error {
 		return nil
 	}
 	for _, x := range [][3]string{{rundir.ModelDir, "gen-", ".dbm"}, {rundir.GamesDir, "gen-", ".pgn"},
-		{rundir.ShardDir, "gen-", "-" + mainWorker + rundir.ShardExt}, {rundir.CheckDir, "trainer-", ".ckpt"}} {
+		{rundir.ShardDir, "gen-", "-" + mainWorker + rundir.ShardExt}, {rundir.ShardDir, "gen-", "-" + reanalyseWorker + rundir.ShardExt}, {rundir.CheckDir, "trainer-", ".ckpt"}} {
 		if err := later(x[0], x[1], x[2]); err != nil {
 			return err
 		}
@@ -463,8 +467,9 @@ func (r *Run) Train(ctx context.Context, stop <-chan struct{}) error {
 	return nil
 }
 
-// generation runs one generation, a phase at a time: self-play, training,
-// evaluation (and promotion), rating, then the record and the checkpoint.
+// generation runs one generation, a phase at a time: self-play,
+// reanalysis (selfplay.reanalyse), training, evaluation (and promotion),
+// rating, then the record and the checkpoint.
 // Each phase puts what it measured in the generation's metrics.
 func (r *Run) generation(ctx context.Context) error {
 	g := r.state.Generation + 1
@@ -473,6 +478,9 @@ func (r *Run) generation(ctx context.Context) error {
 	m := &runlog.Generation{Generation: g}
 	games, err := r.selfPlay(ctx, g, seed, m)
 	if err != nil {
+		return err
+	}
+	if err := r.reanalyse(ctx, g, seed, m); err != nil {
 		return err
 	}
 	cand, err := r.train(ctx, g, seed, games, m)
@@ -734,6 +742,9 @@ func (r *Run) statusLine(m *runlog.Generation) string {
 	if cfg.SelfPlay.PolicySurprise {
 		games += fmt.Sprintf("  surprise %.3f (%d samples of %d full searches)", m.MeanSurprise, m.GenSamples, m.GenFullSearches)
 	}
+	if m.Reanalysed > 0 {
+		games += fmt.Sprintf("  reanalysed %d (tables %d, vetoed %d, %.0f s)", m.Reanalysed, m.ReanalysedTables, m.ReanalysedVetoed, m.ReanalyseSeconds)
+	}
 	heads := ""
 	if cfg.Network.ScoreHead {
 		heads = fmt.Sprintf(" s %.3f", m.ScoreLoss)
@@ -987,8 +998,11 @@ func (r *Run) printf(format string, args ...any) {
 	}
 }
 
+// shardName is the file name of the shard seq of worker, written by
+// generation gen (the trainer's own: main and reanalyse, one a generation)
+// or with generation gen's network (another worker's).
 func shardName(gen int, worker string, seq int) string {
-	if worker == mainWorker {
+	if trainerWorker(worker) {
 		return fmt.Sprintf("gen-%06d-%s%s", gen, worker, rundir.ShardExt)
 	}
 	return fmt.Sprintf("gen-%06d-%s-%06d%s", gen, worker, seq, rundir.ShardExt)

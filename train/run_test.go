@@ -68,9 +68,8 @@ func TestConfigErrors(t *testing.T) {
 		{"endgame_fraction: 0", "endgame_fraction: 1.5", "selfplay.endgame_fraction"},
 		{"endgame_tables: 0", "endgame_tables: 4", "selfplay.endgame_tables = 4: want 0 or 2 to 3"},
 		{"endgame_soldiers: 0", "endgame_soldiers: -2", "selfplay.endgame_soldiers"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard: 17", "selfplay.guard = 17: want 0 to 16"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard: 2\n    guard_margin: -1", "selfplay.guard_margin = -1"},
-		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard_margin: 50", "selfplay.guard_margin = 50: want no value without selfplay.guard"},
+		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    reanalyse: 1.5", "selfplay.reanalyse = 1.5: want 0 to 1"},
+		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    guard: 2", "selfplay.guard: this setting left the program"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: sometimes", "`sometimes` into bool"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: 0.5", "`0.5` into bool"},
 		{"endgame_soldiers: 0", "endgame_soldiers: 0\n    policy_surprise: true\n    policy_surprise: false", `mapping key "policy_surprise" already defined`},
@@ -155,32 +154,6 @@ func checkWorkersAgree(t *testing.T, m *model.Model, sp SelfPlayConfig) {
 			t.Fatalf("game %d does not replay: %v", i, err)
 		}
 	}
-}
-
-// TestSelfPlayGuard: with selfplay.guard the games change, depend on the
-// seed alone, and replay.
-func TestSelfPlayGuard(t *testing.T) {
-	m := modeltest.NewModel(t, "frostviken", 2)
-	sp := testConfig(t, 1).SelfPlay
-	plain, err := SelfPlay(context.Background(), m, sp, 11, 0, 3, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp.Guard = 2
-	guarded, err := SelfPlay(context.Background(), m, sp, 11, 0, 3, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	same := 0
-	for i := range plain {
-		if slices.Equal(plain[i].Record.Turns, guarded[i].Record.Turns) {
-			same++
-		}
-	}
-	if same == len(plain) {
-		t.Error("the guard changed no game")
-	}
-	checkWorkersAgree(t, m, sp)
 }
 
 // TestSelfPlaySolver: selfplay.solve and selfplay.forced reach the search
@@ -380,9 +353,20 @@ func trainRun(t *testing.T, cfg *Config, dir string) *game.Rules {
 // after one generation and resumed: the results must be identical.
 func TestRunResume(t *testing.T) {
 	straight, rules := straightRun(t)
-
 	split := filepath.Join(t.TempDir(), "split")
-	r, err := CreateRun(split, testConfig(t, 3), rules, "", RunOptions{})
+	resumedRun(t, testConfig(t, 3), rules, split)
+	checkSameRun(t, straight, split)
+	gens, err := runlog.ReadGenerations(filepath.Join(split, runlog.MetricsFile))
+	if err != nil || len(gens) != 3 {
+		t.Fatalf("metrics: %d generations, %v", len(gens), err)
+	}
+}
+
+// resumedRun trains a run of cfg in split for one generation, stops it, and
+// resumes it to its stop.
+func resumedRun(t *testing.T, cfg *Config, rules *game.Rules, split string) {
+	t.Helper()
+	r, err := CreateRun(split, cfg, rules, "", RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,11 +390,6 @@ func TestRunResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Close()
-	checkSameRun(t, straight, split)
-	gens, err := runlog.ReadGenerations(filepath.Join(split, runlog.MetricsFile))
-	if err != nil || len(gens) != 3 {
-		t.Fatalf("metrics: %d generations, %v", len(gens), err)
-	}
 }
 
 // TestRunExtend trains a run to a stop after one generation, then extends

@@ -40,8 +40,8 @@ type SelfPlayGame struct {
 // Player returns the player of self-play at sims simulations a decision,
 // exploring (noise) as self-play games do, or not, as the run's matches
 // play: the shipped player (mcts.ShippedPlayer) with self-play's search,
-// its material blend, its guard (selfplay.guard) and tables
-// (selfplay.endgame_tables), and no cache. The network is the caller's.
+// its material blend and its tables (selfplay.endgame_tables), no guard
+// and no cache. The network is the caller's.
 func (s *SelfPlayConfig) Player(sims int, noise bool) mcts.PlayerConfig {
 	c := mcts.ShippedPlayer("")
 	c.Gumbel, c.Limits, c.Cache = s.Search == "gumbel", mcts.Limits{Sims: sims}, 0
@@ -60,10 +60,6 @@ func (s *SelfPlayConfig) Player(sims int, noise bool) mcts.PlayerConfig {
 	}
 	c.MaterialBlend = s.MaterialBlend
 	c.Guard = mcts.GuardConfig{}
-	if s.Guard > 0 {
-		c.Guard = mcts.DefaultGuard(c.Limits)
-		c.Guard.Depth, c.Guard.Margin, c.Guard.Share, c.Guard.Nodes = s.Guard, s.guardMargin(), 1, 0
-	}
 	c.Endgames = s.EndgameTables
 	return c
 }
@@ -77,27 +73,54 @@ func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint
 	if err := cfg.checkRules(m.Rules); err != nil {
 		return nil, err
 	}
-	// One network evaluator per core, each with its own batcher and its
-	// share of the games: while one core runs a batch through the network,
-	// the other's games are searching or being evaluated too.
+	var (
+		mu    sync.Mutex
+		games []*SelfPlayGame
+	)
+	err := inParallel(ctx, m, &cfg, first, n, "self-play game", func(ctx context.Context, ev mcts.Evaluator, i int) error {
+		g, err := playSelfPlayGame(ctx, m, ev, &cfg, mcts.Mix(seed, uint64(i)))
+		if err != nil {
+			return err
+		}
+		g.Index = i
+		mu.Lock()
+		defer mu.Unlock()
+		games = append(games, g)
+		if onGame != nil {
+			onGame(g)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(games, func(a, b int) bool { return games[a].Index < games[b].Index })
+	return games, nil
+}
+
+// inParallel runs job for i = first, …, first+n-1, cfg.Workers at a time,
+// their network evaluations in batches: one evaluator per core, each with
+// its own batcher and its share of the workers, so that while one core
+// runs a batch through the network the other's jobs are searching or being
+// evaluated too. The first error (named by what and i) cancels the rest
+// and is returned.
+func inParallel(ctx context.Context, m *model.Model, cfg *SelfPlayConfig, first, n int, what string, job func(context.Context, mcts.Evaluator, int) error) error {
 	lanes := max(1, min(runtime.NumCPU(), cfg.Workers/2))
 	batchers := make([]*mcts.Batcher, lanes)
 	for i := range batchers {
 		ev := m.NewEvaluator(cfg.NetBatch, 1)
 		defer ev.Close()
 		if err := ev.SetScoreUtility(cfg.ScoreUtility); err != nil {
-			return nil, fmt.Errorf("self-play: selfplay.score_utility: %w", err)
+			return fmt.Errorf("%s: selfplay.score_utility: %w", what, err)
 		}
 		batchers[i] = mcts.NewBatcher(ev, cfg.NetBatch, 0) // no wait: a batch goes as soon as the network is free
 		defer batchers[i].Close()
 	}
-
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan int)
 	var (
 		mu       sync.Mutex
-		games    []*SelfPlayGame
 		firstErr error
 		wg       sync.WaitGroup
 	)
@@ -105,21 +128,14 @@ func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint
 		batcher := batchers[w%lanes]
 		wg.Go(func() {
 			for i := range jobs {
-				g, err := playSelfPlayGame(ctx, m, batcher, &cfg, mcts.Mix(seed, uint64(i)))
-				mu.Lock()
-				if err != nil {
+				if err := job(ctx, batcher, i); err != nil {
+					mu.Lock()
 					if firstErr == nil {
-						firstErr = fmt.Errorf("self-play game %d: %w", i, err)
+						firstErr = fmt.Errorf("%s %d: %w", what, i, err)
 						cancel()
 					}
-				} else {
-					g.Index = i
-					games = append(games, g)
-					if onGame != nil {
-						onGame(g)
-					}
+					mu.Unlock()
 				}
-				mu.Unlock()
 			}
 		})
 	}
@@ -134,13 +150,9 @@ feed:
 	close(jobs)
 	wg.Wait()
 	if firstErr != nil {
-		return nil, firstErr
+		return firstErr
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	sort.Slice(games, func(a, b int) bool { return games[a].Index < games[b].Index })
-	return games, nil
+	return ctx.Err()
 }
 
 // playSelfPlayGame plays one game of m against itself, its randomness
@@ -162,8 +174,8 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, cf
 }
 
 // gameInPlay is a self-play game under way: its position and record, its
-// players (the search, and the tables and the guard if the config has
-// them), and what its samples' targets need.
+// players (the search, and the tables if the config has them), and what
+// its samples' targets need.
 type gameInPlay struct {
 	cfg    *SelfPlayConfig
 	m      *model.Model
@@ -172,7 +184,6 @@ type gameInPlay struct {
 	g      *SelfPlayGame // the record, the samples and the counts, as they grow
 	search *mcts.Search
 	tables *mcts.EndgameTables
-	guard  *mcts.Guard
 	// turn holds the decisions of the turn under way, which began in
 	// turnStart.
 	turn      []game.Decision
@@ -195,7 +206,7 @@ type gameInPlay struct {
 // or in a share selfplay.endgame_fraction of games from a random endgame
 // (the curriculum, drawn from a stream of its own so that games from the
 // setup are the same whatever its settings); its record, and self-play's
-// search, tables and guard (SelfPlayConfig.Player).
+// search and tables (SelfPlayConfig.Player).
 func newGameInPlay(m *model.Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed uint64) (*gameInPlay, error) {
 	gp := &gameInPlay{cfg: cfg, m: m, rng: rand.New(rand.NewPCG(seed, mcts.Mix(seed, 2))), p: m.Rules.Start()}
 	endgame := false
@@ -214,9 +225,6 @@ func newGameInPlay(m *model.Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed 
 		return nil, err
 	}
 	if gp.tables, err = pc.NewTables(); err != nil {
-		return nil, err
-	}
-	if gp.guard, err = pc.NewGuard(); err != nil {
 		return nil, err
 	}
 	return gp, nil
@@ -274,34 +282,23 @@ func (gp *gameInPlay) playOut(ctx context.Context) error {
 	return nil
 }
 
-// decide chooses the next decision: the only legal one, the only one the
-// guard leaves, or else the search's among those it leaves (searchDecision).
+// decide chooses the next decision: the only legal one, or else the
+// search's (searchDecision).
 func (gp *gameInPlay) decide(ctx context.Context) (game.Decision, error) {
 	legal := gp.p.Decisions(gp.buf[:0])
-	if len(legal) == 0 {
+	switch len(legal) {
+	case 0:
 		return 0, fmt.Errorf("no legal decision in %s, yet the game is not over", gp.p.FEN())
-	}
-	var guarded mcts.Restriction
-	if gp.guard != nil {
-		var err error
-		if guarded, err = gp.guard.Restrict(ctx, &gp.p, mcts.Limits{}); err != nil {
-			return 0, err
-		}
-	}
-	switch {
-	case len(legal) == 1:
+	case 1:
 		return legal[0], nil
-	case guarded.Guarded:
-		return guarded.Only, nil
 	}
-	return gp.searchDecision(ctx, guarded.Excluded)
+	return gp.searchDecision(ctx)
 }
 
-// searchDecision searches the position, without the decisions excluded,
-// with selfplay.full_sims simulations in a share full_fraction of
+// searchDecision searches the position with selfplay.full_sims simulations in a share full_fraction of
 // decisions (playout-cap randomisation), which become samples, and
 // fast_sims in the others, and returns the search's choice.
-func (gp *gameInPlay) searchDecision(ctx context.Context, excluded []game.Decision) (game.Decision, error) {
+func (gp *gameInPlay) searchDecision(ctx context.Context) (game.Decision, error) {
 	full := gp.rng.Float64() < gp.cfg.FullFraction
 	sims := gp.cfg.FastSims
 	if full {
@@ -309,28 +306,34 @@ func (gp *gameInPlay) searchDecision(ctx context.Context, excluded []game.Decisi
 	}
 	s := gp.search
 	s.SetPosition(gp.p)
-	if err := s.Exclude(excluded); err != nil {
-		return 0, err
-	}
 	res, err := s.Run(ctx, mcts.Limits{Sims: sims})
 	if err != nil {
 		return 0, err
 	}
 	gp.g.Searches++
 	if full {
-		gp.idx = gp.m.Encoder.LegalIndices(&gp.p, res.Legal, gp.idx[:0])
-		pol := make([]samples.PolicyEntry, 0, len(gp.idx))
-		for k, j := range gp.idx {
-			if res.Policy[k] > 0 {
-				pol = append(pol, samples.PolicyEntry{Index: uint16(j), Prob: res.Policy[k]})
-			}
-		}
+		var pol []samples.PolicyEntry
+		pol, gp.idx = policyTarget(gp.m.Encoder, &gp.p, res.Legal, res.Policy, gp.idx)
 		gp.g.Samples = append(gp.g.Samples, samples.Sample{Position: gp.p, Policy: pol, Value: max(-1, min(1, res.Value)), Full: true})
 		gp.sampleAt = append(gp.sampleAt, len(gp.balance))
 		gp.surprise = append(gp.surprise, res.PolicySurprise())
 	}
 	conf := s.Config()
 	return res.Choose(conf.TemperatureAt(len(gp.g.Record.Turns)), gp.rng), nil
+}
+
+// policyTarget returns the policy target of probabilities probs over the
+// decisions legal in p: an entry for each decision of probability above
+// 0, at its policy index. idx is room for the indices, returned for reuse.
+func policyTarget(enc *encode.Encoder, p *game.Position, legal []game.Decision, probs []float32, idx []int32) ([]samples.PolicyEntry, []int32) {
+	idx = enc.LegalIndices(p, legal, idx[:0])
+	pol := make([]samples.PolicyEntry, 0, len(idx))
+	for k, j := range idx {
+		if probs[k] > 0 {
+			pol = append(pol, samples.PolicyEntry{Index: uint16(j), Prob: probs[k]})
+		}
+	}
+	return pol, idx
 }
 
 // finish ends the game's record with its result (the rules', or the

@@ -148,8 +148,8 @@ func (st *runState) checkModel(path string, m *model.Model, g int) error {
 }
 
 // shardNameRE matches the names shardName gives: generation, then "main"
-// or a worker's name and sequence number.
-var shardNameRE = regexp.MustCompile(`^gen-([0-9]{6,9})-(?:(main)|([A-Za-z0-9_.]+)-[0-9]{6,9})\.samples\.zst$`)
+// or "reanalyse" (the trainer's) or a worker's name and sequence number.
+var shardNameRE = regexp.MustCompile(`^gen-([0-9]{6,9})-(?:(main|reanalyse)|([A-Za-z0-9_.]+)-[0-9]{6,9})\.samples\.zst$`)
 
 // parseShardName reads the generation and worker of a shard's file name
 // as shardName writes it.
@@ -164,8 +164,8 @@ func parseShardName(name string) (gen int, worker string, ok bool) {
 
 // checkShard verifies that a shard named name with header h is one the
 // run wrote under that name: its own run, the worker of its name, and
-// games of the model its name says (the main worker's shard of generation
-// g holds games of an earlier generation's model; another worker's shard
+// games of the model its name says (the trainer's shards of generation g
+// hold searches of an earlier generation's model; another worker's shard
 // is named by the generation of the model that played).
 func (st *runState) checkShard(name string, h samples.Header) error {
 	gen, worker, ok := parseShardName(name)
@@ -176,7 +176,7 @@ func (st *runState) checkShard(name string, h samples.Header) error {
 		return fmt.Errorf("from another run (run %q, this run is %q)", h.Run, st.Run)
 	case h.Worker != worker:
 		return fmt.Errorf("written by worker %q, not by %q as its name says: it was renamed", h.Worker, worker)
-	case worker == mainWorker && h.Generation >= gen, worker != mainWorker && h.Generation != gen:
+	case trainerWorker(worker) && h.Generation >= gen, !trainerWorker(worker) && h.Generation != gen:
 		return fmt.Errorf("holds games of generation %d's network, which its name rules out: it was renamed", h.Generation)
 	}
 	return nil

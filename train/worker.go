@@ -43,8 +43,8 @@ var workerNameRE = regexp.MustCompile(`^[A-Za-z0-9_.]+$`)
 // complete shards under new names, which the trainer takes in at its next
 // generation.
 func SelfPlayWorker(ctx context.Context, dir string, opts WorkerOptions) error {
-	if !workerNameRE.MatchString(opts.Name) || opts.Name == mainWorker {
-		return fmt.Errorf("worker name %q: use letters, digits, '_' and '.', and not %q", opts.Name, mainWorker)
+	if !workerNameRE.MatchString(opts.Name) || trainerWorker(opts.Name) {
+		return fmt.Errorf("worker name %q: use letters, digits, '_' and '.', and not %q or %q", opts.Name, mainWorker, reanalyseWorker)
 	}
 	if _, err := readState(dir); err != nil {
 		return err
