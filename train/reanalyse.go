@@ -98,18 +98,12 @@ const (
 // how they were set (see Reanalyse).
 func reanalyseOne(ctx context.Context, m *model.Model, pc *mcts.PlayerConfig, ev mcts.Evaluator, seed uint64, s samples.Sample) (samples.Sample, int, error) {
 	p := s.Position
-	legal := p.Decisions(nil)
-	if len(legal) == 0 {
+	if len(p.Decisions(nil)) == 0 {
 		return s, 0, fmt.Errorf("no legal decision in %s", p.FEN())
 	}
-	one := func(d game.Decision) []float32 {
-		probs := make([]float32, len(legal))
-		for k, l := range legal {
-			if l == d {
-				probs[k] = 1
-			}
-		}
-		return probs
+	one := func(d game.Decision) []samples.PolicyEntry { // all the probability on d
+		pol, _ := policyTarget(m.Encoder, &p, []game.Decision{d}, []float32{1}, nil)
+		return pol
 	}
 	tables, err := pc.NewTables()
 	if err != nil {
@@ -121,7 +115,7 @@ func reanalyseOne(ctx context.Context, m *model.Model, pc *mcts.PlayerConfig, ev
 			return s, 0, err
 		}
 		if ok {
-			s.Policy, _ = policyTarget(m.Encoder, &p, legal, one(ds[0]), nil)
+			s.Policy = one(ds[0])
 			s.Target, s.Value = float32(res.Outcome), float32(res.Outcome)
 			return s, byTables, nil
 		}
@@ -139,7 +133,7 @@ func reanalyseOne(ctx context.Context, m *model.Model, pc *mcts.PlayerConfig, ev
 		how = byVeto
 	}
 	if guarded.Guarded {
-		s.Policy, _ = policyTarget(m.Encoder, &p, legal, one(guarded.Only), nil)
+		s.Policy = one(guarded.Only)
 		return s, how, nil
 	}
 	search, err := mcts.NewSearch(pc.Evaluator(ev), pc.SearchConfig(seed))

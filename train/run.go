@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,9 +33,13 @@ import (
 
 const mainWorker = "main" // the name of the trainer's own self-play in shard names
 
-// trainerWorker reports whether worker names the trainer's own shards
-// (its self-play or its reanalysis), not another process's.
-func trainerWorker(worker string) bool { return worker == mainWorker || worker == reanalyseWorker }
+// trainerWorkers name the trainer's own shards, one of each a generation:
+// its self-play and its reanalysis.
+var trainerWorkers = []string{mainWorker, reanalyseWorker}
+
+// trainerWorker reports whether worker names the trainer's own shards,
+// not another process's.
+func trainerWorker(worker string) bool { return slices.Contains(trainerWorkers, worker) }
 
 // runState is the checkpoint of a run: everything written before it is
 // complete, and a resumed run starts from exactly this point.
@@ -328,8 +333,11 @@ func (r *Run) discardAfterCheckpoint() error {
 		}
 		return nil
 	}
-	for _, x := range [][3]string{{rundir.ModelDir, "gen-", ".dbm"}, {rundir.GamesDir, "gen-", ".pgn"},
-		{rundir.ShardDir, "gen-", "-" + mainWorker + rundir.ShardExt}, {rundir.ShardDir, "gen-", "-" + reanalyseWorker + rundir.ShardExt}, {rundir.CheckDir, "trainer-", ".ckpt"}} {
+	dirs := [][3]string{{rundir.ModelDir, "gen-", ".dbm"}, {rundir.GamesDir, "gen-", ".pgn"}, {rundir.CheckDir, "trainer-", ".ckpt"}}
+	for _, w := range trainerWorkers {
+		dirs = append(dirs, [3]string{rundir.ShardDir, "gen-", "-" + w + rundir.ShardExt})
+	}
+	for _, x := range dirs {
 		if err := later(x[0], x[1], x[2]); err != nil {
 			return err
 		}
