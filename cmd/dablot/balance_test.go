@@ -43,7 +43,7 @@ func TestBalanceCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "study")
 	code, stdout, stderr := run("analyse", "balance", "--variants", "frostviken,daablot", "--models", models, "--games", "2",
 		"--sims", "4,8", "--main-sims", "4", "--open", "2", "--check-games", "2", "--anchor", "alphabeta:depth=1",
-		"--threads", "1", "--workers", "2", "--out", out)
+		"--guard", "1", "--threads", "1", "--workers", "2", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}
@@ -119,7 +119,7 @@ func TestBalancePreset(t *testing.T) {
 	}
 	out := filepath.Join(dir, "study")
 	args := []string{"analyse", "balance", "--variants", "frostviken", "--models", filepath.Join(dir, "none"), "--preset", preset,
-		"--games", "2", "--sims", "4", "--check-games", "0", "--threads", "1", "--workers", "2", "--out", out}
+		"--games", "2", "--sims", "4", "--check-games", "0", "--guard", "0", "--threads", "1", "--workers", "2", "--out", out}
 	code, stdout, stderr := run(args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
@@ -202,7 +202,7 @@ func TestBalanceResume(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "study")
 	args := []string{"analyse", "balance", "--variants", "frostviken,daablot", "--models", models, "--games", "2",
-		"--sims", "4", "--open", "2", "--check-games", "2", "--anchor", "alphabeta:depth=1",
+		"--sims", "4", "--open", "2", "--check-games", "2", "--anchor", "alphabeta:depth=1", "--guard", "1",
 		"--threads", "1", "--workers", "2", "--out", out}
 	if o, err := runCmd(t, args...); err != nil {
 		t.Fatalf("%v\n%s", err, o)

@@ -60,6 +60,7 @@ func smallOptions(games int, seed uint64) Options {
 	o.Games, o.Sims, o.MainSims, o.Seed = games, []int{4, 8}, 4, seed
 	o.CheckGames = 0
 	o.Workers = 4
+	o.Guard = 1 // a guard, but a cheap one: 16 turns take most of a test's time
 	return o
 }
 
@@ -296,6 +297,7 @@ func TestUnreliable(t *testing.T) {
 	o := smallOptions(2, 1)
 	o.Sims = []int{4}
 	o.CheckAnchor, o.CheckGames = "alphabeta:depth=1", 4
+	o.Guard = mcts.DefaultGuardDepth
 	guarded, _ := studyGames(t, m, o)
 	o.Guard = 0
 	res, games := studyGames(t, m, o)

@@ -11,7 +11,8 @@ import (
 )
 
 // A study of frostviken with a tiny untrained network: four games at each
-// of two strengths, without the anchor check (so the figures are flagged).
+// of two strengths, with a guard of one turn (the shipped 16 are most of the
+// time), without the anchor check (so the figures are flagged).
 // A real study loads a trained model (model.LoadModel) and keeps the
 // defaults: 100 games at 50, 200 and 800 simulations and 20 games against
 // alphabeta:depth=4.
@@ -23,7 +24,7 @@ func ExampleStudy() {
 	}
 	opts := balance.DefaultOptions()
 	opts.Games, opts.Sims, opts.MainSims = 4, []int{4, 8}, 8
-	opts.CheckGames = 0
+	opts.CheckGames, opts.Guard = 0, 1
 	res, err := balance.Study(context.Background(), m, opts)
 	if err != nil {
 		fmt.Println(err)
