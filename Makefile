@@ -27,14 +27,17 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
-# The plain (pure Go, CGO_ENABLED=0) build must always work. The tests'
-# output goes through internal/testlog: plain go test's lines, and every
-# skipped test with its reason (the browser test without Chromium).
+# The plain (pure Go, CGO_ENABLED=0) build must always work. The tests run
+# with the fast kernel, as the binaries do (the plain one's gonum matrix
+# products were most of the training tests' time), and the network's
+# packages again with the plain kernel. The tests' output goes through
+# internal/testlog: plain go test's lines, and every skipped test with its
+# reason (the browser test without Chromium).
 test: fmt-check vet
 	CGO_ENABLED=0 $(GO) build ./...
-	set -o pipefail; $(GO) test -json $(TESTFLAGS) ./... | $(GO) run ./internal/testlog
 	$(FAST) $(GO) vet ./net/...
-	$(FAST) $(GO) test $(TESTFLAGS) ./net/...
+	set -o pipefail; $(FAST) $(GO) test -json $(TESTFLAGS) ./... | $(GO) run ./internal/testlog
+	$(GO) test $(TESTFLAGS) ./net/...
 
 # Speed benchmarks; -short skips the analyses written as benchmarks
 # (BenchmarkFallBehind), which take most of an hour.

@@ -357,22 +357,3 @@ func TestConfigKeys(t *testing.T) {
 	}
 	t.Logf("%d settings", len(keys))
 }
-
-// configKeys returns the YAML paths of the leaf keys of struct type st,
-// each prefixed with prefix: a struct field's keys are its fields', a
-// list or a pointer is one key, and a field not written (yaml:"-") none.
-func configKeys(st reflect.Type, prefix string) []string {
-	var keys []string
-	for f := range st.Fields() {
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "-" {
-			continue
-		}
-		if f.Type.Kind() == reflect.Struct {
-			keys = append(keys, configKeys(f.Type, prefix+name+".")...)
-			continue
-		}
-		keys = append(keys, prefix+name)
-	}
-	return keys
-}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -129,6 +131,12 @@ func setPath(m *yaml.Node, kv string) error {
 				j = k
 			}
 		}
+		if j < 0 && i == len(parts)-1 && slices.Contains(configKeys(reflect.TypeFor[Config](), ""), key) {
+			// A setting the run's file leaves out (at its zero value,
+			// or newer than the file): this binary knows it.
+			node.Content = append(node.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: p}, nil)
+			j = len(node.Content) - 2
+		}
 		if j < 0 {
 			return fmt.Errorf("the run's config has no %s", strings.Join(parts[:i+1], "."))
 		}
@@ -173,4 +181,23 @@ func copyTree(src, dst string) error {
 			return err
 		})
 	})
+}
+
+// configKeys returns the YAML paths of the leaf keys of struct type st,
+// each prefixed with prefix: a struct field's keys are its fields', a
+// list or a pointer is one key, and a field not written (yaml:"-") none.
+func configKeys(st reflect.Type, prefix string) []string {
+	var keys []string
+	for f := range st.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" {
+			continue
+		}
+		if f.Type.Kind() == reflect.Struct {
+			keys = append(keys, configKeys(f.Type, prefix+name+".")...)
+			continue
+		}
+		keys = append(keys, prefix+name)
+	}
+	return keys
 }
