@@ -23,7 +23,8 @@ self-play games: the side that lost its king first, and material leads.
 --curve FILE plots the rows of dablot ladder --curve (docs/curve.tsv): the Elo of
 each snapshot against alphabeta:ms=T and against classical:ms=T, and over the first
 snapshot (the matches of each snapshot against the one before it, summed), against
-CPU hours, with 95 % bands. It prints the numbers and writes the plot to --out
+CPU hours, with 95 % bands, and each join (a snapshot started by --init from another
+model than the one before it) as a dotted line. It prints the numbers and writes the plot to --out
 (default docs/img/curve-VARIANT.png). A file of several curves plots the one measured
 last of those --variant, --ms and --snapshots (the ladder's --curve DIR) select.`,
 	run: runReport,
@@ -75,6 +76,9 @@ func runCurveReport(out io.Writer, file, png, variant string, ms int, snapshots 
 	c, others, err := report.SelectCurve(curves, variant, ms, snapshots)
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
+	}
+	if err := report.FindJoins(c); err != nil {
+		return err
 	}
 	fmt.Fprint(out, c.Table())
 	for _, o := range others {

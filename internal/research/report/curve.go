@@ -40,6 +40,9 @@ type Curve struct {
 	AlphaBeta, Classical string
 	// Points are the snapshots in order of CPU hours.
 	Points []CurvePoint
+	// Joins are where the run went on from a model by --init (FindJoins
+	// sets them; Curves leaves them empty).
+	Joins []CurveJoin
 }
 
 // CurvePoint is one snapshot of a curve.
@@ -217,6 +220,9 @@ func (c *Curve) Table() string {
 		fmt.Fprintf(w, "%gh\t%s\t%s\t%s\t%s\n", pt.Hours, eloCell(pt.AlphaBeta), eloCell(pt.Classical), prev, chain)
 	}
 	w.Flush()
+	for _, j := range c.Joins {
+		fmt.Fprintf(&b, "join at %gh: the run went on from %s by --init (an empty replay window, a new optimizer) before the %gh snapshot\n", j.Hours, j.From, j.After)
+	}
 	return b.String()
 }
 
@@ -343,11 +349,31 @@ func CurvePlot(c *Curve) (*plot.Plot, error) {
 	p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = first/1.25, last*1.25
 	p.Y.Min, p.Y.Max = min(p.Y.Min, lo), max(p.Y.Max, hi)
+	if err := addJoins(p, c.Joins); err != nil {
+		return nil, err
+	}
 	if len(skipped) > 0 {
 		p.Title.Text += "\n(not drawn, every game won or lost: " + strings.Join(skipped, ", ") + ")"
 	}
 	placeLegend(p, covered)
 	return p, nil
+}
+
+// addJoins draws each join as a vertical dotted line across the plot's
+// range, with one legend entry for them all.
+func addJoins(p *plot.Plot, joins []CurveJoin) error {
+	for i, j := range joins {
+		line, err := plotter.NewLine(plotter.XYs{{X: j.Hours, Y: p.Y.Min}, {X: j.Hours, Y: p.Y.Max}})
+		if err != nil {
+			return err
+		}
+		line.Color, line.Dashes = color.Gray{Y: 96}, []vg.Length{vg.Points(2), vg.Points(2)}
+		p.Add(line)
+		if i == 0 {
+			p.Legend.Add("a join: --init from an earlier model", line)
+		}
+	}
+	return nil
 }
 
 // finiteOr returns x, or else if x is infinite or NaN.
