@@ -6,11 +6,11 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/internal/cputime"
+	"github.com/dablot-zero/dablot/internal/pool"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net/model"
 )
@@ -123,8 +123,7 @@ func MeasureGuard(ctx context.Context, m *model.Model, ps []PlayerPosition, opt 
 		}
 	}
 	rows := make([]GuardRow, len(ps))
-	var mu sync.Mutex
-	err := parallel(len(ps), opt.Threads, func() (func(int) error, func(), error) {
+	err := pool.Run(len(ps), opt.Threads, func() (func(int) error, func(), error) {
 		ev := m.NewEvaluator(64, 1)
 		g, err := mcts.NewGuard(opt.Depth, opt.Margin, mcts.DefaultGuardShare)
 		if err != nil {
@@ -139,14 +138,9 @@ func MeasureGuard(ctx context.Context, m *model.Model, ps []PlayerPosition, opt 
 			}
 			row.Index, row.Record = i, ps[i].Record
 			rows[i] = row
-			if onDone != nil {
-				mu.Lock()
-				onDone()
-				mu.Unlock()
-			}
 			return nil
 		}, ev.Close, nil
-	})
+	}, onDone)
 	return rows, err
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/game/endgame"
+	"github.com/dablot-zero/dablot/internal/pool"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
@@ -133,7 +134,7 @@ func MeasurePositions(ctx context.Context, m *model.Model, ps []game.Position, o
 	}
 	rows := make([]*PositionRow, len(ps))
 	var mu sync.Mutex
-	err := parallel(len(todo), opt.Threads, func() (func(int) error, func(), error) {
+	err := pool.Run(len(todo), opt.Threads, func() (func(int) error, func(), error) {
 		ev := m.NewEvaluator(64, 1)
 		return func(k int) error {
 				i := todo[k]
@@ -151,7 +152,7 @@ func MeasurePositions(ctx context.Context, m *model.Model, ps []game.Position, o
 			}, func() {
 				ev.Close()
 			}, nil
-	})
+	}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -281,8 +282,7 @@ func runSearches(ctx context.Context, net mcts.Evaluator, p *game.Position, best
 // searches are those MeasurePositions ran, with the same noise; a choice
 // that comes out otherwise is an error.
 func MeasureSearches(ctx context.Context, m *model.Model, ps []game.Position, rows []PositionRow, opt PositionOptions, onDone func()) error {
-	var mu sync.Mutex
-	return parallel(len(rows), opt.Threads, func() (func(int) error, func(), error) {
+	return pool.Run(len(rows), opt.Threads, func() (func(int) error, func(), error) {
 		ev := m.NewEvaluator(64, 1)
 		return func(k int) error {
 			r := &rows[k]
@@ -306,14 +306,9 @@ func MeasureSearches(ctx context.Context, m *model.Model, ps []game.Position, ro
 				}
 			}
 			r.PriorBest, r.Searches = float64(raw.Priors[best]), searches
-			if onDone != nil {
-				mu.Lock()
-				onDone()
-				mu.Unlock()
-			}
 			return nil
 		}, ev.Close, nil
-	})
+	}, onDone)
 }
 
 // cluster is the cluster of r in the summaries' intervals: its sample's
@@ -357,52 +352,4 @@ func argmax(xs []float32) int {
 		}
 	}
 	return best
-}
-
-// parallel calls work(i) for i = 0 … n-1 over threads goroutines (at most
-// n), each with a work function of its own from newWorker (and a function
-// that releases it), and stops at the first error.
-func parallel(n, threads int, newWorker func() (func(int) error, func(), error)) error {
-	if n == 0 {
-		return nil
-	}
-	threads = max(1, min(threads, n))
-	works := make([]func(int) error, 0, threads)
-	for range threads {
-		work, done, err := newWorker()
-		if err != nil {
-			return err
-		}
-		defer done()
-		works = append(works, work)
-	}
-	var (
-		mu    sync.Mutex
-		next  int
-		first error
-		wg    sync.WaitGroup
-	)
-	for _, work := range works {
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				i := next
-				next++
-				stop := i >= n || first != nil
-				mu.Unlock()
-				if stop {
-					return
-				}
-				if err := work(i); err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return first
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/pool"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
 )
@@ -34,11 +35,11 @@ func JudgePlayer(ctx context.Context, positions []game.Position, f *mcts.Factory
 	st := BlunderStats{Positions: len(positions)}
 	losses := make([]float64, len(positions))
 	w := uint64(0)
-	err := parallel(len(positions), threads, func() (func(int) error, error) {
+	err := pool.Run(len(positions), threads, func() (func(int) error, func(), error) {
 		pl, err := f.New(seed + w)
 		w++
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var j mcts.TurnJudge
 		return func(i int) error {
@@ -49,7 +50,7 @@ func JudgePlayer(ctx context.Context, positions []game.Position, f *mcts.Factory
 			}
 			losses[i] = j.Loss(&p, &after)
 			return nil
-		}, nil
+		}, nil, nil
 	}, onDone)
 	if err != nil {
 		return st, err

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/pool"
 	"github.com/dablot-zero/dablot/mcts"
 )
 
@@ -70,10 +70,10 @@ func KingHuntPositions(recs []*game.Record, r *game.Rules, from, to, every int) 
 // order of positions.
 func HuntKings(ctx context.Context, positions []KingHuntPosition, cfg mcts.AlphaBetaConfig, threads int, onDone func()) ([]KingHuntStats, []KingHuntFind, error) {
 	results := make([]mcts.ABResult, len(positions))
-	err := parallel(len(positions), threads, func() (func(int) error, error) {
+	err := pool.Run(len(positions), threads, func() (func(int) error, func(), error) {
 		ab, err := mcts.NewAlphaBetaPlayer(cfg)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		return func(i int) error {
 			res, err := ab.Search(ctx, &positions[i].Position)
@@ -82,7 +82,7 @@ func HuntKings(ctx context.Context, positions []KingHuntPosition, cfg mcts.Alpha
 			}
 			results[i] = res
 			return nil
-		}, nil
+		}, nil, nil
 	}, onDone)
 	if err != nil {
 		return nil, nil, err
@@ -109,51 +109,4 @@ func HuntKings(ctx context.Context, positions []KingHuntPosition, cfg mcts.Alpha
 		stats[k].Depth /= float64(stats[k].Positions)
 	}
 	return stats, finds, nil
-}
-
-// parallel calls work(i) for i = 0 … n-1 over threads goroutines (at most
-// n), each with a work function of its own from newWorker, and stops at the
-// first error. onDone, if not nil, is called after each item, one call at a
-// time.
-func parallel(n, threads int, newWorker func() (func(int) error, error), onDone func()) error {
-	threads = max(1, min(threads, n))
-	workers := make([]func(int) error, threads)
-	for w := range workers {
-		fn, err := newWorker()
-		if err != nil {
-			return err
-		}
-		workers[w] = fn
-	}
-	var (
-		mu    sync.Mutex
-		next  int
-		first error
-		wg    sync.WaitGroup
-	)
-	for _, work := range workers {
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				i := next
-				next++
-				stop := i >= n || first != nil
-				mu.Unlock()
-				if stop {
-					return
-				}
-				err := work(i)
-				mu.Lock()
-				if err != nil && first == nil {
-					first = err
-				}
-				if err == nil && onDone != nil {
-					onDone()
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	return first
 }
