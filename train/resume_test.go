@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
+	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
@@ -56,6 +57,15 @@ func smokeRun(t *testing.T) (dir, ckpt1 string) {
 	return dir, filepath.Join(fixture.root, trainerName(1))
 }
 
+// fixtureRules are the smoke run's: keyland's, with a limit of 200 plies.
+// Its games of a tiny network run to keyland's 1000-ply limit; at 200 the
+// fixture takes a fifth of the time and tests the same.
+func fixtureRules() *game.Rules {
+	rules := *configs.MustVariant("keyland")
+	rules.MaxPlies = 200
+	return &rules
+}
+
 func makeSmokeRun() (err error) {
 	if fixture.root, err = os.MkdirTemp("", "dablot-resume-test-"); err != nil {
 		return err
@@ -66,7 +76,7 @@ func makeSmokeRun() (err error) {
 	}
 	cfg.Stop = StopConfig{Generations: 8}
 	dir := filepath.Join(fixture.root, "run")
-	r, err := CreateRun(dir, cfg, configs.MustVariant("keyland"), "", RunOptions{})
+	r, err := CreateRun(dir, cfg, fixtureRules(), "", RunOptions{})
 	if err != nil {
 		return err
 	}
@@ -197,13 +207,13 @@ func replaceFile(t *testing.T, src, dst string) {
 // variant) as edit changes its header and samples.
 func rewriteShard(t *testing.T, path string, edit func(*samples.Header, []samples.Sample)) {
 	t.Helper()
-	keyland := configs.MustVariant("keyland")
-	h, ss, err := samples.Read(path, keyland)
+	rules := fixtureRules()
+	h, ss, err := samples.Read(path, rules)
 	if err != nil {
 		t.Fatal(err)
 	}
 	edit(&h, ss)
-	if err := samples.Write(path, keyland, h, ss); err != nil {
+	if err := samples.Write(path, rules, h, ss); err != nil {
 		t.Fatal(err)
 	}
 }

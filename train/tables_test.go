@@ -8,7 +8,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/game/endgame"
+	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/net/model/modeltest"
 )
 
@@ -30,6 +30,10 @@ func TestSelfPlayEndgameTables(t *testing.T) {
 		return games
 	}
 	plain, tabled := play(0), play(3)
+	tables, err := mcts.NewEndgameTables(3)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ended, sampled := 0, 0
 	for i, g := range tabled {
 		full := plain[i].Record.Turns
@@ -50,11 +54,12 @@ func TestSelfPlayEndgameTables(t *testing.T) {
 		if p.PieceCount() > 3 {
 			t.Fatalf("game %d adjudicated with %d pieces: %s", i, p.PieceCount(), p.FEN())
 		}
-		tb, err := endgame.Solve(context.Background(), m.Rules, []endgame.Material{endgame.MaterialOf(&p)}, nil)
+		// The shared tables self-play probes (solved once a process;
+		// mcts's tests check them against the endings solved afresh).
+		_, res, ok, err := tables.Play(context.Background(), &p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, ok := tb.Probe(&p)
 		if !ok {
 			t.Fatalf("game %d: the tables do not hold %s", i, p.FEN())
 		}
