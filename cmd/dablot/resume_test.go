@@ -46,7 +46,7 @@ func keepRecords(t *testing.T, path string, n int, torn bool) {
 func TestArenaResume(t *testing.T) {
 	dir := t.TempDir()
 	records := filepath.Join(dir, "games.jsonl")
-	args := []string{"arena", "--variant", "dablot", "--a", "alphabeta:depth=1", "--b", "mcts:eval=rollout,sims=8,rollout=40",
+	args := []string{"arena", "--variant", "dablot", "--a", "alphabeta:depth=1", "--b", "mcts:eval=rollout,sims=8,rollout=40,guard=0",
 		"--games", "4", "--open", "2", "--threads", "2", "--seed", "5", "--out", records}
 	wdl := regexp.MustCompile(`(?m)^A W/D/L .*$`)
 	whole, err := runCmd(t, args...)

@@ -99,7 +99,7 @@ func TestArenaDeterministic(t *testing.T) {
 	r := configs.MustVariant("dablot")
 	run := func(threads int) []string {
 		res, err := RunArena(context.Background(), ArenaConfig{
-			Rules: r, A: factory(t, "greedy"), B: factory(t, "mcts:eval=rollout,sims=8,rollout=50"), Games: 4,
+			Rules: r, A: factory(t, "greedy"), B: factory(t, "mcts:eval=rollout,sims=8,rollout=50,guard=0"), Games: 4,
 			Threads: threads, Seed: 77, OpeningTurns: 2,
 		})
 		if err != nil {

@@ -15,7 +15,7 @@ func resumeMatch(t *testing.T, games int) ArenaConfig {
 	t.Helper()
 	return ArenaConfig{
 		Rules: configs.MustVariant("dablot"), A: factory(t, "alphabeta:depth=1"),
-		B: factory(t, "mcts:eval=rollout,sims=8,rollout=40"), Games: games, Threads: 2, Seed: 21, OpeningTurns: 2,
+		B: factory(t, "mcts:eval=rollout,sims=8,rollout=40,guard=0"), Games: games, Threads: 2, Seed: 21, OpeningTurns: 2,
 	}
 }
 
