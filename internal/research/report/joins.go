@@ -36,39 +36,45 @@ type CurveJoin struct {
 // is no join: a curve may begin from a model.
 func FindJoins(c *Curve) error {
 	c.Joins = nil
-	byChecksum, err := folderChecksums(c.Folder)
+	files, err := folderModels(c.Folder)
 	if err != nil {
 		return err
 	}
+	byChecksum := map[string]folderFile{}
+	for _, f := range files {
+		byChecksum[f.checksum] = f
+	}
 	prev := ""
 	for i, pt := range c.Points {
-		m, err := model.LoadModel(pt.Model)
-		if err != nil {
-			return fmt.Errorf("the curve's joins: %w", err)
+		f, ok := files[filepath.Base(pt.Model)]
+		if !ok {
+			return fmt.Errorf("the curve's joins: snapshot %s is not in %s", pt.Model, c.Folder)
 		}
-		from := m.Training.InitSHA256
-		if i > 0 && from != "" && from != prev {
-			j := CurveJoin{From: from, After: pt.Hours, Hours: (c.Points[i-1].Hours + pt.Hours) / 2}
-			if f, ok := byChecksum[from]; ok && f.hours > 0 {
-				j.From, j.Hours = f.name, f.hours
-			} else if ok {
-				j.From = f.name
+		if i > 0 && f.init != "" && f.init != prev {
+			j := CurveJoin{From: f.init, After: pt.Hours, Hours: (c.Points[i-1].Hours + pt.Hours) / 2}
+			if start, ok := byChecksum[f.init]; ok {
+				j.From = start.name
+				if start.hours > 0 {
+					j.Hours = start.hours
+				}
 			}
 			c.Joins = append(c.Joins, j)
 		}
-		prev = from
+		prev = f.init
 	}
 	return nil
 }
 
 // folderFile is a model file of a curve's folder.
 type folderFile struct {
-	name  string
-	hours float64 // from its name, NAME-Hh.dbm; 0 if it gives none
+	name     string
+	hours    float64 // from its name, NAME-Hh.dbm; 0 if it gives none
+	checksum string  // its own
+	init     string  // the checksum of the model its run started from (--init), if any
 }
 
-// folderChecksums maps the checksum of every model file in dir to it.
-func folderChecksums(dir string) (map[string]folderFile, error) {
+// folderModels reads every model file in dir, by name.
+func folderModels(dir string) (map[string]folderFile, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("the curve's joins: %w", err)
@@ -78,13 +84,12 @@ func folderChecksums(dir string) (map[string]folderFile, error) {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".dbm") {
 			continue
 		}
-		path := filepath.Join(dir, e.Name())
-		m, err := model.LoadModel(path)
+		m, err := model.LoadModel(filepath.Join(dir, e.Name()))
 		if err != nil {
 			return nil, fmt.Errorf("the curve's joins: %w", err)
 		}
 		_, h, _ := rundir.ParseSnapshotName(e.Name())
-		out[m.Metadata[net.MetaChecksum]] = folderFile{name: e.Name(), hours: h}
+		out[e.Name()] = folderFile{name: e.Name(), hours: h, checksum: m.Metadata[net.MetaChecksum], init: m.Training.InitSHA256}
 	}
 	return out, nil
 }
