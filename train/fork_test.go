@@ -38,8 +38,5 @@ func TestSetPath(t *testing.T) {
 			t.Errorf("%s: %v\n%s", tc.kv, err, out)
 			continue
 		}
-		if _, err := ParseConfig(append([]byte("name: x\n"), out...)); err != nil && strings.Contains(err.Error(), "reanalyse") {
-			t.Errorf("%s: the config written does not parse: %v", tc.kv, err)
-		}
 	}
 }
