@@ -124,9 +124,6 @@ type AlphaBetaPlayer struct {
 	killers [maxPly + 1][2]game.Decision
 	history [2][numMoves]int32
 	keys    [2 * game.MaxPoints]int64
-	// learned, if set, evaluates in place of the weights and mobility
-	// (SetLearned).
-	learned *LearnedEval
 	// Nodes counts the nodes searched so far; Elapsed the time spent.
 	Nodes   int64
 	Elapsed time.Duration
@@ -650,18 +647,14 @@ func (ab *AlphaBetaPlayer) order(p *game.Position, legal []game.Decision, first 
 }
 
 // Evaluate is the static evaluation of p for its side to move: material
-// balance, mobility balance and the hunt term, the first two learned if
-// SetLearned gave a LearnedEval. The game must not be over.
+// balance, mobility balance and the hunt term. The game must not be over.
 func (ab *AlphaBetaPlayer) Evaluate(p *game.Position) int {
 	ab.setSteps(p.Rules())
 	me := p.SideToMove()
-	mat, mob := ab.materialLead(p), ab.cfg.Mobility
-	if ab.learned != nil {
-		mat, mob = ab.learned.squares(p), ab.learned.Mobility
-	}
+	mat := ab.materialLead(p)
 	v := mat
-	if mob != 0 {
-		v += mob * (ab.mobility(p, me) - ab.mobility(p, me.Other()))
+	if ab.cfg.Mobility != 0 {
+		v += ab.cfg.Mobility * (ab.mobility(p, me) - ab.mobility(p, me.Other()))
 	}
 	if ab.cfg.Hunt != 0 {
 		switch {

@@ -50,10 +50,7 @@ type Guard struct {
 	// (AlphaBetaConfig.Order): fewer nodes a depth, so a node budget or a
 	// time share reaches deeper.
 	Order bool
-	// EvalFile names the learned evaluation the guard searches with
-	// (SetLearned); empty: the hand-written one.
-	EvalFile string
-	ab       *AlphaBetaPlayer
+	ab    *AlphaBetaPlayer
 }
 
 // MaxGuardDepth bounds Guard.Depth, MaxGuardNodes the spec key gnodes=.
@@ -186,11 +183,6 @@ func (g *Guard) excluded(ctx context.Context, p *game.Position, deadline time.Ti
 			}
 		}()
 	}
-	if e := g.ab.learned; e != nil {
-		if err := e.Check(p.Rules().Name, p.Board()); err != nil {
-			return nil, 0, fmt.Errorf("mcts: guard %s: %w", g.EvalFile, err)
-		}
-	}
 	g.ready()
 	var out []game.Decision
 	var used int64
@@ -276,21 +268,8 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 // A record of games played with a guard names it so, and a guard made
 // with other defaults names itself differently.
 func (g *Guard) Spec() string {
-	s := fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,gking=%d",
+	return fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,gking=%d",
 		g.Depth, g.Margin, g.Share, g.Nodes, b2i(g.Extend), b2i(g.Order), g.KingValue())
-	if g.EvalFile != "" {
-		s += ",geval=" + g.EvalFile
-	}
-	return s
-}
-
-// SetLearned makes the guard search with the learned evaluation e, read
-// from file (LoadLearnedEval), in place of the hand-written material and
-// mobility; the king value then means nothing. The first search checks
-// that e suits the position's rules.
-func (g *Guard) SetLearned(e *LearnedEval, file string) {
-	g.ab.SetLearned(e)
-	g.EvalFile = file
 }
 
 // b2i is 1 for true and 0 for false, as spec values are written.

@@ -65,9 +65,6 @@ type GuardConfig struct {
 	Extend    bool
 	Order     bool
 	KingValue int // soldiers
-	// Eval is a learned evaluation file (LoadLearnedEval) the guard
-	// searches with; empty: the hand-written material and mobility.
-	Eval string
 }
 
 // The shipped player's budget and tables (ShippedPlayer).
@@ -198,25 +195,6 @@ func (c *PlayerConfig) Evaluator(base Evaluator) Evaluator {
 	return ev
 }
 
-// checkEval reads the guard's learned evaluation, if it has one, and
-// checks it against rules (nil: its shape only), so that a bad file is
-// refused before the first game.
-func (g GuardConfig) checkEval(rules *game.Rules) error {
-	if g.Depth == 0 || g.Eval == "" {
-		return nil
-	}
-	e, err := LoadLearnedEval(g.Eval)
-	if err != nil {
-		return fmt.Errorf("geval=%s: %w", g.Eval, err)
-	}
-	if rules != nil {
-		if err := e.Check(rules.Name, rules.Board); err != nil {
-			return fmt.Errorf("geval=%s: %w", g.Eval, err)
-		}
-	}
-	return nil
-}
-
 // NewGuard returns the player's guard, nil for none.
 func (c *PlayerConfig) NewGuard() (*Guard, error) {
 	g := c.Guard
@@ -228,13 +206,6 @@ func (c *PlayerConfig) NewGuard() (*Guard, error) {
 		return nil, err
 	}
 	guard.Nodes, guard.Extend, guard.Order = g.Nodes, g.Extend, g.Order
-	if g.Eval != "" {
-		e, err := LoadLearnedEval(g.Eval)
-		if err != nil {
-			return nil, err
-		}
-		guard.SetLearned(e, g.Eval)
-	}
 	return guard, guard.SetKingValue(g.KingValue)
 }
 
@@ -332,9 +303,6 @@ func (c PlayerConfig) String() string {
 		add("gext", b2i(g.Extend))
 		add("gorder", b2i(g.Order))
 		add("gking", g.KingValue)
-		if g.Eval != "" {
-			add("geval", g.Eval)
-		}
 	}
 	add("eg", c.Endgames)
 	return kind + ":" + strings.Join(kv, ",")

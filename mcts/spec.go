@@ -26,7 +26,7 @@ type Spec struct {
 
 // guardKeys are the keys that set the guard of an mcts or gumbel player,
 // which mean nothing without guard=.
-var guardKeys = []string{"gmargin", "gshare", "gnodes", "gext", "gorder", "gking", "geval"}
+var guardKeys = []string{"gmargin", "gshare", "gnodes", "gext", "gorder", "gking"}
 
 // The player kinds and their keys.
 var specKeys = map[string][]string{
@@ -204,8 +204,7 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   else 0]; su [the model's score utility]; guard [16: the
 //	                   guard's most turns; 0: none], gmargin [50], gshare [0.5],
 //	                   gnodes [0 with ms, else 50000], gext [1], gorder [1], gking
-//	                   [10], geval [none: a learned evaluation file for the guard's
-//	                   search] (GuardConfig); eg [3 where the rules allow: the endings
+//	                   [10] (GuardConfig); eg [3 where the rules allow: the endings
 //	                   of that many pieces or fewer from exact tables; 0: none]
 //
 // ms limits are per decision. sims and playouts go up to MaxSims, nodes to
@@ -349,12 +348,6 @@ func playerConfig(sp Spec, r *specReader, rules *game.Rules) (PlayerConfig, erro
 	g.Extend = r.bool("gext", g.Extend)
 	g.Order = r.bool("gorder", g.Order)
 	g.KingValue = r.int("gking", g.KingValue, 1, MaxGuardKingValue)
-	if f, ok := sp.Params["geval"]; ok {
-		if f == "" {
-			r.fail("geval", f, "a learned evaluation file")
-		}
-		g.Eval = f
-	}
 	_, setEG := sp.Params["eg"]
 	c.Endgames = r.int("eg", c.Endgames, 0, MaxEndgamePieces)
 	if c.Endgames == 1 {
@@ -407,9 +400,6 @@ func playerConfig(sp Spec, r *specReader, rules *game.Rules) (PlayerConfig, erro
 func (c PlayerConfig) NewFactory(opts SpecOptions) (*Factory, error) {
 	c = c.ForRules(opts.Rules)
 	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	if err := c.Guard.checkEval(opts.Rules); err != nil {
 		return nil, err
 	}
 	var shared Evaluator

@@ -41,7 +41,7 @@ var dablot = &command{
 // records and of the program's speed. Training and playing need none of them.
 var cmdAnalyse = &command{
 	name:  "analyse",
-	short: "research tools: balance, blunders, kinghunt, kingrace, loneking, endgame, fit-guard, book, compare, diagnose, perft, bench",
+	short: "research tools: balance, blunders, kinghunt, kingrace, loneking, endgame, book, compare, diagnose, perft, bench",
 	long: `Analyse holds the research tools: studies of the variants, of game records and of
 the program's speed. Training and playing need none of them.`,
 }
@@ -77,7 +77,6 @@ func init() {
 		cmdKingRace,
 		cmdLoneKing,
 		cmdEndgame,
-		cmdFitGuard,
 		cmdBook,
 		cmdCompare,
 		cmdDiagnose,

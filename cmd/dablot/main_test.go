@@ -115,7 +115,7 @@ func TestHelpList(t *testing.T) {
 	}
 	for _, line := range []string{
 		"  train     train a model by self-play (make train runs it)\n",
-		"  analyse   research tools: balance, blunders, kinghunt, kingrace, loneking, endgame, fit-guard, book, compare, diagnose, perft, bench\n",
+		"  analyse   research tools: balance, blunders, kinghunt, kingrace, loneking, endgame, book, compare, diagnose, perft, bench\n",
 		`Use "dablot help <command>" for more about a command, its flags included.`,
 	} {
 		if !strings.Contains(top, line) {
@@ -123,7 +123,7 @@ func TestHelpList(t *testing.T) {
 		}
 	}
 	code, analyse, _ := run("help", "analyse")
-	want = []string{"balance", "blunders", "kinghunt", "kingrace", "loneking", "endgame", "fit-guard", "book", "compare", "diagnose", "perft", "bench"}
+	want = []string{"balance", "blunders", "kinghunt", "kingrace", "loneking", "endgame", "book", "compare", "diagnose", "perft", "bench"}
 	if got := helpEntries(t, analyse); code != 0 || !slices.Equal(got, want) {
 		t.Errorf("help analyse: exit %d, lists %q, want %q", code, got, want)
 	}
@@ -193,7 +193,7 @@ func TestHelpErrors(t *testing.T) {
 		{[]string{"nosuch"}, "dablot: unknown command \"nosuch\" (one of: train, play, serve,"},
 		{[]string{"help", "nosuch"}, `help nosuch: unknown command "nosuch"`},
 		{[]string{"help", "analyse", "train"}, `help analyse train: unknown command "train"`},
-		{[]string{"analyse"}, "dablot analyse: which command? one of: balance, blunders, kinghunt, kingrace, loneking, endgame, fit-guard, book, compare, diagnose, perft, bench\nrun \"dablot help analyse\" for the commands\n"},
+		{[]string{"analyse"}, "dablot analyse: which command? one of: balance, blunders, kinghunt, kingrace, loneking, endgame, book, compare, diagnose, perft, bench\nrun \"dablot help analyse\" for the commands\n"},
 		{[]string{"arena", "--bogus"}, "dablot arena: flag provided but not defined: -bogus\nrun \"dablot help arena\" for its usage\n"},
 	} {
 		code, stdout, stderr := run(tc.args...)
