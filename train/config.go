@@ -142,15 +142,6 @@ type SelfPlayConfig struct {
 	// search keeps material that the network's value does not yet see.
 	// 0 turns it off.
 	MaterialBlend float64 `yaml:"material_blend"`
-	// EndgameTables, when 2 or 3, ends a self-play game at the start of a
-	// turn with that many pieces or fewer, as the exact endgame tables
-	// (mcts.EndgameTables) give it: won, drawn or lost for the side to
-	// move, adjudicated, the value targets of its samples that result. A
-	// game of a few pieces is otherwise drawn by the no-capture limit as
-	// often as not where the tables say it is won (docs/experiments/2026-11-strength.md §29),
-	// after up to a hundred plies of self-play spent on it. Rules the
-	// tables cannot follow are refused. 0 turns it off.
-	EndgameTables int `yaml:"endgame_tables"`
 	// EndgameFraction is the share of self-play games that start from a
 	// random reduced position instead of the variant's setup (an endgame
 	// curriculum, match.DefaultEndgame): each side keeps its king with
@@ -171,14 +162,6 @@ type SelfPlayConfig struct {
 	// searches, and the trainer needs no weights. Fast searches still
 	// write none.
 	PolicySurprise bool `yaml:"policy_surprise,omitempty"`
-	// Reanalyse, when above 0, searches again at each generation, before
-	// training, a share Reanalyse of as many positions as the generation
-	// wrote full searches, drawn from the replay window: with the best
-	// network, the full budget and the shipped player's guard and tables
-	// (ReanalysisPlayer), written as new samples beside the old (see
-	// Reanalyse). The guard's verdicts and the tables' results reach the
-	// targets without changing the games. 0 turns it off.
-	Reanalyse float64 `yaml:"reanalyse,omitempty"`
 }
 
 // TrainerConfig sets up the network training of each generation.
@@ -486,9 +469,7 @@ func (c *Config) Validate() error {
 		{s.MaterialWeight >= 0 && s.MaterialWeight <= 1, "selfplay.material_weight", "0 to 1", s.MaterialWeight},
 		{s.MaterialBlend >= 0 && s.MaterialBlend <= 100, "selfplay.material_blend", "0 to 100", s.MaterialBlend},
 		{s.EndgameFraction >= 0 && s.EndgameFraction <= 1, "selfplay.endgame_fraction", "0 to 1", s.EndgameFraction},
-		{s.EndgameTables == 0 || s.EndgameTables >= 2 && s.EndgameTables <= mcts.MaxEndgamePieces, "selfplay.endgame_tables", fmt.Sprintf("0 or 2 to %d", mcts.MaxEndgamePieces), s.EndgameTables},
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
-		{s.Reanalyse >= 0 && s.Reanalyse <= 1, "selfplay.reanalyse", "0 to 1", s.Reanalyse},
 		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},

@@ -8,15 +8,17 @@ import (
 )
 
 // TestSetPath: a fork's --set changes a setting the run's file states,
-// adds one it leaves out (at its zero value, as selfplay.reanalyse is, or
-// newer than the file) if this binary knows it, and refuses any other.
+// adds one it leaves out (at its zero value, as selfplay.score_utility is,
+// or newer than the file) if this binary knows it, and refuses any other,
+// such as a setting that left the program (selfplay.reanalyse).
 func TestSetPath(t *testing.T) {
 	const file = "selfplay:\n  games: 64\ntrain:\n  learning_rate: 0.002\n"
 	for _, tc := range []struct {
 		kv, want, err string
 	}{
 		{"selfplay.games=32", "games: 32", ""},
-		{"selfplay.reanalyse=0.25", "reanalyse: 0.25", ""},
+		{"selfplay.score_utility=0.2", "score_utility: 0.2", ""},
+		{"selfplay.reanalyse=0.25", "", "the run's config has no selfplay.reanalyse"},
 		{"train.nosuch=1", "", "the run's config has no train.nosuch"},
 		{"nosuch.games=1", "", "the run's config has no nosuch"},
 		{"selfplay.games.x=1", "", "selfplay.games is not a section"},

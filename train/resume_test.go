@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -543,6 +544,103 @@ func TestResumeLegacyState(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, rundir.StateFile), []byte(strings.Replace(string(data), `"format": 2`, `"format": 1`, 1)), 0o644)
 	if _, err := readState(dir); err == nil || !strings.Contains(err.Error(), "edited by hand") {
 		t.Errorf("a format 1 state with a checksum: %v", err)
+	}
+}
+
+// TestResumeOldReanalysis: a run from before selfplay.reanalyse left
+// (docs/experiments/2026-12-learning.md, Stage B), whose checkpoint took in
+// a reanalysis shard of the trainer's and whose metrics count it, is
+// refused while its config sets the setting, changing nothing; with the
+// setting at 0 it resumes with a note, the shard in its replay buffer, and
+// trains on without writing another.
+func TestResumeOldReanalysis(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains three generations of the smoke preset")
+	}
+	dir, _ := smokeRun(t)
+	rules := fixtureRules()
+	h, ss, err := samples.Read(filepath.Join(dir, rundir.ShardDir, shardName(2, mainWorker, 0)), rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Worker, ss = reanalyseWorker, ss[:min(20, len(ss))]
+	name := shardName(2, reanalyseWorker, 0)
+	path := filepath.Join(dir, rundir.ShardDir, name)
+	if err := samples.Write(path, rules, h, ss); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := fileSHA256(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := ShardRef{Name: name, Count: len(ss), SHA256: sum}
+	var samplesTaken int64
+	signState(t, dir, func(st *runState) {
+		st.Shards = append(st.Shards, ref)
+		st.Samples += int64(ref.Count)
+		samplesTaken = st.Samples
+	})
+	rewriteTrainer(t, dir, func(meta map[string]string) map[string]string {
+		mine := map[string]string{ckptSamples: strconv.FormatInt(samplesTaken, 10)}
+		for _, k := range []string{ckptGeneration, ckptRun, ckptSteps} {
+			mine[k] = meta[k]
+		}
+		return mine
+	})
+	metrics := filepath.Join(dir, runlog.MetricsFile)
+	data, err := os.ReadFile(metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = []byte(strings.ReplaceAll(string(data), "{\"generation\"", "{\"reanalysed\":20,\"reanalysed_tables\":1,\"reanalysed_vetoed\":3,\"reanalyse_seconds\":2.5,\"generation\""))
+	if err := os.WriteFile(metrics, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(dir, rundir.ConfigFile)
+	cfgData, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	if err := os.WriteFile(cfgPath, withKey(t, cfgData, "selfplay.reanalyse", "0.25"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	if r, err := ResumeRun(dir, RunOptions{}); err == nil || !strings.Contains(err.Error(), "selfplay.reanalyse: this setting left the program") {
+		if err == nil {
+			r.Close()
+		}
+		t.Fatalf("resumed with selfplay.reanalyse: 0.25: %v", err)
+	}
+	sameSnapshot(t, before, snapshot(t, dir))
+
+	if err := os.WriteFile(cfgPath, withKey(t, cfgData, "selfplay.reanalyse", "0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	r, err := ResumeRun(dir, RunOptions{Out: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if !strings.Contains(out.String(), "selfplay.reanalyse: 0 dropped") {
+		t.Errorf("no note of the setting dropped in\n%s", out.String())
+	}
+	if r.Generation() != 2 || !slices.Contains(r.replay.Shards(), ref) {
+		t.Fatalf("resumed at generation %d with shards %v, want 2 and %v", r.Generation(), r.replay.Shards(), ref)
+	}
+	if err := r.generation(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, rundir.ShardDir, shardName(3, reanalyseWorker, 0))); !os.IsNotExist(err) {
+		t.Errorf("generation 3 wrote a reanalysis shard (%v)", err)
+	}
+	st, err := readState(dir)
+	if err != nil || st.Generation != 3 || !slices.Contains(st.Shards, ref) {
+		t.Errorf("after generation 3: generation %d, shards %v, %v", st.Generation, st.Shards, err)
+	}
+	if gens, err := runlog.ReadGenerations(metrics); err != nil || len(gens) != 3 {
+		t.Errorf("metrics: %d generations, %v", len(gens), err)
 	}
 }
 

@@ -42,6 +42,8 @@ var retiredKeys = []retiredKey{
 	{"selfplay.endgame_prince_chance", []string{"0.5", "null"}, endgameRecord},
 	{"selfplay.guard", []string{"0"}, guardRecord},
 	{"selfplay.guard_margin", []string{"null"}, guardRecord},
+	{"selfplay.reanalyse", []string{"0"}, "reanalysis of the replay window's positions behind the guard and the tables, docs/experiments/2026-12-learning.md (Stage B): 46.5 %, level or below"},
+	{"selfplay.endgame_tables", []string{"0"}, "self-play games ended at N pieces with the tables' result, docs/experiments/2026-12-learning.md (Stage B): 48.0 %, level"},
 }
 
 // The records of settings that left, those that more than one key or
@@ -50,7 +52,7 @@ const (
 	shortTermRecord = "short-term value heads, docs/experiments/2026-11-ablations.md §3: no measurable gain"
 	tacticalRecord  = "tactical input planes, docs/experiments/2026-11-ablations.md §6: lost"
 	leagueRecord    = "fixed opponents in self-play, docs/keyland.md (training against the anchor): no better"
-	guardRecord     = "the guard in every self-play decision, docs/experiments/2026-11-ablations.md §4: lost (selfplay.reanalyse brings its verdicts to the targets instead)"
+	guardRecord     = "the guard in every self-play decision, docs/experiments/2026-11-ablations.md §4: lost"
 	endgameRecord   = "never set by a preset nor measured: the endgame curriculum keeps match.DefaultEndgame's chances"
 )
 

@@ -29,6 +29,8 @@ var retiredOn = map[string]string{
 	"selfplay.endgame_prince_chance": "1",
 	"selfplay.guard":                 "3",
 	"selfplay.guard_margin":          "40",
+	"selfplay.reanalyse":             "0.25",
+	"selfplay.endgame_tables":        "3",
 }
 
 // TestRetiredKeys: a run's config written before settings left the

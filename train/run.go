@@ -33,8 +33,18 @@ import (
 
 const mainWorker = "main" // the name of the trainer's own self-play in shard names
 
+// reanalyseWorker names the trainer's reanalysis shards,
+// gen-NNNNNN-reanalyse.samples.zst, one a generation, that runs with
+// selfplay.reanalyse wrote (the setting left the program:
+// docs/experiments/2026-12-learning.md, Stage B). No generation writes one
+// now, but an old run's still read as the trainer's: they stay in its
+// replay window and are checked as the trainer's shards, and those of
+// generations after the checkpoint are discarded on resume. The name stays
+// reserved, so that no self-play worker takes it.
+const reanalyseWorker = "reanalyse"
+
 // trainerWorkers name the trainer's own shards, one of each a generation:
-// its self-play and its reanalysis.
+// its self-play's, and in old runs its reanalysis's.
 var trainerWorkers = []string{mainWorker, reanalyseWorker}
 
 // trainerWorker reports whether worker names the trainer's own shards,
@@ -475,9 +485,8 @@ func (r *Run) Train(ctx context.Context, stop <-chan struct{}) error {
 	return nil
 }
 
-// generation runs one generation, a phase at a time: self-play,
-// reanalysis (selfplay.reanalyse), training, evaluation (and promotion),
-// rating, then the record and the checkpoint.
+// generation runs one generation, a phase at a time: self-play, training,
+// evaluation (and promotion), rating, then the record and the checkpoint.
 // Each phase puts what it measured in the generation's metrics.
 func (r *Run) generation(ctx context.Context) error {
 	g := r.state.Generation + 1
@@ -486,9 +495,6 @@ func (r *Run) generation(ctx context.Context) error {
 	m := &runlog.Generation{Generation: g}
 	games, err := r.selfPlay(ctx, g, seed, m)
 	if err != nil {
-		return err
-	}
-	if err := r.reanalyse(ctx, g, seed, m); err != nil {
 		return err
 	}
 	cand, err := r.train(ctx, g, seed, games, m)
@@ -750,9 +756,6 @@ func (r *Run) statusLine(m *runlog.Generation) string {
 	if cfg.SelfPlay.PolicySurprise {
 		games += fmt.Sprintf("  surprise %.3f (%d samples of %d full searches)", m.MeanSurprise, m.GenSamples, m.GenFullSearches)
 	}
-	if m.Reanalysed > 0 {
-		games += fmt.Sprintf("  reanalysed %d (tables %d, vetoed %d, %.0f s)", m.Reanalysed, m.ReanalysedTables, m.ReanalysedVetoed, m.ReanalyseSeconds)
-	}
 	heads := ""
 	if cfg.Network.ScoreHead {
 		heads = fmt.Sprintf(" s %.3f", m.ScoreLoss)
@@ -1007,8 +1010,8 @@ func (r *Run) printf(format string, args ...any) {
 }
 
 // shardName is the file name of the shard seq of worker, written by
-// generation gen (the trainer's own: main and reanalyse, one a generation)
-// or with generation gen's network (another worker's).
+// generation gen (the trainer's own, one a generation: trainerWorkers) or
+// with generation gen's network (another worker's).
 func shardName(gen int, worker string, seq int) string {
 	if trainerWorker(worker) {
 		return fmt.Sprintf("gen-%06d-%s%s", gen, worker, rundir.ShardExt)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/dablot-zero/dablot/game"
-	"github.com/dablot-zero/dablot/game/endgame"
 	"github.com/dablot-zero/dablot/mcts"
 	"github.com/dablot-zero/dablot/mcts/match"
 	"github.com/dablot-zero/dablot/net/encode"
@@ -39,9 +38,9 @@ type SelfPlayGame struct {
 
 // Player returns the player of self-play at sims simulations a decision,
 // exploring (noise) as self-play games do, or not, as the run's matches
-// play: the shipped player (mcts.ShippedPlayer) with self-play's search,
-// its material blend and its tables (selfplay.endgame_tables), no guard
-// and no cache. The network is the caller's.
+// play: the shipped player (mcts.ShippedPlayer) with self-play's search
+// and its material blend, no guard, no tables and no cache. The network
+// is the caller's.
 func (s *SelfPlayConfig) Player(sims int, noise bool) mcts.PlayerConfig {
 	c := mcts.ShippedPlayer("")
 	c.Gumbel, c.Limits, c.Cache = s.Search == "gumbel", mcts.Limits{Sims: sims}, 0
@@ -60,7 +59,7 @@ func (s *SelfPlayConfig) Player(sims int, noise bool) mcts.PlayerConfig {
 	}
 	c.MaterialBlend = s.MaterialBlend
 	c.Guard = mcts.GuardConfig{}
-	c.Endgames = s.EndgameTables
+	c.Endgames = 0
 	return c
 }
 
@@ -70,9 +69,6 @@ func (s *SelfPlayConfig) Player(sims int, noise bool) mcts.PlayerConfig {
 // so the same call plays the same games however the work is scheduled.
 // onGame, if set, is called (from one goroutine at a time) as games end.
 func SelfPlay(ctx context.Context, m *model.Model, cfg SelfPlayConfig, seed uint64, first, n int, onGame func(*SelfPlayGame)) ([]*SelfPlayGame, error) {
-	if err := cfg.checkRules(m.Rules); err != nil {
-		return nil, err
-	}
 	var (
 		mu    sync.Mutex
 		games []*SelfPlayGame
@@ -174,8 +170,7 @@ func playSelfPlayGame(ctx context.Context, m *model.Model, ev mcts.Evaluator, cf
 }
 
 // gameInPlay is a self-play game under way: its position and record, its
-// players (the search, and the tables if the config has them), and what
-// its samples' targets need.
+// search, and what its samples' targets need.
 type gameInPlay struct {
 	cfg    *SelfPlayConfig
 	m      *model.Model
@@ -183,7 +178,6 @@ type gameInPlay struct {
 	p      game.Position
 	g      *SelfPlayGame // the record, the samples and the counts, as they grow
 	search *mcts.Search
-	tables *mcts.EndgameTables
 	// turn holds the decisions of the turn under way, which began in
 	// turnStart.
 	turn      []game.Decision
@@ -194,7 +188,6 @@ type gameInPlay struct {
 	balance  []float64
 	sampleAt []int
 	surprise []float64
-	verdict  *game.Status // the tables' verdict, if it ended the game
 	// buf, scratch and idx are room for the legal decisions, random moves
 	// and a sample's policy indices, reused from decision to decision.
 	buf     [2 * game.MaxPoints]game.Decision
@@ -206,7 +199,7 @@ type gameInPlay struct {
 // or in a share selfplay.endgame_fraction of games from a random endgame
 // (the curriculum, drawn from a stream of its own so that games from the
 // setup are the same whatever its settings); its record, and self-play's
-// search and tables (SelfPlayConfig.Player).
+// search (SelfPlayConfig.Player).
 func newGameInPlay(m *model.Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed uint64) (*gameInPlay, error) {
 	gp := &gameInPlay{cfg: cfg, m: m, rng: rand.New(rand.NewPCG(seed, mcts.Mix(seed, 2))), p: m.Rules.Start()}
 	endgame := false
@@ -222,9 +215,6 @@ func newGameInPlay(m *model.Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed 
 	pc := cfg.Player(cfg.FullSims, true)
 	var err error
 	if gp.search, err = mcts.NewSearch(pc.Evaluator(ev), pc.SearchConfig(mcts.Mix(seed, 1))); err != nil {
-		return nil, err
-	}
-	if gp.tables, err = pc.NewTables(); err != nil {
 		return nil, err
 	}
 	return gp, nil
@@ -256,22 +246,12 @@ func (gp *gameInPlay) play(d game.Decision) {
 	}
 }
 
-// playOut plays the game to its end, by the rules or by the tables'
-// verdict at the start of a turn, a decision at a time (decide).
+// playOut plays the game to its end by the rules, a decision at a time
+// (decide).
 func (gp *gameInPlay) playOut(ctx context.Context) error {
 	for !gp.p.Status().Over() {
 		if err := ctx.Err(); err != nil {
 			return err
-		}
-		if gp.tables != nil && len(gp.turn) == 0 {
-			_, res, ok, err := gp.tables.Play(ctx, &gp.p)
-			if err != nil {
-				return err
-			}
-			if ok {
-				gp.verdict = &game.Status{Outcome: res.GameOutcome(gp.p.SideToMove()), Reason: game.Adjudicated}
-				return nil
-			}
 		}
 		d, err := gp.decide(ctx)
 		if err != nil {
@@ -336,16 +316,13 @@ func policyTarget(enc *encode.Encoder, p *game.Position, legal []game.Decision, 
 	return pol, idx
 }
 
-// finish ends the game's record with its result (the rules', or the
-// tables' verdict) and gives its samples their targets (setTargets, and
-// setOwnership for a network with the ownership head), before they are
-// weighted by their policy surprise (selfplay.policy_surprise) and copied.
+// finish ends the game's record with its result and gives its samples
+// their targets (setTargets, and setOwnership for a network with the
+// ownership head), before they are weighted by their policy surprise
+// (selfplay.policy_surprise) and copied.
 func (gp *gameInPlay) finish() *SelfPlayGame {
 	g := gp.g
 	g.Status = gp.p.Status()
-	if gp.verdict != nil {
-		g.Status = *gp.verdict
-	}
 	g.Record.Finish(g.Status)
 	gp.balance = append(gp.balance, southBalance(&gp.p))
 	gp.cfg.setTargets(g.Samples, gp.sampleAt, gp.balance, g.Status)
@@ -360,17 +337,6 @@ func (gp *gameInPlay) finish() *SelfPlayGame {
 		g.Samples = replicate(g.Samples, surpriseWeights(gp.surprise), gp.rng)
 	}
 	return g
-}
-
-// checkRules refuses selfplay.endgame_tables on rules the tables cannot
-// follow (endgame.Check).
-func (cfg *SelfPlayConfig) checkRules(r *game.Rules) error {
-	if cfg.EndgameTables > 0 {
-		if err := endgame.Check(r); err != nil {
-			return fmt.Errorf("selfplay.endgame_tables: %w", err)
-		}
-	}
-	return nil
 }
 
 // southBalance is South's material lead in p.

@@ -148,7 +148,8 @@ func (st *runState) checkModel(path string, m *model.Model, g int) error {
 }
 
 // shardNameRE matches the names shardName gives: generation, then "main"
-// or "reanalyse" (the trainer's) or a worker's name and sequence number.
+// or, in old runs, "reanalyse" (the trainer's: trainerWorkers) or a
+// worker's name and sequence number.
 var shardNameRE = regexp.MustCompile(`^gen-([0-9]{6,9})-(?:(main|reanalyse)|([A-Za-z0-9_.]+)-[0-9]{6,9})\.samples\.zst$`)
 
 // parseShardName reads the generation and worker of a shard's file name
@@ -182,15 +183,11 @@ func (st *runState) checkShard(name string, h samples.Header) error {
 	return nil
 }
 
-// checkWithRules checks what of cfg depends on the rules: that the
-// endgame tables of selfplay.endgame_tables follow them, and, by making
-// every player of the rating anchors once, that no anchor's model file is
+// checkWithRules checks what of cfg depends on the rules: by making every
+// player of the rating anchors once, that no anchor's model file is
 // missing or plays other rules. So these are errors when a run starts or
 // resumes, not a generation later.
 func checkWithRules(cfg *Config, rules *game.Rules) error {
-	if err := cfg.SelfPlay.checkRules(rules); err != nil {
-		return err
-	}
 	for _, spec := range cfg.Rating.Anchors {
 		f, err := mcts.ParseFactory(spec, model.SpecOptions(rules, 1))
 		if err != nil {

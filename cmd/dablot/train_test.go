@@ -278,6 +278,7 @@ func TestTrainErrors(t *testing.T) {
 		{[]string{"export", t.TempDir(), "--out", "x.dbm"}, "best.dbm"},
 		{[]string{"selfplay", "--run", t.TempDir(), "--name", "a"}, "not a run directory"},
 		{[]string{"selfplay", "--run", t.TempDir(), "--name", "main"}, "worker name"},
+		{[]string{"selfplay", "--run", t.TempDir(), "--name", "reanalyse"}, "worker name"}, // old runs' reanalysis shards keep the name
 	} {
 		got, err := runCmd(t, tc.args...)
 		if err == nil || !strings.Contains(got+err.Error(), tc.want) {

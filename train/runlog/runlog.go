@@ -30,7 +30,10 @@ const (
 
 // Generation is one line of metrics.jsonl: what one generation of the
 // training loop did. Cumulative fields count from the start of the run,
-// across resumes and warm starts.
+// across resumes and warm starts. Fields of a line that Generation no
+// longer has are ignored, so old runs' logs still read: reanalysed,
+// reanalysed_tables, reanalysed_vetoed and reanalyse_seconds, written by
+// runs with selfplay.reanalyse (which left the program).
 type Generation struct {
 	Generation int       `json:"generation"`
 	Time       time.Time `json:"time"`                // when the generation ended
@@ -48,13 +51,6 @@ type Generation struct {
 	// Records from before they were kept have neither.
 	GenFullSearches int     `json:"gen_full_searches,omitempty"`
 	MeanSurprise    float64 `json:"mean_surprise,omitempty"`
-	// Reanalysed counts the replay window's positions searched again this
-	// generation (selfplay.reanalyse): of them, ReanalysedTables the
-	// tables gave their exact result and ReanalysedVetoed the guard
-	// vetoed a decision in.
-	Reanalysed       int `json:"reanalysed,omitempty"`
-	ReanalysedTables int `json:"reanalysed_tables,omitempty"`
-	ReanalysedVetoed int `json:"reanalysed_vetoed,omitempty"`
 	// Game statistics count the games of the network against itself that
 	// start from the variant's setup; the curriculum games that start from
 	// random endgames, and the games against fixed opponents, are counted
@@ -98,12 +94,11 @@ type Generation struct {
 
 	// Utilisation is process CPU-seconds / (wall-seconds × cores) over the
 	// generation.
-	Utilisation      float64 `json:"utilisation"`
-	SelfPlaySeconds  float64 `json:"self_play_seconds"`
-	ReanalyseSeconds float64 `json:"reanalyse_seconds,omitempty"`
-	TrainSeconds     float64 `json:"train_seconds"`
-	EvalSeconds      float64 `json:"eval_seconds"`
-	RatingSeconds    float64 `json:"rating_seconds"`
+	Utilisation     float64 `json:"utilisation"`
+	SelfPlaySeconds float64 `json:"self_play_seconds"`
+	TrainSeconds    float64 `json:"train_seconds"`
+	EvalSeconds     float64 `json:"eval_seconds"`
+	RatingSeconds   float64 `json:"rating_seconds"`
 }
 
 // Match is one line of ratings.jsonl: a rating match of Player against

@@ -67,6 +67,29 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestFieldsThatLeft: a line of a run from before selfplay.reanalyse left
+// (the reanalysis arm of docs/experiments/2026-12-learning.md, Stage B)
+// still reads, its reanalysis fields ignored and the others kept.
+func TestFieldsThatLeft(t *testing.T) {
+	path := filepath.Join(t.TempDir(), MetricsFile)
+	const old = `{"generation":5,"gen_games":40,"gen_full_searches":6400,"reanalysed":1600,"reanalysed_tables":40,"reanalysed_vetoed":210,` +
+		`"policy_loss":2.5,"self_play_seconds":300,"reanalyse_seconds":95,"train_seconds":50}`
+	if err := os.WriteFile(path, []byte(old+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gs, err := ReadGenerations(path)
+	want := Generation{Generation: 5, GenGames: 40, GenFullSearches: 6400, PolicyLoss: 2.5, SelfPlaySeconds: 300, TrainSeconds: 50}
+	if err != nil || len(gs) != 1 || !reflect.DeepEqual(gs[0], want) {
+		t.Errorf("read %+v, %v; want %+v", gs, err, want)
+	}
+	if err := TrimAfter(path, 5); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != old+"\n" {
+		t.Errorf("TrimAfter changed the old line: %s", data)
+	}
+}
+
 func TestMissingFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "none.jsonl")
 	g, err := ReadGenerations(path)
