@@ -80,8 +80,7 @@ const (
 	// 71.0 % to 87.0 % (100 ms, 100 games, +16.0 ± 6.5 points game by
 	// game) and the winther chain from 45.0 % to 63.7 % at 1 s (40 games,
 	// +18.8 ± 13.0), and was level on winther.dbm at 100 ms (+2.0 ± 8.2;
-	// §17, §22). Reanalysis in training uses it too
-	// (train.SelfPlayConfig.ReanalysisPlayer).
+	// §17, §22).
 	DefaultGuardMargin = 50
 	DefaultGuardShare  = 0.5
 	DefaultGuardDepth  = MaxGuardDepth
