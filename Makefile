@@ -86,7 +86,7 @@ strength: build
 # stops a match early). Rows go to docs/curve.tsv, records to curves/NAME (NAME:
 # RUN's last element), resumed game by game; then the plot,
 # docs/img/curve-VARIANT.png. Five snapshots are 14 matches, 700 games: on dablot
-# at 100 ms on 2 cores, 2.3 to 3.2 hours. It runs BIN as it is, without building: make
+# at 100 ms, one game a core, about 5 hours on 2 cores. It runs BIN as it is, without building: make
 # build first, or give BIN=FILE, a binary pinned for the whole curve.
 RUN ?=
 CURVE_GAMES ?= 50

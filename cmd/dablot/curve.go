@@ -22,9 +22,11 @@ import (
 const (
 	curveDefaultGames   = 50
 	curveDefaultResults = "docs/curve.tsv"
-	// curveTurns is the length of a game the plan's time assumes: about
-	// the dablot ladder's at 100 ms (docs/ladder.md, 262 to 378 turns).
-	curveTurns = 300
+	// curveTurns is the length of a game the plan's time assumes: the
+	// mean over a five-snapshot dablot curve at 100 ms, whose games against
+	// alphabeta last about 310 turns, against classical 570 and against the
+	// snapshot before about 730 (docs/experiments/2026-12-learning.md).
+	curveTurns = 520
 )
 
 // curveSnapshot is one snapshot of a curve: its file, its CPU hours and

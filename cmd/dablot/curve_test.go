@@ -50,7 +50,7 @@ func TestLadderCurve(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	wantOutput(t, out, "curve: frostviken, 2 snapshots in "+filepath.Join(run, "snapshots")+" (1h, 2h), 2 ms a decision, from configs/books/frostviken.txt",
-		"plan: 5 matches × 2 games = 10 games, 2 at once: about 3 s if a game lasts 300 turns",
+		"plan: 5 matches × 2 games = 10 games, 2 at once: about 5 s if a game lasts 520 turns",
 		"plot them with dablot report --curve "+results)
 	r := configs.MustVariant("frostviken")
 	player := func(h string) string { return mustPlayer(t, mcts.ShippedKind()+":model="+snap(h)+",ms=2", r) }
