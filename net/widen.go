@@ -47,8 +47,8 @@ func (w *Weights) widen(channels int, seed uint64, noise float64) (*Weights, err
 	return wide, wide.Check()
 }
 
-// widenMap chooses the channel each of n channels copies (the first from
-// of them are themselves) and the share of its source's outgoing weights
+// widenMap chooses the channel each of n channels copies (each of the
+// first from channels is itself) and the share of its source's outgoing weights
 // each one takes: random in proportion, adding up to one over a source's
 // copies.
 func widenMap(from, n int, r *rand.Rand) (src []int, share []float64) {
@@ -76,12 +76,12 @@ func widenMap(from, n int, r *rand.Rand) (src []int, share []float64) {
 // bias that grew is its source's.
 func widenTensor(t, o Tensor, from int, src []int, share []float64, noise float64, r *rand.Rand) {
 	if len(t.Shape) == 1 {
+		if t.Shape[0] == o.Shape[0] {
+			copy(t.Data, o.Data)
+			return
+		}
 		for j := range t.Data {
-			if t.Shape[0] == o.Shape[0] {
-				t.Data[j] = o.Data[j]
-			} else {
-				t.Data[j] = o.Data[src[j]]
-			}
+			t.Data[j] = o.Data[src[j]]
 		}
 		return
 	}

@@ -154,11 +154,11 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
 		weights, want := m.Weights, cfg.NetConfig()
-		if added := addedHeads(m.Weights.Config, want); added != "" || want.Blocks > m.Weights.Config.Blocks || want.Channels > m.Weights.Config.Channels {
-			grow := m.Weights.Config
-			grow.ScoreHead, grow.OwnershipHead = want.ScoreHead, want.OwnershipHead
-			grow.Blocks = max(grow.Blocks, want.Blocks)
-			grow.Channels = max(grow.Channels, want.Channels)
+		grow := m.Weights.Config
+		grow.ScoreHead, grow.OwnershipHead = want.ScoreHead, want.OwnershipHead
+		grow.Blocks = max(grow.Blocks, want.Blocks)
+		grow.Channels = max(grow.Channels, want.Channels)
+		if added := addedHeads(m.Weights.Config, want); grow != m.Weights.Config {
 			if weights, err = m.Weights.Grow(grow, mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
 				return nil, fmt.Errorf("--init %s: %w", init, err)
 			}
