@@ -311,37 +311,26 @@ func (w *Weights) Clone() *Weights {
 }
 
 // Grow returns w grown to the architecture c, which may differ from w's
-// by auxiliary heads that w lacks (score, short-term and ownership heads),
-// by more residual blocks, appended after w's own, and by more channels.
-// The added tensors get the fresh weights of NewWeights(c, seed), and
-// every other tensor is a copy of w's. A fresh block's second layer is
-// zero, so it starts as the identity (x ↦ relu(x + 0) = x, its input
-// being a ReLU's output), and the grown network computes exactly what w
-// did: a warm start then trains heads and depth its model did not have,
-// on the model's trunk. More channels are added first, by copying w's
-// (Net2WiderNet, see widen), with WidenNoise on the copies: the wider
-// network computes nearly what w did.
+// by auxiliary heads that w lacks (score, short-term and ownership heads)
+// and by more residual blocks, appended after w's own. The added tensors
+// get the fresh weights of NewWeights(c, seed), and every other tensor is
+// a copy of w's. A fresh block's second layer is zero, so it starts as
+// the identity (x ↦ relu(x + 0) = x, its input being a ReLU's output),
+// and the grown network computes exactly what w did: a warm start then
+// trains heads and depth its model did not have, on the model's trunk.
 func (w *Weights) Grow(c Config, seed uint64) (*Weights, error) {
 	has := w.Config
 	trunk := c
-	trunk.Blocks, trunk.Channels = has.Blocks, has.Channels
+	trunk.Blocks = has.Blocks
 	trunk.ScoreHead, trunk.ShortTermHeads, trunk.OwnershipHead = has.ScoreHead, has.ShortTermHeads, has.OwnershipHead
 	switch {
 	case trunk != has:
-		return nil, fmt.Errorf("net: only heads, blocks and channels can be added to a network: its value head and input planes (%+v) differ from %+v", has, c)
-	case c.Channels < has.Channels:
-		return nil, fmt.Errorf("net: a network cannot lose channels: it has %d, not %d", has.Channels, c.Channels)
+		return nil, fmt.Errorf("net: only heads and blocks can be added to a network: its channels, value head and input planes (%+v) differ from %+v", has, c)
 	case c.Blocks < has.Blocks:
 		return nil, fmt.Errorf("net: a network cannot lose blocks: it has %d, not %d", has.Blocks, c.Blocks)
 	case has.ScoreHead && !c.ScoreHead, has.OwnershipHead && !c.OwnershipHead,
 		has.ShortTermHeads > 0 && has.ShortTermHeads != c.ShortTermHeads:
 		return nil, fmt.Errorf("net: a network cannot lose a head: it has %+v, not %+v", has, c)
-	}
-	if c.Channels > has.Channels {
-		var err error
-		if w, err = w.widen(c.Channels, seed, WidenNoise); err != nil {
-			return nil, err
-		}
 	}
 	grown, err := NewWeights(c, seed)
 	if err != nil {

@@ -154,11 +154,10 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 			return nil, fmt.Errorf("--init %s: %w", init, err)
 		}
 		weights, want := m.Weights, cfg.NetConfig()
-		grow := m.Weights.Config
-		grow.ScoreHead, grow.OwnershipHead = want.ScoreHead, want.OwnershipHead
-		grow.Blocks = max(grow.Blocks, want.Blocks)
-		grow.Channels = max(grow.Channels, want.Channels)
-		if added := addedHeads(m.Weights.Config, want); grow != m.Weights.Config {
+		if added := addedHeads(m.Weights.Config, want); added != "" || want.Blocks > m.Weights.Config.Blocks {
+			grow := m.Weights.Config
+			grow.ScoreHead, grow.OwnershipHead = want.ScoreHead, want.OwnershipHead
+			grow.Blocks = max(grow.Blocks, want.Blocks)
 			if weights, err = m.Weights.Grow(grow, mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
 				return nil, fmt.Errorf("--init %s: %w", init, err)
 			}
@@ -168,10 +167,6 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 			if opts.Out != nil && grow.Blocks > m.Weights.Config.Blocks {
 				fmt.Fprintf(opts.Out, "warm start with more blocks: %s has %d residual blocks, the %s preset %d; the run appends %d, each starting as the identity (the network plays as before)\n",
 					init, m.Weights.Config.Blocks, cfg.Name, grow.Blocks, grow.Blocks-m.Weights.Config.Blocks)
-			}
-			if opts.Out != nil && grow.Channels > m.Weights.Config.Channels {
-				fmt.Fprintf(opts.Out, "warm start with more channels: %s has %d, the %s preset %d; the run adds %d, each a copy of one of the model's with a little noise (the network plays nearly as before)\n",
-					init, m.Weights.Config.Channels, cfg.Name, grow.Channels, grow.Channels-m.Weights.Config.Channels)
 			}
 		}
 		if first, err = model.NewModel(rules, weights, st.summary(cfg, filepath.Base(dir), 0, st.Hours)); err != nil {
