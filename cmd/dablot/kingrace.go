@@ -29,8 +29,11 @@ taken only by a king, so the side with the only king cannot lose its last piece;
 draws with one king left are the games that side did not convert
 (docs/experiments/2026-11-strength.md §11). Then, for each player that took the first
 king, its results by its lead in pieces beside the kings just after: what it paid for
-the king (§26); and its draws holding the only king by what the other side had left at
-the end: the conversions it missed (§28).
+the king (§26). For the openings played from each side by the same players (as arena
+and ladder play a book), it counts those whose first king fell to the same side both
+times (the opening decided the race) and those whose first king the same player took
+both times (a player did). Last, each player's draws holding the only king by what the
+other side had left at the end: the conversions it missed (§28).
 
 FILE may be a glob pattern, quoted against the shell, such as a run's self-play games
 'runs/R/games/gen-0002*.pgn'; --from-start then keeps only the games that began at the
@@ -97,6 +100,9 @@ func runKingRace(args []string, out io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := writeOpeningRaces(out, study.SumOpenings(races), stats); err != nil {
+		return err
+	}
 	fmt.Fprintln(out, "\nlead beside the kings when the player took the first king: W/D/L")
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	for _, st := range stats {
@@ -114,6 +120,30 @@ func runKingRace(args []string, out io.Writer) error {
 		return err
 	}
 	return writeOnlyKingDraws(out, stats)
+}
+
+// writeOpeningRaces writes, for the openings played from each side by the
+// same players, how often the opening decided who took the first king
+// (the same side both times) and how often a player did (the same player
+// both times), by player in the order of stats. It writes nothing when no
+// opening was played from both sides.
+func writeOpeningRaces(out io.Writer, o study.OpeningRaces, stats []study.KingRaceStats) error {
+	if o.Pairs == 0 {
+		return nil
+	}
+	byPlayer := 0
+	for _, n := range o.ByPlayer {
+		byPlayer += n
+	}
+	fmt.Fprintf(out, "\nopenings played from each side by the same players: %d; the first king fell to the same side both times in %d (south %d, north %d), to the same player in %d\n",
+		o.Pairs, o.BySide[game.South]+o.BySide[game.North], o.BySide[game.South], o.BySide[game.North], byPlayer)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	for _, st := range stats {
+		if n := o.ByPlayer[st.Player]; n > 0 {
+			fmt.Fprintf(tw, "%s\t%d\n", st.Player, n)
+		}
+	}
+	return tw.Flush()
 }
 
 // onlyKingDrawsAbove is the number of the opponent's pieces from which

@@ -53,6 +53,35 @@ func TestKingRace(t *testing.T) {
 		"lead beside the kings when the player took the first king: W/D/L\nA  +1: 1/0/0\n",
 		"draws holding the only king, by the other side's pieces left at the end: games (the player ahead in)\nB  1: 1 (0)\n",
 	)
+	// One opening played from each side: South takes the first king both
+	// times, whoever plays South.
+	var pair strings.Builder
+	for _, players := range [][2]string{{"A", "B"}, {"B", "A"}} {
+		p, err := game.ParseFEN(r, "6/5/2s3/5/6/5/2k3/5/2K3/5/6/5/S5 s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := game.NewRecord(r, &p)
+		rec.South, rec.North, rec.Turns = players[0], players[1], []string{"e5xe9xe13"}
+		if err := p.ApplyTurn(rec.Turns[0]); err != nil {
+			t.Fatal(err)
+		}
+		rec.Finish(p.Status())
+		if err := writeJSONLine(&pair, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pairFile := filepath.Join(dir, "pair.jsonl")
+	if err := os.WriteFile(pairFile, []byte(pair.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runCmd(t, "analyse", "kingrace", "--records", pairFile); err != nil || !strings.Contains(out,
+		"openings played from each side by the same players: 1; the first king fell to the same side both times in 1 (south 1, north 0), to the same player in 0\n") {
+		t.Errorf("a pair of games: %v\n%s", err, out)
+	}
+	if strings.Contains(out, "openings played from each side") {
+		t.Errorf("no opening played from both sides, yet:\n%s", out)
+	}
 	for _, c := range []struct {
 		args []string
 		want string

@@ -36,8 +36,10 @@ type KingRace struct {
 	Kings  [2]bool
 	Beside [2]int
 	// FromStart is whether the game began at the variant's start position
-	// (self-play's endgame curriculum begins others).
+	// (self-play's endgame curriculum begins others); Setup is the
+	// record's start position otherwise (FEN).
 	FromStart bool
+	Setup     string
 }
 
 // KingRaces replays each record (variant r) and finds its king race. A
@@ -47,7 +49,7 @@ func KingRaces(recs []*game.Record, r *game.Rules) ([]KingRace, error) {
 	out := make([]KingRace, 0, len(recs))
 	hasKing := func(p *game.Position, s game.Side) bool { return !p.Pieces(s, game.King).Empty() }
 	for i, rec := range recs {
-		kr := KingRace{Record: i + 1, South: rec.South, North: rec.North, Turns: len(rec.Turns), FromStart: rec.Setup == ""}
+		kr := KingRace{Record: i + 1, South: rec.South, North: rec.North, Turns: len(rec.Turns), FromStart: rec.Setup == "", Setup: rec.Setup}
 		var before [2]bool // the kings before turn k
 		end, st, err := replayFinished(i, rec, r, func(k int, p *game.Position) {
 			now := [2]bool{hasKing(p, game.South), hasKing(p, game.North)}
@@ -148,4 +150,62 @@ func SumKingRaces(races []KingRace) []KingRaceStats {
 		slices.Sort(stats[i].TheirTurns)
 	}
 	return stats
+}
+
+// OpeningRaces sums the king races of the openings that the same two
+// players played once from each side, as the arena and the ladder play a
+// book: in how many of them the first king fell to the same side both
+// times, so that the opening decided the race whoever played it, and in
+// how many to the same player both times, so that the players did.
+type OpeningRaces struct {
+	Pairs int // openings played once from each side by the same two players
+	// BySide counts the pairs whose first king was taken both times by
+	// that side (indexed by game.Side), ByPlayer those whose first king
+	// that player took both times. A pair with a game in which no king
+	// fell is in neither.
+	BySide   [2]int
+	ByPlayer map[string]int
+}
+
+// SumOpenings pairs the races by start position: a game is paired with the
+// first one before it from the same position, not yet paired, with the
+// same players on the other sides.
+func SumOpenings(races []KingRace) OpeningRaces {
+	type key struct{ setup, south, north string }
+	waiting := map[key][]*KingRace{}
+	sum := OpeningRaces{ByPlayer: map[string]int{}}
+	for i := range races {
+		kr := &races[i]
+		swapped := key{kr.Setup, kr.North, kr.South}
+		if q := waiting[swapped]; len(q) > 0 {
+			waiting[swapped] = q[1:]
+			sum.addPair(q[0], kr)
+			continue
+		}
+		k := key{kr.Setup, kr.South, kr.North}
+		waiting[k] = append(waiting[k], kr)
+	}
+	return sum
+}
+
+// addPair counts one opening played from both sides: a and b.
+func (o *OpeningRaces) addPair(a, b *KingRace) {
+	o.Pairs++
+	if !a.Taken || !b.Taken {
+		return
+	}
+	taker := func(kr *KingRace) (game.Side, string) {
+		if kr.FirstLost == game.North {
+			return game.South, kr.South
+		}
+		return game.North, kr.North
+	}
+	sa, pa := taker(a)
+	sb, pb := taker(b)
+	switch {
+	case sa == sb:
+		o.BySide[sa]++
+	case pa == pb:
+		o.ByPlayer[pa]++
+	}
 }

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"maps"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -94,5 +95,41 @@ func TestKingRaces(t *testing.T) {
 		t.Error("an illegal turn: no error")
 	} else if re, ok := err.(*RecordError); !ok || re.Turn != 1 {
 		t.Errorf("an illegal turn: %v", err)
+	}
+}
+
+// TestSumOpenings: openings played from both sides are paired by position
+// and players, and each pair is counted by who took the first king.
+func TestSumOpenings(t *testing.T) {
+	// race is a game from setup, south against north, in which the king
+	// of the side lost fell first ("" for none).
+	race := func(setup, south, north, lost string) KingRace {
+		kr := KingRace{Setup: setup, South: south, North: north, Taken: lost != ""}
+		if lost == "north" {
+			kr.FirstLost = game.North
+		}
+		return kr
+	}
+	for _, tc := range []struct {
+		name     string
+		races    []KingRace
+		pairs    int
+		bySide   [2]int
+		byPlayer map[string]int
+	}{
+		{"south takes it both times", []KingRace{race("x", "A", "B", "north"), race("x", "B", "A", "north")}, 1, [2]int{1, 0}, map[string]int{}},
+		{"north both times", []KingRace{race("x", "A", "B", "south"), race("x", "B", "A", "south")}, 1, [2]int{0, 1}, map[string]int{}},
+		{"A both times", []KingRace{race("x", "A", "B", "north"), race("x", "B", "A", "south")}, 1, [2]int{}, map[string]int{"A": 1}},
+		{"no king in one game", []KingRace{race("x", "A", "B", "north"), race("x", "B", "A", "")}, 1, [2]int{}, map[string]int{}},
+		{"other openings do not pair", []KingRace{race("x", "A", "B", "north"), race("y", "B", "A", "north")}, 0, [2]int{}, map[string]int{}},
+		{"nor the same colours", []KingRace{race("x", "A", "B", "north"), race("x", "A", "B", "north")}, 0, [2]int{}, map[string]int{}},
+		{"an opening played four times is two pairs", []KingRace{
+			race("x", "A", "B", "north"), race("x", "A", "B", "south"), race("x", "B", "A", "north"), race("x", "B", "A", "north"),
+		}, 2, [2]int{1, 0}, map[string]int{"B": 1}},
+	} {
+		got := SumOpenings(tc.races)
+		if got.Pairs != tc.pairs || got.BySide != tc.bySide || !maps.Equal(got.ByPlayer, tc.byPlayer) {
+			t.Errorf("%s: %+v, want %d pairs, by side %v, by player %v", tc.name, got, tc.pairs, tc.bySide, tc.byPlayer)
+		}
 	}
 }
