@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/mcts/match"
 )
@@ -18,7 +19,7 @@ import (
 // cmdKingRace tells whose king fell first in each game, and what followed.
 var cmdKingRace = &command{
 	name:  "kingrace",
-	usage: "--records FILE [--variant V] [--from-start] [--list]",
+	usage: "--records FILE [--variant V] [--from-start] [--list] [--book OUT]",
 	short: "whose king fell first in game records, and how those games ended",
 	long: `Replays game records (PGN-like or JSON lines, such as arena and ladder --out write)
 and finds in each the first king taken: whose, at which turn, with how many pieces
@@ -35,6 +36,11 @@ times (the opening decided the race) and those whose first king the same player 
 both times (a player did). Last, each player's draws holding the only king by what the
 other side had left at the end: the conversions it missed (§28).
 
+--book OUT writes the position just after the first king fell, for each start
+position of the records (its first game in which a king fell), as a book for arena
+--book: played from both sides, it measures converting the only king and holding
+against it, with the race left out.
+
 FILE may be a glob pattern, quoted against the shell, such as a run's self-play games
 'runs/R/games/gen-0002*.pgn'; --from-start then keeps only the games that began at the
 variant's start (self-play's endgame curriculum begins others).`,
@@ -47,6 +53,7 @@ func runKingRace(args []string, out io.Writer) error {
 	variant := fs.String("variant", "", "variant of the records (default: the first record's)")
 	list := fs.Bool("list", false, "list every game: whose king fell first, at which turn, and the result")
 	fromStart := fs.Bool("from-start", false, "only the games that began at the variant's start position")
+	book := fs.String("book", "", "write the positions just after the first king fell, one for each start position, to this book file")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -65,6 +72,11 @@ func runKingRace(args []string, out io.Writer) error {
 		races = slices.DeleteFunc(races, func(kr study.KingRace) bool { return !kr.FromStart })
 		if len(races) == 0 {
 			return fmt.Errorf("%s: no game began at the start position", *records)
+		}
+	}
+	if *book != "" {
+		if err := writeRaceBook(*book, *records, r.Name, study.RaceBook(races)); err != nil {
+			return err
 		}
 	}
 	turns, after := 0, 0
@@ -120,6 +132,23 @@ func runKingRace(args []string, out io.Writer) error {
 		return err
 	}
 	return writeOnlyKingDraws(out, stats)
+}
+
+// writeRaceBook writes the positions of study.RaceBook to the book file
+// path, with a header that says where they come from.
+func writeRaceBook(path, records, variant string, fens []string) error {
+	if len(fens) == 0 {
+		return fmt.Errorf("--book %s: no king fell in the games of %s", path, records)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Positions of %s just after the first king fell: %d, one for each start position\n", variant, len(fens))
+	fmt.Fprintf(&b, "# of %s (its first game in which a king fell).\n", records)
+	fmt.Fprintf(&b, "# Made by: dablot analyse kingrace --records %s --book %s\n", records, path)
+	b.WriteString("# Played from both sides (arena --book), they measure converting the only king\n# and holding against it. One FEN a line; # starts a comment.\n")
+	for _, f := range fens {
+		b.WriteString(f + "\n")
+	}
+	return durable.WriteFile(path, []byte(b.String()))
 }
 
 // writeOpeningRaces writes, for the openings played from each side by the

@@ -54,17 +54,20 @@ func TestKingRace(t *testing.T) {
 		"draws holding the only king, by the other side's pieces left at the end: games (the player ahead in)\nB  1: 1 (0)\n",
 	)
 	// One opening played from each side: South takes the first king both
-	// times, whoever plays South.
+	// times, whoever plays South, and North's soldier on a13 plays on to
+	// the ply limit.
 	var pair strings.Builder
 	for _, players := range [][2]string{{"A", "B"}, {"B", "A"}} {
-		p, err := game.ParseFEN(r, "6/5/2s3/5/6/5/2k3/5/2K3/5/6/5/S5 s")
+		p, err := game.ParseFEN(r, "s5/5/2s3/5/6/5/2k3/5/2K3/5/6/5/S5 s - 0 500")
 		if err != nil {
 			t.Fatal(err)
 		}
 		rec := game.NewRecord(r, &p)
-		rec.South, rec.North, rec.Turns = players[0], players[1], []string{"e5xe9xe13"}
-		if err := p.ApplyTurn(rec.Turns[0]); err != nil {
-			t.Fatal(err)
+		rec.South, rec.North, rec.Turns = players[0], players[1], []string{"e5xe9xe13", "a13-a11"}
+		for _, turn := range rec.Turns {
+			if err := p.ApplyTurn(turn); err != nil {
+				t.Fatal(err)
+			}
 		}
 		rec.Finish(p.Status())
 		if err := writeJSONLine(&pair, rec); err != nil {
@@ -78,6 +81,22 @@ func TestKingRace(t *testing.T) {
 	if out, err := runCmd(t, "analyse", "kingrace", "--records", pairFile); err != nil || !strings.Contains(out,
 		"openings played from each side by the same players: 1; the first king fell to the same side both times in 1 (south 1, north 0), to the same player in 0\n") {
 		t.Errorf("a pair of games: %v\n%s", err, out)
+	}
+	// --book: the position after the race, once for the one start
+	// position, readable as an arena book.
+	bookFile := filepath.Join(dir, "race.txt")
+	if out, err := runCmd(t, "analyse", "kingrace", "--records", pairFile, "--book", bookFile); err != nil {
+		t.Fatal(err, out)
+	}
+	data, err := os.ReadFile(bookFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if book, err := configs.ParseBook(r, bookFile, data); err != nil || len(book) != 1 || book[0].PieceCount() != 3 || book[0].SideToMove() != game.North {
+		t.Errorf("the race book %q: %v, %d positions", data, err, len(book))
+	}
+	if out, err := runCmd(t, "analyse", "kingrace", "--records", filepath.Join(dir, "games-2.jsonl"), "--book", bookFile); err == nil || !strings.Contains(err.Error(), "no king fell") {
+		t.Errorf("a book of games without a king taken: %v\n%s", err, out)
 	}
 	if strings.Contains(out, "openings played from each side") {
 		t.Errorf("no opening played from both sides, yet:\n%s", out)

@@ -21,6 +21,9 @@ type KingRace struct {
 	FirstLost game.Side
 	Turn      int
 	Pieces    int
+	// After is the position just after that turn (FEN), if the game
+	// goes on.
+	After string
 	// Lead is, after that turn, the pieces beside the kings of the side
 	// that took the first king less the other side's: what the taker paid
 	// for it (negative) or gained. The side with the only king wins only
@@ -57,6 +60,9 @@ func KingRaces(recs []*game.Record, r *game.Rules) ([]KingRace, error) {
 				if k > 0 && !kr.Taken && before[s] && !now[s] {
 					kr.Taken, kr.FirstLost, kr.Turn = true, s, k
 					kr.Pieces = p.PieceCount()
+					if !p.Status().Over() {
+						kr.After = p.FEN()
+					}
 					kr.Lead = besideKings(p, s.Other()) - besideKings(p, s)
 				}
 			}
@@ -208,4 +214,23 @@ func (o *OpeningRaces) addPair(a, b *KingRace) {
 	case pa == pb:
 		o.ByPlayer[pa]++
 	}
+}
+
+// RaceBook returns the positions just after the first king fell, one for
+// each start position: that of the first of its games in which a king
+// fell and the game went on, in the order of the records, each position
+// once. Played from both
+// sides (arena --book), they measure converting the only king and holding
+// against it, the race left out.
+func RaceBook(races []KingRace) []string {
+	var out []string
+	setups, seen := map[string]bool{}, map[string]bool{}
+	for _, kr := range races {
+		if kr.After == "" || setups[kr.Setup] || seen[kr.After] {
+			continue
+		}
+		setups[kr.Setup], seen[kr.After] = true, true
+		out = append(out, kr.After)
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package study
 import (
 	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +48,10 @@ func TestKingRaces(t *testing.T) {
 	if kr := races[0]; !kr.Taken || kr.FirstLost != game.North || kr.Turn != 1 || kr.Pieces != 2 || kr.Lead != 1 ||
 		kr.Result.Outcome != game.SouthWins || kr.Kings != [2]bool{true, false} {
 		t.Errorf("game 1: %+v", kr)
+	}
+	// The race ended the game: there is no position after it to play.
+	if races[0].After != "" {
+		t.Errorf("game 1 ended with the race, yet the position after it is %q", races[0].After)
 	}
 	if kr := races[1]; kr.Taken || kr.Result.Reason != game.NoCaptureLimit || kr.Kings != [2]bool{true, false} || kr.Beside != [2]int{1, 1} {
 		t.Errorf("game 2: %+v", kr)
@@ -131,5 +136,21 @@ func TestSumOpenings(t *testing.T) {
 		if got.Pairs != tc.pairs || got.BySide != tc.bySide || !maps.Equal(got.ByPlayer, tc.byPlayer) {
 			t.Errorf("%s: %+v, want %d pairs, by side %v, by player %v", tc.name, got, tc.pairs, tc.bySide, tc.byPlayer)
 		}
+	}
+}
+
+// TestRaceBook: one position for each start position, the first game's in
+// which a king fell and the game went on, and no position twice.
+func TestRaceBook(t *testing.T) {
+	races := []KingRace{
+		{Setup: "x", Taken: false},
+		{Setup: "x", Taken: true}, // the race ended the game
+		{Setup: "x", Taken: true, After: "p1"},
+		{Setup: "x", Taken: true, After: "p2"},
+		{Setup: "y", Taken: true, After: "p1"},
+		{Setup: "z", Taken: true, After: "p3"},
+	}
+	if got, want := RaceBook(races), []string{"p1", "p3"}; !slices.Equal(got, want) {
+		t.Errorf("RaceBook: %q, want %q", got, want)
 	}
 }
