@@ -28,16 +28,18 @@ where the opponent's did, and where no king fell, the median turn of those captu
 and its draws with only its own or only the opponent's king left. In dablot a king is
 taken only by a king, so the side with the only king cannot lose its last piece; the
 draws with one king left are the games that side did not convert
-(docs/experiments/2026-11-strength.md §11). Then, for each player that took the first
-king, its results by its lead in pieces beside the kings just after: what it paid for
-the king (§26). For the openings played from each side by the same players (as arena
-and ladder play a book), it counts those whose first king fell to the same side both
-times (the opening decided the race) and those whose first king the same player took
-both times (a player did). Last, each player's draws holding the only king by what the
-other side had left at the end: the conversions it missed (§28).
+(docs/experiments/2026-11-strength.md §11). Then, for the pairs of games the arena
+plays from one opening (games 2k-1 and 2k, the colours swapped), how many had their
+first king taken by the same side both times (the opening decided the race) and how
+many by the same player (a player did); records without the arena's game numbers pair
+by start position, in order, and a player's games against itself (self-play) do not
+pair. Then, for each player that took the first king, its
+results by its lead in pieces beside the kings just after: what it paid for the king
+(§26); and its draws holding the only king by what the other side had left at the
+end: the conversions it missed (§28).
 
---book OUT writes the position just after the first king fell, for each start
-position of the records (its first game in which a king fell), as a book for arena
+--book OUT writes, for each opening, the position just after the first king fell in
+its first game that went on after it (each position once), as a book for arena
 --book: played from both sides, it measures converting the only king and holding
 against it, with the race left out.
 
@@ -53,7 +55,7 @@ func runKingRace(args []string, out io.Writer) error {
 	variant := fs.String("variant", "", "variant of the records (default: the first record's)")
 	list := fs.Bool("list", false, "list every game: whose king fell first, at which turn, and the result")
 	fromStart := fs.Bool("from-start", false, "only the games that began at the variant's start position")
-	book := fs.String("book", "", "write the positions just after the first king fell, one for each start position, to this book file")
+	book := fs.String("book", "", "write the positions just after the first king fell, one for each opening, to this book file")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -75,7 +77,14 @@ func runKingRace(args []string, out io.Writer) error {
 		}
 	}
 	if *book != "" {
-		if err := writeRaceBook(*book, *records, r.Name, study.RaceBook(races)); err != nil {
+		made := fmt.Sprintf("dablot analyse kingrace --records '%s'", *records)
+		if *variant != "" {
+			made += " --variant " + *variant
+		}
+		if *fromStart {
+			made += " --from-start"
+		}
+		if err := writeRaceBook(*book, made+" --book "+*book, r.Name, study.RaceBook(races)); err != nil {
 			return err
 		}
 	}
@@ -89,18 +98,7 @@ func runKingRace(args []string, out io.Writer) error {
 	fmt.Fprintf(out, "kingrace: %s, %d games from %s; %d of their %d turns (%.1f %%) came after the first king fell\n",
 		r.Name, len(races), *records, after, turns, 100*float64(after)/float64(max(1, turns)))
 	if *list {
-		for _, kr := range races {
-			first := "no king taken"
-			if kr.Taken {
-				name := kr.South
-				if kr.FirstLost == game.North {
-					name = kr.North
-				}
-				first = fmt.Sprintf("%s's king (%s) taken at turn %d, %d pieces left, the taker's lead beside the kings %+d", kr.FirstLost, name, kr.Turn, kr.Pieces, kr.Lead)
-			}
-			fmt.Fprintf(out, "game %d: %s; %s (%s) in %d turns; beside the kings at the end: south %d, north %d\n", kr.Record, first,
-				kr.Result.Outcome.Result(), kr.Result.Reason.Key(), kr.Turns, kr.Beside[game.South], kr.Beside[game.North])
-		}
+		listRaces(out, races)
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "player\tW/D/L\town king first: games, W/D/L, median turn\tthe other's first\tno king taken\tdraws with only its king\twith only the other's")
@@ -134,16 +132,33 @@ func runKingRace(args []string, out io.Writer) error {
 	return writeOnlyKingDraws(out, stats)
 }
 
+// listRaces writes a line for each game: whose king fell first, when,
+// and how the game ended.
+func listRaces(out io.Writer, races []study.KingRace) {
+	for _, kr := range races {
+		first := "no king taken"
+		if kr.Taken {
+			name := kr.South
+			if kr.FirstLost == game.North {
+				name = kr.North
+			}
+			first = fmt.Sprintf("%s's king (%s) taken at turn %d, %d pieces left, the taker's lead beside the kings %+d", kr.FirstLost, name, kr.Turn, kr.Pieces, kr.Lead)
+		}
+		fmt.Fprintf(out, "game %d: %s; %s (%s) in %d turns; beside the kings at the end: south %d, north %d\n", kr.Record, first,
+			kr.Result.Outcome.Result(), kr.Result.Reason.Key(), kr.Turns, kr.Beside[game.South], kr.Beside[game.North])
+	}
+}
+
 // writeRaceBook writes the positions of study.RaceBook to the book file
-// path, with a header that says where they come from.
-func writeRaceBook(path, records, variant string, fens []string) error {
+// path, with a header that names the command that made it.
+func writeRaceBook(path, command, variant string, fens []string) error {
 	if len(fens) == 0 {
-		return fmt.Errorf("--book %s: no king fell in the games of %s", path, records)
+		return fmt.Errorf("--book %s: no game went on after its first king fell", path)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Positions of %s just after the first king fell: %d, one for each start position\n", variant, len(fens))
-	fmt.Fprintf(&b, "# of %s (its first game in which a king fell).\n", records)
-	fmt.Fprintf(&b, "# Made by: dablot analyse kingrace --records %s --book %s\n", records, path)
+	fmt.Fprintf(&b, "# %d positions of %s just after the first king fell, one for each opening of the\n", len(fens), variant)
+	b.WriteString("# records (its first game that went on after it), each position once.\n")
+	fmt.Fprintf(&b, "# Made by: %s\n", command)
 	b.WriteString("# Played from both sides (arena --book), they measure converting the only king\n# and holding against it. One FEN a line; # starts a comment.\n")
 	for _, f := range fens {
 		b.WriteString(f + "\n")
@@ -151,11 +166,10 @@ func writeRaceBook(path, records, variant string, fens []string) error {
 	return durable.WriteFile(path, []byte(b.String()))
 }
 
-// writeOpeningRaces writes, for the openings played from each side by the
-// same players, how often the opening decided who took the first king
-// (the same side both times) and how often a player did (the same player
-// both times), by player in the order of stats. It writes nothing when no
-// opening was played from both sides.
+// writeOpeningRaces writes, for the pairs of games from one opening, how
+// often the opening decided who took the first king (the same side both
+// times) and how often a player did (the same player both times), by
+// player in the order of stats. It writes nothing when no games pair.
 func writeOpeningRaces(out io.Writer, o study.OpeningRaces, stats []study.KingRaceStats) error {
 	if o.Pairs == 0 {
 		return nil
@@ -164,12 +178,12 @@ func writeOpeningRaces(out io.Writer, o study.OpeningRaces, stats []study.KingRa
 	for _, n := range o.ByPlayer {
 		byPlayer += n
 	}
-	fmt.Fprintf(out, "\nopenings played from each side by the same players: %d; the first king fell to the same side both times in %d (south %d, north %d), to the same player in %d\n",
-		o.Pairs, o.BySide[game.South]+o.BySide[game.North], o.BySide[game.South], o.BySide[game.North], byPlayer)
+	fmt.Fprintf(out, "\npairs of games from one opening, colours swapped: %d; the first king fell to the same side in both in %d (south %d, north %d), to the same player in %d, and in one of them no king fell in %d\n",
+		o.Pairs, o.BySide[game.South]+o.BySide[game.North], o.BySide[game.South], o.BySide[game.North], byPlayer, o.NoKing)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	for _, st := range stats {
 		if n := o.ByPlayer[st.Player]; n > 0 {
-			fmt.Fprintf(tw, "%s\t%d\n", st.Player, n)
+			fmt.Fprintf(tw, "the same player: %s\t%d\n", st.Player, n)
 		}
 	}
 	return tw.Flush()

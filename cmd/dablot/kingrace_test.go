@@ -9,6 +9,7 @@ import (
 
 	"github.com/dablot-zero/dablot/configs"
 	"github.com/dablot-zero/dablot/game"
+	"github.com/dablot-zero/dablot/internal/research/study"
 )
 
 // TestKingRace: a game in which A's king takes B's, and a draw with B
@@ -53,6 +54,9 @@ func TestKingRace(t *testing.T) {
 		"lead beside the kings when the player took the first king: W/D/L\nA  +1: 1/0/0\n",
 		"draws holding the only king, by the other side's pieces left at the end: games (the player ahead in)\nB  1: 1 (0)\n",
 	)
+	if strings.Contains(out, "pairs of games") {
+		t.Errorf("no opening played from both sides, yet:\n%s", out)
+	}
 	// One opening played from each side: South takes the first king both
 	// times, whoever plays South, and North's soldier on a13 plays on to
 	// the ply limit.
@@ -79,7 +83,7 @@ func TestKingRace(t *testing.T) {
 		t.Fatal(err)
 	}
 	if out, err := runCmd(t, "analyse", "kingrace", "--records", pairFile); err != nil || !strings.Contains(out,
-		"openings played from each side by the same players: 1; the first king fell to the same side both times in 1 (south 1, north 0), to the same player in 0\n") {
+		"pairs of games from one opening, colours swapped: 1; the first king fell to the same side in both in 1 (south 1, north 0), to the same player in 0, and in one of them no king fell in 0\n") {
 		t.Errorf("a pair of games: %v\n%s", err, out)
 	}
 	// --book: the position after the race, once for the one start
@@ -95,11 +99,8 @@ func TestKingRace(t *testing.T) {
 	if book, err := configs.ParseBook(r, bookFile, data); err != nil || len(book) != 1 || book[0].PieceCount() != 3 || book[0].SideToMove() != game.North {
 		t.Errorf("the race book %q: %v, %d positions", data, err, len(book))
 	}
-	if out, err := runCmd(t, "analyse", "kingrace", "--records", filepath.Join(dir, "games-2.jsonl"), "--book", bookFile); err == nil || !strings.Contains(err.Error(), "no king fell") {
-		t.Errorf("a book of games without a king taken: %v\n%s", err, out)
-	}
-	if strings.Contains(out, "openings played from each side") {
-		t.Errorf("no opening played from both sides, yet:\n%s", out)
+	if out, err := runCmd(t, "analyse", "kingrace", "--records", filepath.Join(dir, "games-2.jsonl"), "--book", bookFile); err == nil || !strings.Contains(err.Error(), "no game went on after its first king fell") {
+		t.Errorf("a book of games in which no king fell: %v\n%s", err, out)
 	}
 	for _, c := range []struct {
 		args []string
@@ -131,5 +132,25 @@ func TestKingRace(t *testing.T) {
 	}
 	if out, err := runCmd(t, "analyse", "kingrace"); err == nil || !strings.Contains(out, "--records is required") {
 		t.Errorf("no records: %v\n%s", err, out)
+	}
+}
+
+// TestWriteOpeningRaces: the pairs, by side and by player in the order of
+// the players, and nothing when no games pair.
+func TestWriteOpeningRaces(t *testing.T) {
+	stats := []study.KingRaceStats{{Player: "A"}, {Player: "B"}, {Player: "C"}}
+	var b strings.Builder
+	o := study.OpeningRaces{Pairs: 6, BySide: [2]int{1, 2}, ByPlayer: map[string]int{"C": 1, "A": 1}, NoKing: 1}
+	if err := writeOpeningRaces(&b, o, stats); err != nil {
+		t.Fatal(err)
+	}
+	want := "\npairs of games from one opening, colours swapped: 6; the first king fell to the same side in both in 3 (south 1, north 2), to the same player in 2, and in one of them no king fell in 1\n" +
+		"the same player: A  1\nthe same player: C  1\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	if err := writeOpeningRaces(&b, study.OpeningRaces{}, stats); err != nil || b.Len() != 0 {
+		t.Errorf("no pairs: %q, %v", b.String(), err)
 	}
 }

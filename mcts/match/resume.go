@@ -45,6 +45,19 @@ func (r *ArenaResult) Codes() []string {
 	return codes
 }
 
+// PairKey returns what the two games of a match from one opening share
+// (RunArena plays games 2k−1 and 2k from opening k, the colours swapped):
+// the start position, the match's seed and k, read from the record's
+// tags. A record without a game number (written by something other than
+// the arena) has its start position alone.
+func PairKey(rec *game.Record) string {
+	n, err := strconv.Atoi(rec.Tags[tagGame])
+	if err != nil || n < 1 {
+		return rec.Setup
+	}
+	return fmt.Sprintf("%s|seed %s|pair %d", rec.Setup, rec.Tags[tagSeed], (n+1)/2)
+}
+
 // Resume reads back the games of an earlier run of the match cfg
 // describes, from the records that run wrote (RunArena counts and so
 // writes its games in index order: records[k] is game k), and returns them

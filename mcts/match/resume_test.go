@@ -174,3 +174,34 @@ func TestResumeSPRT(t *testing.T) {
 		t.Errorf("resumed: %v, verdict %v, %d games %v; first %d games %v", err, res.Verdict, len(res.Games), res.WDL, len(first.Games), first.WDL)
 	}
 }
+
+// TestPairKey: games 2k−1 and 2k of a match share a key, other games,
+// seeds and start positions do not, and a record without a game number
+// has its start position's.
+func TestPairKey(t *testing.T) {
+	rec := func(setup, seed, number string) *game.Record {
+		r := &game.Record{Setup: setup, Tags: map[string]string{tagSeed: seed}}
+		if number != "" {
+			r.Tags[tagGame] = number
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		name string
+		a, b *game.Record
+		same bool
+	}{
+		{"games 1 and 2", rec("x", "11", "1"), rec("x", "11", "2"), true},
+		{"games 2 and 3", rec("x", "11", "2"), rec("x", "11", "3"), false},
+		{"games 101 and 102", rec("x", "11", "101"), rec("x", "11", "102"), true},
+		{"other seeds", rec("x", "11", "1"), rec("x", "12", "2"), false},
+		{"other openings", rec("x", "11", "1"), rec("y", "11", "2"), false},
+		{"no game numbers", rec("x", "11", ""), rec("x", "12", ""), true},
+		{"a game number is not a setup's", rec("x", "11", "1"), rec("x", "11", ""), false},
+		{"a bad game number", rec("x", "11", "0"), rec("x", "11", ""), true},
+	} {
+		if same := PairKey(tc.a) == PairKey(tc.b); same != tc.same {
+			t.Errorf("%s: %q and %q", tc.name, PairKey(tc.a), PairKey(tc.b))
+		}
+	}
+}

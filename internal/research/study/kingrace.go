@@ -39,10 +39,10 @@ type KingRace struct {
 	Kings  [2]bool
 	Beside [2]int
 	// FromStart is whether the game began at the variant's start position
-	// (self-play's endgame curriculum begins others); Setup is the
-	// record's start position otherwise (FEN).
+	// (self-play's endgame curriculum begins others). Pair is what the
+	// two games of the arena from one opening share (match.PairKey).
 	FromStart bool
-	Setup     string
+	Pair      string
 }
 
 // KingRaces replays each record (variant r) and finds its king race. A
@@ -52,7 +52,7 @@ func KingRaces(recs []*game.Record, r *game.Rules) ([]KingRace, error) {
 	out := make([]KingRace, 0, len(recs))
 	hasKing := func(p *game.Position, s game.Side) bool { return !p.Pieces(s, game.King).Empty() }
 	for i, rec := range recs {
-		kr := KingRace{Record: i + 1, South: rec.South, North: rec.North, Turns: len(rec.Turns), FromStart: rec.Setup == "", Setup: rec.Setup}
+		kr := KingRace{Record: i + 1, South: rec.South, North: rec.North, Turns: len(rec.Turns), FromStart: rec.Setup == "", Pair: match.PairKey(rec)}
 		var before [2]bool // the kings before turn k
 		end, st, err := replayFinished(i, rec, r, func(k int, p *game.Position) {
 			now := [2]bool{hasKing(p, game.South), hasKing(p, game.North)}
@@ -158,37 +158,43 @@ func SumKingRaces(races []KingRace) []KingRaceStats {
 	return stats
 }
 
-// OpeningRaces sums the king races of the openings that the same two
-// players played once from each side, as the arena and the ladder play a
-// book: in how many of them the first king fell to the same side both
-// times, so that the opening decided the race whoever played it, and in
-// how many to the same player both times, so that the players did.
+// OpeningRaces sums the king races of the pairs of games the arena plays
+// from one opening, the colours swapped: in how many the first king fell
+// to the same side both times, so that the opening decided the race
+// whoever played it, and in how many to the same player both times, so
+// that the players did.
 type OpeningRaces struct {
-	Pairs int // openings played once from each side by the same two players
+	Pairs int // pairs of games from one opening, the same two players swapped
 	// BySide counts the pairs whose first king was taken both times by
 	// that side (indexed by game.Side), ByPlayer those whose first king
-	// that player took both times. A pair with a game in which no king
-	// fell is in neither.
+	// that player took both times, and NoKing those with a game in which
+	// no king fell.
 	BySide   [2]int
 	ByPlayer map[string]int
+	NoKing   int
 }
 
-// SumOpenings pairs the races by start position: a game is paired with the
-// first one before it from the same position, not yet paired, with the
-// same players on the other sides.
+// SumOpenings pairs the races by their Pair key (match.PairKey): a game is
+// paired with the first one before it of the same key, not yet paired,
+// with the same two players on the other sides. Records without the
+// arena's game numbers pair by start position in their order. Games of a
+// player against itself, such as self-play's, do not pair.
 func SumOpenings(races []KingRace) OpeningRaces {
-	type key struct{ setup, south, north string }
+	type key struct{ pair, south, north string }
 	waiting := map[key][]*KingRace{}
 	sum := OpeningRaces{ByPlayer: map[string]int{}}
 	for i := range races {
 		kr := &races[i]
-		swapped := key{kr.Setup, kr.North, kr.South}
+		if kr.South == kr.North {
+			continue
+		}
+		swapped := key{kr.Pair, kr.North, kr.South}
 		if q := waiting[swapped]; len(q) > 0 {
 			waiting[swapped] = q[1:]
 			sum.addPair(q[0], kr)
 			continue
 		}
-		k := key{kr.Setup, kr.South, kr.North}
+		k := key{kr.Pair, kr.South, kr.North}
 		waiting[k] = append(waiting[k], kr)
 	}
 	return sum
@@ -198,6 +204,7 @@ func SumOpenings(races []KingRace) OpeningRaces {
 func (o *OpeningRaces) addPair(a, b *KingRace) {
 	o.Pairs++
 	if !a.Taken || !b.Taken {
+		o.NoKing++
 		return
 	}
 	taker := func(kr *KingRace) (game.Side, string) {
@@ -217,20 +224,24 @@ func (o *OpeningRaces) addPair(a, b *KingRace) {
 }
 
 // RaceBook returns the positions just after the first king fell, one for
-// each start position: that of the first of its games in which a king
-// fell and the game went on, in the order of the records, each position
-// once. Played from both
-// sides (arena --book), they measure converting the only king and holding
-// against it, the race left out.
+// each opening (each Pair key): that of the first of its games in which a
+// king fell and the game went on, in the order of the records; a position
+// already taken for another opening is not repeated. Positions keep their
+// counters (the turn number and the turns since a capture). Played from
+// both sides (arena --book), they measure converting the only king and
+// holding against it, the race left out.
 func RaceBook(races []KingRace) []string {
 	var out []string
-	setups, seen := map[string]bool{}, map[string]bool{}
+	openings, seen := map[string]bool{}, map[string]bool{}
 	for _, kr := range races {
-		if kr.After == "" || setups[kr.Setup] || seen[kr.After] {
+		if kr.After == "" || openings[kr.Pair] {
 			continue
 		}
-		setups[kr.Setup], seen[kr.After] = true, true
-		out = append(out, kr.After)
+		openings[kr.Pair] = true
+		if !seen[kr.After] {
+			seen[kr.After] = true
+			out = append(out, kr.After)
+		}
 	}
 	return out
 }

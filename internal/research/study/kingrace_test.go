@@ -103,52 +103,64 @@ func TestKingRaces(t *testing.T) {
 	}
 }
 
-// TestSumOpenings: openings played from both sides are paired by position
+// TestSumOpenings: the games of one opening are paired by their Pair key
 // and players, and each pair is counted by who took the first king.
 func TestSumOpenings(t *testing.T) {
-	// race is a game from setup, south against north, in which the king
-	// of the side lost fell first ("" for none).
-	race := func(setup, south, north, lost string) KingRace {
-		kr := KingRace{Setup: setup, South: south, North: north, Taken: lost != ""}
+	// race is a game of opening pair, south against north, in which the
+	// king of the side lost fell first ("" for none).
+	race := func(pair, south, north, lost string) KingRace {
+		kr := KingRace{Pair: pair, South: south, North: north, Taken: lost != ""}
 		if lost == "north" {
 			kr.FirstLost = game.North
 		}
 		return kr
 	}
 	for _, tc := range []struct {
-		name     string
-		races    []KingRace
-		pairs    int
-		bySide   [2]int
-		byPlayer map[string]int
+		name  string
+		races []KingRace
+		want  OpeningRaces
 	}{
-		{"south takes it both times", []KingRace{race("x", "A", "B", "north"), race("x", "B", "A", "north")}, 1, [2]int{1, 0}, map[string]int{}},
-		{"north both times", []KingRace{race("x", "A", "B", "south"), race("x", "B", "A", "south")}, 1, [2]int{0, 1}, map[string]int{}},
-		{"A both times", []KingRace{race("x", "A", "B", "north"), race("x", "B", "A", "south")}, 1, [2]int{}, map[string]int{"A": 1}},
-		{"no king in one game", []KingRace{race("x", "A", "B", "north"), race("x", "B", "A", "")}, 1, [2]int{}, map[string]int{}},
-		{"other openings do not pair", []KingRace{race("x", "A", "B", "north"), race("y", "B", "A", "north")}, 0, [2]int{}, map[string]int{}},
-		{"nor the same colours", []KingRace{race("x", "A", "B", "north"), race("x", "A", "B", "north")}, 0, [2]int{}, map[string]int{}},
-		{"an opening played four times is two pairs", []KingRace{
-			race("x", "A", "B", "north"), race("x", "A", "B", "south"), race("x", "B", "A", "north"), race("x", "B", "A", "north"),
-		}, 2, [2]int{1, 0}, map[string]int{"B": 1}},
+		{"south takes it both times", []KingRace{race("x", "A", "B", "north"), race("x", "B", "A", "north")},
+			OpeningRaces{Pairs: 1, BySide: [2]int{1, 0}, ByPlayer: map[string]int{}}},
+		{"north both times", []KingRace{race("x", "A", "B", "south"), race("x", "B", "A", "south")},
+			OpeningRaces{Pairs: 1, BySide: [2]int{0, 1}, ByPlayer: map[string]int{}}},
+		{"A both times", []KingRace{race("x", "A", "B", "north"), race("x", "B", "A", "south")},
+			OpeningRaces{Pairs: 1, ByPlayer: map[string]int{"A": 1}}},
+		{"no king in one game", []KingRace{race("x", "A", "B", "north"), race("x", "B", "A", "")},
+			OpeningRaces{Pairs: 1, ByPlayer: map[string]int{}, NoKing: 1}},
+		{"other openings do not pair", []KingRace{race("x", "A", "B", "north"), race("y", "B", "A", "north")},
+			OpeningRaces{ByPlayer: map[string]int{}}},
+		{"nor the same colours", []KingRace{race("x", "A", "B", "north"), race("x", "A", "B", "north")},
+			OpeningRaces{ByPlayer: map[string]int{}}},
+		{"nor other players", []KingRace{race("x", "A", "B", "north"), race("x", "B", "C", "north")},
+			OpeningRaces{ByPlayer: map[string]int{}}},
+		{"nor a player against itself", []KingRace{race("x", "S", "S", "north"), race("x", "S", "S", "south")},
+			OpeningRaces{ByPlayer: map[string]int{}}},
+		// First in, first paired: games 1 and 3 (south both times), 2
+		// and 4 (north both times); pairing the last first would give A
+		// once and B once.
+		{"an opening played four times is two pairs, in order", []KingRace{
+			race("x", "A", "B", "north"), race("x", "A", "B", "south"), race("x", "B", "A", "north"), race("x", "B", "A", "south"),
+		}, OpeningRaces{Pairs: 2, BySide: [2]int{1, 1}, ByPlayer: map[string]int{}}},
 	} {
 		got := SumOpenings(tc.races)
-		if got.Pairs != tc.pairs || got.BySide != tc.bySide || !maps.Equal(got.ByPlayer, tc.byPlayer) {
-			t.Errorf("%s: %+v, want %d pairs, by side %v, by player %v", tc.name, got, tc.pairs, tc.bySide, tc.byPlayer)
+		if got.Pairs != tc.want.Pairs || got.BySide != tc.want.BySide || got.NoKing != tc.want.NoKing || !maps.Equal(got.ByPlayer, tc.want.ByPlayer) {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
 }
 
-// TestRaceBook: one position for each start position, the first game's in
-// which a king fell and the game went on, and no position twice.
+// TestRaceBook: one position for each opening, its first game's in which
+// a king fell and the game went on, and no position twice.
 func TestRaceBook(t *testing.T) {
 	races := []KingRace{
-		{Setup: "x", Taken: false},
-		{Setup: "x", Taken: true}, // the race ended the game
-		{Setup: "x", Taken: true, After: "p1"},
-		{Setup: "x", Taken: true, After: "p2"},
-		{Setup: "y", Taken: true, After: "p1"},
-		{Setup: "z", Taken: true, After: "p3"},
+		{Pair: "x", Taken: false},
+		{Pair: "x", Taken: true}, // the race ended the game
+		{Pair: "x", Taken: true, After: "p1"},
+		{Pair: "x", Taken: true, After: "p2"},
+		{Pair: "y", Taken: true, After: "p1"}, // y's position is x's already
+		{Pair: "y", Taken: true, After: "p9"},
+		{Pair: "z", Taken: true, After: "p3"},
 	}
 	if got, want := RaceBook(races), []string{"p1", "p3"}; !slices.Equal(got, want) {
 		t.Errorf("RaceBook: %q, want %q", got, want)
