@@ -534,6 +534,128 @@ func TestScoreHead(t *testing.T) {
 	}
 }
 
+// TestMovesLeftHead: a model with a moves-left head records its
+// moves-left utility u and reads it back; its evaluator gives exactly
+// v·(1 − u·m), v the network's value and m = (o+1)/2 of the head's output
+// o, with the WDL moved to match (SetMovesLeftUtility and mlu= change u,
+// Clone keeps it), and with u = 0 the network's own value; u above 0 for
+// a network without the head is refused everywhere.
+func TestMovesLeftHead(t *testing.T) {
+	cfg := modeltest.TinyNet
+	cfg.MovesLeftHead = true
+	m := modeltest.NewModelOf(t, "frostviken", cfg, 6)
+	m.MovesLeftUtility = 0.5
+	path := filepath.Join(t.TempDir(), "ml.dbm")
+	if err := m.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	back, err := model.LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.Weights.Config.MovesLeftHead || back.MovesLeftUtility != 0.5 || back.Metadata[model.MetaMovesLeftUtility] != "0.5" ||
+		back.ScoreUtility != 0 || back.Metadata[model.MetaScoreUtility] != "" {
+		t.Fatalf("loaded: head %v, utilities %v and %v, metadata %v", back.Weights.Config.MovesLeftHead, back.MovesLeftUtility, back.ScoreUtility, back.Metadata)
+	}
+
+	ps := modeltest.RandomPositions(m.Rules, 30, 4)
+	ev := back.NewEvaluator(len(ps), 1)
+	defer ev.Close()
+	if ev.MovesLeftUtility() != 0.5 {
+		t.Fatalf("the evaluator's utility is %v, want the model's 0.5", ev.MovesLeftUtility())
+	}
+	withU := modeltest.Evaluate(t, ev, ps)
+	clone := ev.Clone().(*model.NetEvaluator)
+	defer clone.Close()
+	cloned := modeltest.Evaluate(t, clone, ps)
+	if err := ev.SetMovesLeftUtility(0); err != nil {
+		t.Fatal(err)
+	}
+	plain := modeltest.Evaluate(t, ev, ps)
+	_, _, ws := model.EvaluatorShape(ev)
+	left := ws.MovesLeft() // the same batch's outputs
+	if len(left) != len(ps) {
+		t.Fatalf("%d moves-left outputs for %d positions", len(left), len(ps))
+	}
+	moved := 0
+	for i := range ps {
+		p, got := plain[i], withU[i]
+		if p.Value != p.WDL[0]-p.WDL[2] {
+			t.Fatalf("position %d: with u = 0 the value %v is not the network's W - L of %v", i, p.Value, p.WDL)
+		}
+		mLeft := max(0, min(1, (float64(left[i])+1)/2))
+		want := float32(float64(p.Value) * (1 - 0.5*mLeft))
+		if got.Value != want || cloned[i].Value != want {
+			t.Fatalf("position %d: value %v (clone %v), want %v·(1 − 0.5·%v) = %v", i, got.Value, cloned[i].Value, p.Value, mLeft, want)
+		}
+		w := got.WDL
+		if math.Abs(float64(w[0]+w[1]+w[2])-1) > 1e-5 || math.Abs(float64(w[0]-w[2]-got.Value)) > 1e-5 || math.Abs(float64(w[1]-p.WDL[1])) > 1e-5 {
+			t.Fatalf("position %d: WDL %v for value %v (network's %v)", i, w, got.Value, p.WDL)
+		}
+		if !slices.Equal(got.Priors, p.Priors) {
+			t.Fatalf("position %d: the moves-left utility changed the priors", i)
+		}
+		if math.Abs(float64(want-p.Value)) > 1e-3 {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Fatal("the utility moves no value: the test proves nothing")
+	}
+
+	// Without the head: no utility in the file, u > 0 refused.
+	plainModel := modeltest.NewModel(t, "frostviken", 6)
+	if err := plainModel.NewEvaluator(1, 1).SetMovesLeftUtility(0.2); err == nil || !strings.Contains(err.Error(), "no moves-left head") {
+		t.Errorf("SetMovesLeftUtility(0.2) without a head: %v", err)
+	}
+	if err := plainModel.NewEvaluator(1, 1).SetMovesLeftUtility(0); err != nil {
+		t.Errorf("SetMovesLeftUtility(0) without a head: %v", err)
+	}
+	plainPath := filepath.Join(t.TempDir(), "p.dbm")
+	if err := plainModel.Save(plainPath, nil); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := model.LoadModel(plainPath); err != nil || p.MovesLeftUtility != 0 || p.Metadata[model.MetaMovesLeftUtility] != "" {
+		t.Errorf("a model without a moves-left head records a utility: %v", err)
+	}
+	plainModel.MovesLeftUtility = 0.2
+	if err := plainModel.Save(filepath.Join(t.TempDir(), "q.dbm"), nil); err == nil || !strings.Contains(err.Error(), "no moves-left head") {
+		t.Errorf("saving u = 0.2 without a head: %v", err)
+	}
+	// A file whose utility is out of range or no number is refused.
+	for _, u := range []string{"2", "-0.1", "x"} {
+		bad := resignModel(rewriteMetadata(t, savedImage(t, m), func(meta map[string]string) { meta[model.MetaMovesLeftUtility] = u }))
+		if _, err := model.DecodeModel(bad); err == nil || !strings.Contains(err.Error(), "moves_left_utility") {
+			t.Errorf("a utility of %s: %v", u, err)
+		}
+	}
+
+	// mlu= sets the utility of a player; it needs a model with the head.
+	opts := model.SpecOptions(m.Rules, 1)
+	for _, tc := range []struct{ spec, err string }{
+		{"gumbel:model=" + path + ",sims=4,m=4,mlu=0", ""},
+		{"mcts:model=" + path + ",sims=4,mlu=1", ""},
+		{"mcts:model=" + path + ",sims=4,mlu=0.3,su=0", ""},
+		{"mcts:model=" + path + ",sims=4,su=0.3", "no score head"},
+		{"mcts:model=" + plainPath + ",sims=4,mlu=0", ""},
+		{"mcts:model=" + plainPath + ",sims=4,mlu=0.3", "no moves-left head"},
+		{"mcts:model=" + path + ",sims=4,mlu=1.5", "want a number from 0 to 1"},
+		{"mcts:eval=material,sims=4,mlu=0.3", "needs model="},
+	} {
+		f, err := mcts.ParseFactory(tc.spec, opts)
+		if f != nil {
+			f.Close()
+		}
+		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("%s: %v, want %q", tc.spec, err, tc.err)
+		}
+		loadErr := strings.HasPrefix(tc.err, "no ")
+		if err := mcts.CheckSpec(tc.spec); (err == nil) != (tc.err == "" || loadErr) {
+			t.Errorf("CheckSpec(%s): %v", tc.spec, err)
+		}
+	}
+}
+
 // TestTrainingAidHeads: a model with short-term value heads, or with an
 // ownership head, keeps them through its file; they are training aids, so
 // its evaluator gives the same priors, values and WDL, bit for bit, as the
