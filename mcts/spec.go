@@ -146,8 +146,6 @@ func (r *specReader) float(key string, def, lo, hi float64) float64 {
 	return x
 }
 
-// choice reads a key that is one of two words: false for the first (also
-// when the key is absent), true for the second.
 // optFloat is float for a key without a default: nil if the spec does
 // not set it.
 func (r *specReader) optFloat(key string, lo, hi float64) *float64 {
@@ -158,6 +156,8 @@ func (r *specReader) optFloat(key string, lo, hi float64) *float64 {
 	return &x
 }
 
+// choice reads a key that is one of two words: false for the first (also
+// when the key is absent), true for the second.
 func (r *specReader) choice(key, first, second string) bool {
 	v, ok := r.sp.Params[key]
 	switch {
