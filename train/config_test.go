@@ -344,6 +344,21 @@ func TestBlocksAblationConfig(t *testing.T) {
 	sameConfig(t, want.Name, preset(t, "../docs/experiments/configs/overnight-blocks4.yaml"), want)
 }
 
+// TestMovesLeftArmConfigs: Stage B's moves-left control is overnight
+// without ratings, and its arm is the control but for the moves-left head
+// and a utility of 0.5 (docs/experiments/2026-12-learning.md).
+func TestMovesLeftArmConfigs(t *testing.T) {
+	control := preset(t, "overnight")
+	control.Name = "overnight-movesleft-control"
+	control.Rating.Every = 0
+	sameConfig(t, control.Name, preset(t, "../docs/experiments/configs/overnight-movesleft-control.yaml"), control)
+	arm := preset(t, "../docs/experiments/configs/overnight-movesleft-control.yaml")
+	arm.Name = "overnight-movesleft"
+	arm.Network.MovesLeftHead = true
+	arm.SelfPlay.MovesLeftUtility = 0.5
+	sameConfig(t, arm.Name, preset(t, "../docs/experiments/configs/overnight-movesleft.yaml"), arm)
+}
+
 // maxConfigKeys bounds the settings of a training config (issue 69: the
 // settings that lost or came out level leave, and new ones must earn
 // their place): 62 since selfplay.reanalyse and endgame_tables left
