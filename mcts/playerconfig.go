@@ -38,9 +38,6 @@ type PlayerConfig struct {
 	// ScoreUtility, if set, replaces the score utility the model was
 	// trained with (a network with a score head).
 	ScoreUtility *float64
-	// MovesLeftUtility, if set, replaces the moves-left utility the model
-	// was trained with (a network with a moves-left head).
-	MovesLeftUtility *float64
 	// Cache is the positions of an EvalCache in front of the evaluator
 	// (0: none).
 	Cache int
@@ -147,8 +144,8 @@ func (c *PlayerConfig) Validate() error {
 		return fmt.Errorf("mcts: evaluator %q: want material or rollout", c.Eval)
 	case c.Model != "" && c.Eval != "":
 		return errors.New("mcts: a search player evaluates with a model or a hand-written evaluator, not both")
-	case (c.ScoreUtility != nil || c.MovesLeftUtility != nil) && c.Model == "":
-		return errors.New("mcts: the score and moves-left utilities are a network's: they need a model")
+	case c.ScoreUtility != nil && c.Model == "":
+		return errors.New("mcts: the score utility is a network's: it needs a model")
 	case c.Cache < 0 || c.Cache > maxCacheSize:
 		return fmt.Errorf("mcts: cache of %d positions: want 0 to %d", c.Cache, maxCacheSize)
 	case !(c.MaterialBlend >= 0 && c.MaterialBlend <= 100):
@@ -295,9 +292,6 @@ func (c PlayerConfig) String() string {
 	}
 	if c.ScoreUtility != nil {
 		add("su", fmtFloat(*c.ScoreUtility))
-	}
-	if c.MovesLeftUtility != nil {
-		add("mlu", fmtFloat(*c.MovesLeftUtility))
 	}
 	add("cache", c.Cache)
 	g := c.Guard

@@ -42,11 +42,6 @@ func TestPlayerConfigResolves(t *testing.T) {
 			u := 0.2
 			c.ScoreUtility, c.Guard.KingValue, c.Guard.Margin = &u, 5, 0
 		}, ""},
-		{"gumbel:model=m.dbm,mlu=0.5,su=0", func(c *PlayerConfig) {
-			u, z := 0.5, 0.0
-			c.Gumbel, c.MovesLeftUtility, c.ScoreUtility = true, &u, &z
-		}, "gumbel:model=m.dbm,ms=1000,batch=8,solve=1,forced=1,m=16,cvisit=50,cscale=0.1,gscale=0,su=0,mlu=0.5," +
-			"cache=65536,guard=16,gmargin=50,gshare=0.5,gnodes=0,gext=1,gorder=1,gking=10,eg=3"},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
 			got, err := ParsePlayerConfig(tc.spec, dablot)
@@ -161,14 +156,8 @@ func TestClassical(t *testing.T) {
 	}
 }
 
-// keysOnTrial are the player keys of an experiment not yet decided: each
-// leaves with its experiment if it loses (docs/decisions.md, 2026-12-03).
-// mlu= is the moves-left utility of issue 70's Stage B.
-var keysOnTrial = []string{"mlu"}
-
 // TestSpecKeyCount: the player language stays small (issue 69: at most 40
-// distinct keys besides those on trial; each has its line in
-// docs/player.md or the spec's doc).
+// distinct keys; each has its line in docs/player.md or the spec's doc).
 func TestSpecKeyCount(t *testing.T) {
 	keys := map[string]bool{}
 	for _, k := range SpecKinds() {
@@ -176,13 +165,7 @@ func TestSpecKeyCount(t *testing.T) {
 			keys[key] = true
 		}
 	}
-	for _, key := range keysOnTrial {
-		if !keys[key] {
-			t.Errorf("key on trial %s is not in the language: take it off the list", key)
-		}
-		delete(keys, key)
-	}
 	if len(keys) > 40 {
-		t.Errorf("%d distinct player keys besides %v, want at most 40", len(keys), keysOnTrial)
+		t.Errorf("%d distinct player keys, want at most 40", len(keys))
 	}
 }

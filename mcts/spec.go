@@ -36,9 +36,9 @@ var specKeys = map[string][]string{
 	"classical": {"ms", "sims"},
 	"alphabeta": {"depth", "ms", "tt", "q", "mobility", "hunt", "ext", "order", "king", "eg"},
 	"mcts": slices.Concat([]string{"model", "eval", "sims", "ms", "nodes", "cpuct", "fpu", "batch", "noise", "temp",
-		"rollout", "reuse", "solve", "forced", "policy", "value", "cache", "su", "mlu", "guard", "eg"}, guardKeys),
+		"rollout", "reuse", "solve", "forced", "policy", "value", "cache", "su", "guard", "eg"}, guardKeys),
 	"gumbel": slices.Concat([]string{"model", "eval", "sims", "ms", "nodes", "batch", "m", "cvisit", "cscale", "gscale",
-		"rollout", "solve", "forced", "policy", "value", "cache", "su", "mlu", "guard", "eg"}, guardKeys),
+		"rollout", "solve", "forced", "policy", "value", "cache", "su", "guard", "eg"}, guardKeys),
 }
 
 // SpecKinds returns the player kinds ParseSpec knows.
@@ -146,16 +146,6 @@ func (r *specReader) float(key string, def, lo, hi float64) float64 {
 	return x
 }
 
-// optFloat is float for a key without a default: nil if the spec does
-// not set it.
-func (r *specReader) optFloat(key string, lo, hi float64) *float64 {
-	if _, ok := r.sp.Params[key]; !ok {
-		return nil
-	}
-	x := r.float(key, 0, lo, hi)
-	return &x
-}
-
 // choice reads a key that is one of two words: false for the first (also
 // when the key is absent), true for the second.
 func (r *specReader) choice(key, first, second string) bool {
@@ -211,12 +201,11 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   mcts: cpuct [1.25], fpu [0.25], noise [0], temp [0: else the
 //	                   temperature of the whole game], reuse [1]; policy [net; uniform]
 //	                   and value [net; material] (Ablated); cache [65536 with model=,
-//	                   else 0]; su [the model's score utility], mlu [the model's
-//	                   moves-left utility]; guard [16: the guard's most turns; 0:
-//	                   none], gmargin [50], gshare [0.5], gnodes [0 with ms, else
-//	                   50000], gext [1], gorder [1], gking [10] (GuardConfig); eg [3
-//	                   where the rules allow: the endings of that many pieces or
-//	                   fewer from exact tables; 0: none]
+//	                   else 0]; su [the model's score utility]; guard [16: the
+//	                   guard's most turns; 0: none], gmargin [50], gshare [0.5],
+//	                   gnodes [0 with ms, else 50000], gext [1], gorder [1], gking
+//	                   [10] (GuardConfig); eg [3 where the rules allow: the endings
+//	                   of that many pieces or fewer from exact tables; 0: none]
 //
 // ms limits are per decision. sims and playouts go up to MaxSims, nodes to
 // MaxNodes and tt to MaxTTBits, so that a player's memory stays bounded.
@@ -346,7 +335,10 @@ func playerConfig(sp Spec, r *specReader, rules *game.Rules) (PlayerConfig, erro
 	}
 	c.RolloutLength = r.int("rollout", 0, 0, 1<<30)
 	c.Cache = r.int("cache", c.Cache, 0, maxCacheSize)
-	c.ScoreUtility, c.MovesLeftUtility = r.optFloat("su", 0, 1), r.optFloat("mlu", 0, 1)
+	if _, ok := sp.Params["su"]; ok {
+		u := r.float("su", 0, 0, 1)
+		c.ScoreUtility = &u
+	}
 	g := &c.Guard
 	*g = DefaultGuard(c.Limits)
 	g.Depth = r.int("guard", g.Depth, 0, MaxGuardDepth)
@@ -370,7 +362,7 @@ func playerConfig(sp Spec, r *specReader, rules *game.Rules) (PlayerConfig, erro
 	})
 	model, hasModel := sp.Params["model"]
 	evalKind, hasEval := sp.Params["eval"]
-	utility, utilityIs := utilityKey(sp)
+	_, hasSU := sp.Params["su"]
 	_, hasRollout := sp.Params["rollout"]
 	switch {
 	case hasModel && hasEval:
@@ -388,8 +380,8 @@ func playerConfig(sp Spec, r *specReader, rules *game.Rules) (PlayerConfig, erro
 	case setsGuard && g.Depth == 0:
 		last := len(guardKeys) - 1
 		return c, fmt.Errorf("player %q: %s= and %s= set the guard: they need guard=1 or more", sp.Text, strings.Join(guardKeys[:last], "=, "), guardKeys[last])
-	case utility != "" && !hasModel:
-		return c, fmt.Errorf("player %q: %s= is the %s of a network: it needs model=", sp.Text, utility, utilityIs)
+	case hasSU && !hasModel:
+		return c, fmt.Errorf("player %q: su= is the score utility of a network: it needs model=", sp.Text)
 	}
 	if g.Depth == 0 {
 		*g = GuardConfig{}
@@ -422,9 +414,11 @@ func (c PlayerConfig) NewFactory(opts SpecOptions) (*Factory, error) {
 		if err != nil {
 			return nil, fmt.Errorf("model=%s: %w", c.Model, err)
 		}
-		if err := c.setUtilities(ev); err != nil {
-			closeEvaluator(ev)
-			return nil, fmt.Errorf("model=%s: %w", c.Model, err)
+		if c.ScoreUtility != nil {
+			if err := setScoreUtility(ev, *c.ScoreUtility); err != nil {
+				closeEvaluator(ev)
+				return nil, fmt.Errorf("model=%s: su=%g: %w", c.Model, *c.ScoreUtility, err)
+			}
 		}
 		if cl, ok := ev.(interface{ Clone() Evaluator }); ok && opts.OwnEvaluators {
 			newEval = func(uint64) Evaluator { return cl.Clone() }
@@ -455,63 +449,21 @@ func (c PlayerConfig) NewFactory(opts SpecOptions) (*Factory, error) {
 	return f, nil
 }
 
-// utilityKeys are the keys of the utilities of a network's evaluator
-// (PlayerConfig.ScoreUtility and MovesLeftUtility), which need model=.
-var utilityKeys = []struct{ key, what string }{{"su", "score utility"}, {"mlu", "moves-left utility"}}
-
-// utilityKey returns the first key of utilityKeys that sp sets and what
-// it sets, or "" for none.
-func utilityKey(sp Spec) (key, what string) {
-	for _, u := range utilityKeys {
-		if _, ok := sp.Params[u.key]; ok {
-			return u.key, u.what
-		}
-	}
-	return "", ""
-}
-
-// utilitySetter is a network's evaluator, whose value the score and
-// moves-left utilities change (model.NetEvaluator).
-type utilitySetter interface {
-	SetScoreUtility(float64) error
-	SetMovesLeftUtility(float64) error
-}
-
-// setUtilities sets the utilities c gives (su=, mlu=) on ev, a network's
-// evaluator; the others stay the model's.
-func (c PlayerConfig) setUtilities(ev Evaluator) error {
-	if c.ScoreUtility == nil && c.MovesLeftUtility == nil {
-		return nil
-	}
-	s, ok := ev.(utilitySetter)
+// setScoreUtility sets the score utility of ev, a network's evaluator.
+func setScoreUtility(ev Evaluator, u float64) error {
+	s, ok := ev.(interface{ SetScoreUtility(float64) error })
 	if !ok {
-		return errors.New("this evaluator has no score or moves-left utility")
+		return errors.New("this evaluator has no score utility")
 	}
-	for _, u := range []struct {
-		key string
-		u   *float64
-		set func(float64) error
-	}{{"su", c.ScoreUtility, s.SetScoreUtility}, {"mlu", c.MovesLeftUtility, s.SetMovesLeftUtility}} {
-		if u.u == nil {
-			continue
-		}
-		if err := u.set(*u.u); err != nil {
-			return fmt.Errorf("%s=%g: %w", u.key, *u.u, err)
-		}
-	}
-	return nil
+	return s.SetScoreUtility(u)
 }
 
 // checkEvaluator stands for a model's evaluator in CheckSpec: it takes any
-// score or moves-left utility, which a real model checks when it is
-// loaded.
+// score utility, which a real model checks when it is loaded.
 type checkEvaluator struct{ MaterialEvaluator }
 
 // SetScoreUtility accepts every u.
 func (*checkEvaluator) SetScoreUtility(float64) error { return nil }
-
-// SetMovesLeftUtility accepts every u.
-func (*checkEvaluator) SetMovesLeftUtility(float64) error { return nil }
 
 // closeEvaluator closes ev if it has a Close method.
 func closeEvaluator(ev Evaluator) {

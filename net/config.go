@@ -36,14 +36,6 @@ type Config struct {
 	// search does not use it. Absent in the model files of networks
 	// without it, which read and play as before.
 	OwnershipHead bool `json:"ownership_head,omitempty"`
-	// MovesLeftHead adds a moves-left head (Lc0's moves left head, for
-	// decided games): from the pooled features, a hidden layer of
-	// ValueHidden units and one tanh output, the number of decisions left
-	// until the end of a game that ends decided (won or lost), mapped to
-	// [-1, 1] (MovesLeftScale). The search may scale its value by it
-	// (model.NetEvaluator's moves-left utility). Absent in the model files
-	// of networks without it, which read and play as before.
-	MovesLeftHead bool `json:"moves_left_head,omitempty"`
 	// TacticalPlanes says that the input holds the tactical planes after
 	// the base planes (the capture facts of the position, package
 	// net/encode, encoding version 2); InputPlanes counts both. The
@@ -90,14 +82,7 @@ const (
 	ScoreHeadName     = "score"
 	ShortTermHeadName = "short_term"
 	OwnershipHeadName = "ownership"
-	MovesLeftHeadName = "moves_left"
 )
-
-// MovesLeftScale is the number of decisions left that the moves-left
-// head's output spans: an output o in [-1, 1] stands for (o+1)/2 ·
-// MovesLeftScale decisions left, and a game with more left is trained
-// towards 1.
-const MovesLeftScale = 1000
 
 // Heads returns the auxiliary heads of the architecture, in the order of
 // their tensors.
@@ -111,9 +96,6 @@ func (c Config) Heads() []Head {
 	}
 	if c.OwnershipHead {
 		hs = append(hs, Head{OwnershipHeadName, 1, true})
-	}
-	if c.MovesLeftHead {
-		hs = append(hs, Head{MovesLeftHeadName, 1, false})
 	}
 	return hs
 }
@@ -329,26 +311,24 @@ func (w *Weights) Clone() *Weights {
 }
 
 // Grow returns w grown to the architecture c, which may differ from w's
-// by auxiliary heads that w lacks (score, short-term, ownership and
-// moves-left heads) and by more residual blocks, appended after w's own.
-// The added tensors get the fresh weights of NewWeights(c, seed), and
-// every other tensor is a copy of w's. A fresh block's second layer is
-// zero, so it starts as the identity (x ↦ relu(x + 0) = x, its input
-// being a ReLU's output), and the grown network computes exactly what w
-// did: a warm start then trains heads and depth its model did not have,
-// on the model's trunk.
+// by auxiliary heads that w lacks (score, short-term and ownership heads)
+// and by more residual blocks, appended after w's own. The added tensors
+// get the fresh weights of NewWeights(c, seed), and every other tensor is
+// a copy of w's. A fresh block's second layer is zero, so it starts as
+// the identity (x ↦ relu(x + 0) = x, its input being a ReLU's output),
+// and the grown network computes exactly what w did: a warm start then
+// trains heads and depth its model did not have, on the model's trunk.
 func (w *Weights) Grow(c Config, seed uint64) (*Weights, error) {
 	has := w.Config
 	trunk := c
 	trunk.Blocks = has.Blocks
 	trunk.ScoreHead, trunk.ShortTermHeads, trunk.OwnershipHead = has.ScoreHead, has.ShortTermHeads, has.OwnershipHead
-	trunk.MovesLeftHead = has.MovesLeftHead
 	switch {
 	case trunk != has:
 		return nil, fmt.Errorf("net: only heads and blocks can be added to a network: its channels, value head and input planes (%+v) differ from %+v", has, c)
 	case c.Blocks < has.Blocks:
 		return nil, fmt.Errorf("net: a network cannot lose blocks: it has %d, not %d", has.Blocks, c.Blocks)
-	case has.ScoreHead && !c.ScoreHead, has.OwnershipHead && !c.OwnershipHead, has.MovesLeftHead && !c.MovesLeftHead,
+	case has.ScoreHead && !c.ScoreHead, has.OwnershipHead && !c.OwnershipHead,
 		has.ShortTermHeads > 0 && has.ShortTermHeads != c.ShortTermHeads:
 		return nil, fmt.Errorf("net: a network cannot lose a head: it has %+v, not %+v", has, c)
 	}

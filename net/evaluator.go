@@ -203,12 +203,6 @@ func (ws *Workspace) Forward(input []float32, batch int) (policy, wdl []float32,
 // squashed), or nil for a network without a score head.
 func (ws *Workspace) Score() []float32 { return ws.HeadOutputs(ScoreHeadName) }
 
-// MovesLeft returns the moves-left head's outputs of the last Forward
-// call, one per position in [-1, 1] (the decisions left until the end of
-// a decided game, (o+1)/2 · MovesLeftScale), or nil for a network without
-// a moves-left head.
-func (ws *Workspace) MovesLeft() []float32 { return ws.HeadOutputs(MovesLeftHeadName) }
-
 // HeadOutputs returns the outputs of the auxiliary head named name (a
 // Head.Name) of the last Forward call, Head.Size(Points()) per position
 // (a per-point head's point by point, in the order of the input's

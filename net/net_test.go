@@ -149,7 +149,6 @@ func TestGrow(t *testing.T) {
 		{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, ScoreHead: true, ShortTermHeads: 2},
 		{Blocks: 3, Channels: 8, InputPlanes: 42, ValueHidden: 8},
 		{Blocks: 2, Channels: 8, InputPlanes: 42, ValueHidden: 8, OwnershipHead: true},
-		{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, OwnershipHead: true, MovesLeftHead: true},
 	} {
 		g, err := w.Grow(grow, 9)
 		if err != nil {
@@ -196,7 +195,6 @@ func TestGrow(t *testing.T) {
 		}
 	}
 	withOwn, _ := w.Grow(Config{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, OwnershipHead: true}, 9)
-	withLeft, _ := w.Grow(Config{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, MovesLeftHead: true}, 9)
 	deeper, _ := w.Grow(Config{Blocks: 2, Channels: 8, InputPlanes: 42, ValueHidden: 8}, 9)
 	for _, tc := range []struct {
 		from *Weights
@@ -206,46 +204,10 @@ func TestGrow(t *testing.T) {
 		{w, Config{Blocks: 1, Channels: 16, InputPlanes: 42, ValueHidden: 8}, "only heads and blocks can be added"},
 		{w, Config{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, TacticalPlanes: true}, "only heads and blocks can be added"},
 		{withOwn, base, "cannot lose a head"},
-		{withLeft, base, "cannot lose a head"},
 		{deeper, base, "cannot lose blocks: it has 2, not 1"},
 	} {
 		if _, err := tc.from.Grow(tc.to, 9); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v to %+v: %v, want an error with %q", tc.from.Config, tc.to, err, tc.want)
-		}
-	}
-}
-
-// TestHeadsOrder: the auxiliary heads come in a fixed order, the
-// moves-left head last, so that a network's tensors with the moves-left
-// head are those of the same network without it, in the same order,
-// followed by the head's own (the files of older networks keep their
-// order).
-func TestHeadsOrder(t *testing.T) {
-	all := Config{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8, ScoreHead: true, ShortTermHeads: 2, OwnershipHead: true, MovesLeftHead: true}
-	var names []string
-	for _, h := range all.Heads() {
-		names = append(names, h.Name)
-	}
-	if want := []string{ScoreHeadName, ShortTermHeadName, OwnershipHeadName, MovesLeftHeadName}; !slices.Equal(names, want) {
-		t.Errorf("heads %v, want %v", names, want)
-	}
-	if h := all.Heads()[3]; h != (Head{MovesLeftHeadName, 1, false}) {
-		t.Errorf("moves-left head %+v: want one pooled output", h)
-	}
-	without := all
-	without.MovesLeftHead = false
-	with, old := all.TensorSpecs(), without.TensorSpecs()
-	if len(with) != len(old)+4 {
-		t.Fatalf("%d tensors with the moves-left head, %d without: want 4 more", len(with), len(old))
-	}
-	for i, s := range old {
-		if with[i].Name != s.Name {
-			t.Fatalf("tensor %d is %s with the moves-left head, %s without", i, with[i].Name, s.Name)
-		}
-	}
-	for i, name := range []string{"moves_left1.w", "moves_left1.b", "moves_left2.w", "moves_left2.b"} {
-		if got := with[len(old)+i]; got.Name != name {
-			t.Errorf("tensor %d is %s, want %s", len(old)+i, got.Name, name)
 		}
 	}
 }

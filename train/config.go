@@ -72,13 +72,6 @@ type NetworkConfig struct {
 	// weight train.ownership_weight beside a value head that keeps the
 	// game's result. A training aid: the search does not use it.
 	OwnershipHead bool `yaml:"ownership_head,omitempty"`
-	// MovesLeftHead adds a moves-left head to the network
-	// (net.Config.MovesLeftHead): the decisions left until the end of a
-	// decided game, learnt from the samples of won and lost games only,
-	// with the weight train.moves_left_weight; the search scales the
-	// value by 1 − selfplay.moves_left_utility·m (m the head's output in
-	// [0, 1]). An experiment of issue 70's Stage B.
-	MovesLeftHead bool `yaml:"moves_left_head,omitempty"`
 }
 
 // SelfPlayConfig sets up the games the current best network plays against
@@ -143,14 +136,6 @@ type SelfPlayConfig struct {
 	// models the run writes (spec key su=). Only with network.score_head;
 	// 0 turns it off.
 	ScoreUtility float64 `yaml:"score_utility,omitempty"`
-	// MovesLeftUtility is the moves-left utility u: the search's value v
-	// becomes v·(1 − u·m), m in [0, 1] the moves-left head's prediction of
-	// the decisions left to a decided end (Lc0's moves-left utility), so a
-	// win near is worth more than a win far and a loss far less bad than
-	// a loss near: in self-play, and as the default of the players of the
-	// models the run writes (spec key mlu=). Only with
-	// network.moves_left_head; 0 turns it off.
-	MovesLeftUtility float64 `yaml:"moves_left_utility,omitempty"`
 	// MaterialBlend, when above 0, puts mcts.MaterialBlend in front of the
 	// network in self-play, evaluation and rating games: the value's logit
 	// is shifted by MaterialBlend per soldier of material balance, so the
@@ -209,10 +194,6 @@ type TrainerConfig struct {
 	// errors, averaged over the points); only with network.ownership_head,
 	// which it defaults to 1 for (see OwnershipLossWeight).
 	OwnershipWeight *float64 `yaml:"ownership_weight,omitempty"`
-	// MovesLeftWeight is the weight of the moves-left head's loss (squared
-	// error); only with network.moves_left_head, which it defaults to 1
-	// for (see MovesLeftLossWeight).
-	MovesLeftWeight *float64 `yaml:"moves_left_weight,omitempty"`
 }
 
 // ScoreLossWeight returns the weight of the score head's loss of a network
@@ -227,13 +208,6 @@ func (t *TrainerConfig) ScoreLossWeight(hasHead bool) float64 {
 // given; 0 without the head.
 func (t *TrainerConfig) OwnershipLossWeight(hasHead bool) float64 {
 	return headLossWeight(t.OwnershipWeight, hasHead)
-}
-
-// MovesLeftLossWeight returns the weight of the moves-left head's loss of
-// a network with the head (hasHead): train.moves_left_weight, 1 if it is
-// not given; 0 without the head.
-func (t *TrainerConfig) MovesLeftLossWeight(hasHead bool) float64 {
-	return headLossWeight(t.MovesLeftWeight, hasHead)
 }
 
 // headLossWeight is the loss weight w of an auxiliary head, 1 if it is not
@@ -515,10 +489,6 @@ func (c *Config) Validate() error {
 		{!c.Network.ScoreHead || s.AdjudicationScale > 0 && numeric.Finite(s.AdjudicationScale), "selfplay.adjudication_scale", "a finite number more than 0 with network.score_head (it scales the score head's target, tanh(lead/adjudication_scale))", s.AdjudicationScale},
 		{t.OwnershipWeight == nil || *t.OwnershipWeight >= 0 && *t.OwnershipWeight <= 100, "train.ownership_weight", "0 to 100", deref(t.OwnershipWeight)},
 		{t.OwnershipWeight == nil || c.Network.OwnershipHead, "train.ownership_weight", "no value without network.ownership_head (it weighs the ownership head's loss)", deref(t.OwnershipWeight)},
-		{t.MovesLeftWeight == nil || *t.MovesLeftWeight >= 0 && *t.MovesLeftWeight <= 100, "train.moves_left_weight", "0 to 100", deref(t.MovesLeftWeight)},
-		{t.MovesLeftWeight == nil || c.Network.MovesLeftHead, "train.moves_left_weight", "no value without network.moves_left_head (it weighs the moves-left head's loss)", deref(t.MovesLeftWeight)},
-		{s.MovesLeftUtility >= 0 && s.MovesLeftUtility <= model.MaxMovesLeftUtility, "selfplay.moves_left_utility", fmt.Sprintf("0 to %d", model.MaxMovesLeftUtility), s.MovesLeftUtility},
-		{s.MovesLeftUtility == 0 || c.Network.MovesLeftHead, "selfplay.moves_left_utility", "0 without network.moves_left_head (it scales the value by the moves-left head's output)", s.MovesLeftUtility},
 		{e.Mode == "always" || e.Mode == "games" || e.Mode == "sprt", "evaluation.mode", "always, games or sprt", e.Mode},
 		{e.Mode == "always" || e.Games >= 1, "evaluation.games", "at least 1", e.Games},
 		{e.Threshold >= 0 && e.Threshold <= 1, "evaluation.threshold", "0 to 1", e.Threshold},
@@ -598,7 +568,7 @@ func deref(p *float64) any {
 // NetConfig returns the architecture of a new network.
 func (c *Config) NetConfig() net.Config {
 	return net.Config{Blocks: c.Network.Blocks, Channels: c.Network.Channels, ValueHidden: c.Network.ValueHidden,
-		ScoreHead: c.Network.ScoreHead, OwnershipHead: c.Network.OwnershipHead, MovesLeftHead: c.Network.MovesLeftHead}
+		ScoreHead: c.Network.ScoreHead, OwnershipHead: c.Network.OwnershipHead}
 }
 
 // TrainConfig returns the optimiser settings.
@@ -610,7 +580,6 @@ func (c *Config) TrainConfig() trainer.TrainConfig {
 	tc.ValueWeight = c.Train.ValueWeight
 	tc.ScoreWeight = c.Train.ScoreLossWeight(c.Network.ScoreHead)
 	tc.OwnershipWeight = c.Train.OwnershipLossWeight(c.Network.OwnershipHead)
-	tc.MovesLeftWeight = c.Train.MovesLeftLossWeight(c.Network.MovesLeftHead)
 	tc.Schedule = "constant"
 	return tc
 }

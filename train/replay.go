@@ -14,7 +14,6 @@ import (
 
 	"github.com/dablot-zero/dablot/game"
 	"github.com/dablot-zero/dablot/internal/durable"
-	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/trainer"
 	"github.com/dablot-zero/dablot/train/rundir"
@@ -202,8 +201,7 @@ type BatchMaker struct {
 // (samples.Sample.Ownership), its points moved as the input's when the
 // position is mirrored (encode.Encoder.MirrorPoint), and a sample without
 // one (from a shard of a previous format, or of a run without the head)
-// has none. For a network with a moves-left head, a sample of a decided
-// game has the target movesLeftTarget, and any other none.
+// has none.
 func NewBatchMaker(m *model.Model, n int, mirror bool, qWeight, leadScale float64) *BatchMaker {
 	ps, in := m.Encoder.PolicySize(), m.Encoder.InputSize()
 	bm := &BatchMaker{m: m, mirror: mirror, qWeight: float32(qWeight), leadScale: leadScale, batch: trainer.Batch{N: n,
@@ -214,9 +212,6 @@ func NewBatchMaker(m *model.Model, n int, mirror bool, qWeight, leadScale float6
 	if m.Weights.Config.OwnershipHead {
 		P := m.Encoder.Points()
 		bm.batch.Ownership, bm.batch.OwnershipMask = make([]float32, n*P), make([]float32, n*P)
-	}
-	if m.Weights.Config.MovesLeftHead {
-		bm.batch.MovesLeft, bm.batch.MovesLeftMask = make([]float32, n), make([]float32, n)
 	}
 	return bm
 }
@@ -269,9 +264,6 @@ func (bm *BatchMaker) Make(rp *Replay, window int, rng *rand.Rand) (trainer.Batc
 				b.Score[i], b.ScoreMask[i] = float32(math.Tanh(float64(s.Lead)/bm.leadScale)), 1
 			}
 		}
-		if b.MovesLeft != nil {
-			b.MovesLeft[i], b.MovesLeftMask[i] = movesLeftTarget(s)
-		}
 		if P := len(b.Ownership) / b.N; P > 0 {
 			var place func(int) int
 			if mirrored {
@@ -283,18 +275,6 @@ func (bm *BatchMaker) Make(rp *Replay, window int, rng *rand.Rand) (trainer.Batc
 		}
 	}
 	return b, nil
-}
-
-// movesLeftTarget returns the moves-left head's target of the sample s and
-// its weight: for a sample of a decided game (won or lost) with its
-// decisions left, those decisions mapped to [-1, 1],
-// 2·min(Left, net.MovesLeftScale)/net.MovesLeftScale − 1, with weight 1;
-// else (a drawn game's, or a sample of an older shard) 0 with weight 0.
-func movesLeftTarget(s *samples.Sample) (target, weight float32) {
-	if !s.HasLeft || s.Result == 0 {
-		return 0, 0
-	}
-	return float32(2*min(float64(s.Left), net.MovesLeftScale)/net.MovesLeftScale - 1), 1
 }
 
 // putTargets sets a position's targets of an auxiliary head, dst, to a

@@ -156,7 +156,7 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 		weights, want := m.Weights, cfg.NetConfig()
 		if added := addedHeads(m.Weights.Config, want); added != "" || want.Blocks > m.Weights.Config.Blocks {
 			grow := m.Weights.Config
-			grow.ScoreHead, grow.OwnershipHead, grow.MovesLeftHead = want.ScoreHead, want.OwnershipHead, want.MovesLeftHead
+			grow.ScoreHead, grow.OwnershipHead = want.ScoreHead, want.OwnershipHead
 			grow.Blocks = max(grow.Blocks, want.Blocks)
 			if weights, err = m.Weights.Grow(grow, mcts.Mix(cfg.Seed, 0xA11CE)); err != nil {
 				return nil, fmt.Errorf("--init %s: %w", init, err)
@@ -186,7 +186,7 @@ func CreateRun(dir string, cfg *Config, rules *game.Rules, init string, opts Run
 	first.Training.Run = filepath.Base(dir)
 	first.Training.RunID = st.Run
 	first.Training.Preset = cfg.Name
-	first.ScoreUtility, first.MovesLeftUtility = cfg.SelfPlay.ScoreUtility, cfg.SelfPlay.MovesLeftUtility
+	first.ScoreUtility = cfg.SelfPlay.ScoreUtility
 	cfg.Variant = rules.Name
 	if err := durable.WriteFile(filepath.Join(dir, rundir.ConfigFile), cfg.YAML()); err != nil {
 		return nil, err
@@ -610,7 +610,7 @@ func (r *Run) train(ctx context.Context, g int, seed uint64, games int, m *runlo
 	if err != nil {
 		return nil, err
 	}
-	cand.ScoreUtility, cand.MovesLeftUtility = r.Config.SelfPlay.ScoreUtility, r.Config.SelfPlay.MovesLeftUtility
+	cand.ScoreUtility = r.Config.SelfPlay.ScoreUtility
 	if err := cand.Save(filepath.Join(r.Dir, rundir.ModelDir, modelName(g)), nil); err != nil {
 		return nil, err
 	}
@@ -655,14 +655,12 @@ func (r *Run) trainSteps(ctx context.Context, g int, seed uint64, m *runlog.Gene
 		sum.Value += l.Value
 		sum.Score += l.Score
 		sum.Ownership += l.Ownership
-		sum.MovesLeft += l.MovesLeft
 		m.LearningRate = l.LearningRate
 		bar.Add(1)
 	}
 	if steps > 0 {
 		n := float64(steps)
 		m.PolicyLoss, m.ValueLoss, m.ScoreLoss, m.OwnershipLoss = sum.Policy/n, sum.Value/n, sum.Score/n, sum.Ownership/n
-		m.MovesLeftLoss = sum.MovesLeft / n
 	}
 	return steps, nil
 }
@@ -765,9 +763,6 @@ func (r *Run) statusLine(m *runlog.Generation) string {
 	if cfg.Network.OwnershipHead {
 		heads += fmt.Sprintf(" own %.3f", m.OwnershipLoss)
 	}
-	if cfg.Network.MovesLeftHead {
-		heads += fmt.Sprintf(" ml %.3f", m.MovesLeftLoss)
-	}
 	return fmt.Sprintf("gen %3d  games %5d  samples %7d  len %5.1f  draws %3.0f%%%s  loss p %.3f v %.3f%s%s  cpu %3.0f%%  %s",
 		m.Generation, m.Games, m.Samples, m.MeanLength, 100*m.DrawRate, games, m.PolicyLoss, m.ValueLoss, heads, cand,
 		100*m.Utilisation, formatHours(m.Hours))
@@ -797,7 +792,6 @@ func checkInitArchitecture(has net.Config, cfg *Config) error {
 	}{
 		{"network.score_head", has.ScoreHead, want.ScoreHead, "a score head"},
 		{"network.ownership_head", has.OwnershipHead, want.OwnershipHead, "an ownership head"},
-		{"network.moves_left_head", has.MovesLeftHead, want.MovesLeftHead, "a moves-left head"},
 	} {
 		if h.has && !h.want {
 			return fmt.Errorf("the model has %s, the training config %s %s: false (a run trains the --init model's architecture; choose a preset that agrees)",
@@ -816,9 +810,6 @@ func addedHeads(has, want net.Config) string {
 	}
 	if want.OwnershipHead && !has.OwnershipHead {
 		added = append(added, "ownership head")
-	}
-	if want.MovesLeftHead && !has.MovesLeftHead {
-		added = append(added, "moves-left head")
 	}
 	return strings.Join(added, " and ")
 }
@@ -957,9 +948,6 @@ func (r *Run) searchSettings(sims int) string {
 	}
 	if sp.ScoreUtility > 0 {
 		s += fmt.Sprintf(" su=%g", sp.ScoreUtility)
-	}
-	if sp.MovesLeftUtility > 0 {
-		s += fmt.Sprintf(" mlu=%g", sp.MovesLeftUtility)
 	}
 	return s
 }

@@ -935,9 +935,7 @@ func TestRatingPrevious(t *testing.T) {
 // TestSetTargets: each sample's result, value target and material lead are
 // its side to move's: a lead of South's is a lead for a South sample and a
 // deficit for a North one, taken material_horizon decisions after the
-// sample or at the end of the game. Every sample, of a decided game or a
-// drawn one, has the decisions left to the end of its game: 5 decisions
-// were played, so a sample before decision k has 5 − k left.
+// sample or at the end of the game.
 func TestSetTargets(t *testing.T) {
 	pos := sidePositions(t)
 	// South's lead before each of 5 decisions, then at the end.
@@ -978,39 +976,7 @@ func TestSetTargets(t *testing.T) {
 			if s.Result != tc.result || math.Abs(float64(s.Target-tc.target)) > 1e-6 || s.Lead != tc.lead || s.HasLead != tc.hasLead {
 				t.Errorf("result %d, target %v, lead %v (%v); want %d, %v, %v (%v)", s.Result, s.Target, s.Lead, s.HasLead, tc.result, tc.target, tc.lead, tc.hasLead)
 			}
-			if want := uint16(len(balance) - 1 - tc.at); !s.HasLeft || s.Left != want {
-				t.Errorf("decisions left %d (%v), want %d", s.Left, s.HasLeft, want)
-			}
 		})
-	}
-}
-
-// TestSetTargetsLeft: the decisions left of the samples of one game count
-// down to 1 before its last decision, and are at most 65535 in a game
-// longer than that.
-func TestSetTargetsLeft(t *testing.T) {
-	pos := sidePositions(t)[game.South]
-	win := game.Status{Outcome: game.SouthWins, Reason: game.KingCaptured}
-	for _, tc := range []struct {
-		decisions int
-		at        []int
-		want      []uint16
-	}{
-		{5, []int{0, 1, 3, 4}, []uint16{5, 4, 2, 1}},
-		{70000, []int{0, 4464, 4465, 69999}, []uint16{65535, 65535, 65535, 1}},
-	} {
-		balance := make([]float64, tc.decisions+1)
-		ss := make([]samples.Sample, len(tc.at))
-		for i := range ss {
-			ss[i].Position = pos
-		}
-		cfg := SelfPlayConfig{}
-		cfg.setTargets(ss, tc.at, balance, win)
-		for i, s := range ss {
-			if !s.HasLeft || s.Left != tc.want[i] {
-				t.Errorf("%d decisions, sample before decision %d: %d left (%v), want %d", tc.decisions, tc.at[i], s.Left, s.HasLeft, tc.want[i])
-			}
-		}
 	}
 }
 
@@ -1087,7 +1053,7 @@ func auxHeadRun(t *testing.T, cfg *Config, dir string, loss func(runlog.Generati
 		t.Fatal(err)
 	}
 	got, want := first.Weights.Config, best.Weights.Config
-	if got.ScoreHead != want.ScoreHead || got.OwnershipHead != want.OwnershipHead || got.MovesLeftHead != want.MovesLeftHead ||
+	if got.ScoreHead != want.ScoreHead || got.OwnershipHead != want.OwnershipHead ||
 		!strings.Contains(out.String(), "warm start with new heads") {
 		t.Errorf("--init without the heads: network %+v, want the heads of %+v; output %q", got, want, out.String())
 	}
@@ -1213,47 +1179,6 @@ func TestBatchMakerScore(t *testing.T) {
 	plain, err := NewBatchMaker(modeltest.NewModel(t, "keyland", 4), 8, false, 0, 4).Make(rp, 32, modeltest.NewRand(2))
 	if err != nil || plain.Score != nil || plain.ScoreMask != nil {
 		t.Errorf("a network without a score head gets score targets (%v)", err)
-	}
-}
-
-// TestBatchMakerMovesLeft: for a network with a moves-left head, a sample
-// of a decided game (won or lost) has the target 2·min(left, scale)/scale
-// − 1 with weight 1; a sample of a drawn game, or one without its
-// decisions left (from an older shard), has none; a network without the
-// head gets no moves-left targets.
-func TestBatchMakerMovesLeft(t *testing.T) {
-	cfg := modeltest.TinyNet
-	cfg.MovesLeftHead = true
-	m := modeltest.NewModelOf(t, "keyland", cfg, 4)
-	ps := modeltest.RandomPositions(m.Rules, 5, 5)
-	for _, tc := range []struct {
-		name           string
-		s              samples.Sample
-		target, weight float32
-	}{
-		{"won, 10 left", samples.Sample{Result: 1, Left: 10, HasLeft: true}, 2*10.0/net.MovesLeftScale - 1, 1},
-		{"lost, 1 left", samples.Sample{Result: -1, Left: 1, HasLeft: true}, 2*1.0/net.MovesLeftScale - 1, 1},
-		{"won, past the scale", samples.Sample{Result: 1, Left: 3 * net.MovesLeftScale, HasLeft: true}, 1, 1},
-		{"drawn", samples.Sample{Result: 0, Left: 10, HasLeft: true}, 0, 0},
-		{"won, an old shard's", samples.Sample{Result: 1}, 0, 0},
-	} {
-		s := tc.s
-		s.Position, s.Target = ps[0], float32(s.Result)
-		rp := replayOf(t, m, []samples.Sample{s})
-		b, err := NewBatchMaker(m, 4, true, 0, 4).Make(rp, 1, modeltest.NewRand(2))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range b.N {
-			if math.Abs(float64(b.MovesLeft[i]-tc.target)) > 1e-6 || b.MovesLeftMask[i] != tc.weight {
-				t.Errorf("%s: target %v weight %v, want %v and %v", tc.name, b.MovesLeft[i], b.MovesLeftMask[i], tc.target, tc.weight)
-			}
-		}
-	}
-	rp := replayOf(t, m, []samples.Sample{{Position: ps[0], Result: 1, Target: 1, Left: 5, HasLeft: true}})
-	plain, err := NewBatchMaker(modeltest.NewModel(t, "keyland", 4), 4, false, 0, 4).Make(rp, 1, modeltest.NewRand(2))
-	if err != nil || plain.MovesLeft != nil || plain.MovesLeftMask != nil {
-		t.Errorf("a network without a moves-left head gets moves-left targets (%v)", err)
 	}
 }
 

@@ -109,9 +109,6 @@ func inParallel(ctx context.Context, m *model.Model, cfg *SelfPlayConfig, first,
 		if err := ev.SetScoreUtility(cfg.ScoreUtility); err != nil {
 			return fmt.Errorf("%s: selfplay.score_utility: %w", what, err)
 		}
-		if err := ev.SetMovesLeftUtility(cfg.MovesLeftUtility); err != nil {
-			return fmt.Errorf("%s: selfplay.moves_left_utility: %w", what, err)
-		}
 		batchers[i] = mcts.NewBatcher(ev, cfg.NetBatch, 0) // no wait: a batch goes as soon as the network is free
 		defer batchers[i].Close()
 	}
@@ -363,9 +360,7 @@ func southView(x float64, side game.Side) float64 {
 // SelfPlayConfig.Adjudication and MaterialWeight), and with a material
 // horizon its material lead (samples.Sample.Lead) MaterialHorizon
 // decisions on, or at the end if sooner, all from its side to move's
-// point of view; and the decisions left to the end of the game
-// (samples.Sample.Left, at most 65535), whatever its result (the
-// moves-left head learns them from decided games only, NewBatchMaker).
+// point of view.
 func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance []float64, st game.Status) {
 	shaped := func(lead float64) float64 { return cfg.Adjudication * math.Tanh(lead/cfg.AdjudicationScale) }
 	// The game's result for South (-1, 0 or 1), adjudicated if the limits
@@ -387,7 +382,6 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 			}
 		}
 		s.Target = float32(t)
-		s.Left, s.HasLeft = uint16(min(len(balance)-1-sampleAt[i], math.MaxUint16)), true
 	}
 }
 

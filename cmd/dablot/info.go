@@ -90,11 +90,6 @@ func printModelInfo(out io.Writer, file string, m *model.Model) error {
 	} else {
 		row("ownership", "no")
 	}
-	if cfg.MovesLeftHead {
-		row("moves left", "yes: decisions left to a decided game's end; moves-left utility %g (value·(1 − %g·m); mlu= overrides)", m.MovesLeftUtility, m.MovesLeftUtility)
-	} else {
-		row("moves left", "no")
-	}
 	if cfg.TacticalPlanes {
 		row("tactical", "yes: %d input planes of capture facts (threatened and takeable pieces, where captures end)", encode.TacticalPlanes)
 	} else {

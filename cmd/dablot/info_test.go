@@ -31,7 +31,6 @@ func TestInfo(t *testing.T) {
 		"score head    no\n",
 		"short-term    no\n",
 		"ownership     no\n",
-		"moves left    no\n",
 		"tactical      no\n",
 		"parameters    ",
 		"generation    3",
@@ -54,8 +53,7 @@ func TestInfo(t *testing.T) {
 
 // TestInfoHeads: info shows a model's auxiliary heads: the score head with
 // the score utility it was trained with, the short-term value heads, the
-// ownership head, the moves-left head with its moves-left utility; and
-// its tactical input planes.
+// ownership head; and its tactical input planes.
 func TestInfoHeads(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -71,9 +69,6 @@ func TestInfoHeads(t *testing.T) {
 		{"ownership", func(c *net.Config) { c.OwnershipHead = true }, []string{
 			"short-term    no\n",
 			"ownership     yes: who holds each point at the end of the game (a training aid; the search ignores it)\n"}},
-		{"moves left", func(c *net.Config) { c.MovesLeftHead = true }, []string{
-			"ownership     no\n",
-			"moves left    yes: decisions left to a decided game's end; moves-left utility 0.5 (value·(1 − 0.5·m); mlu= overrides)\n"}},
 		{"tactical", func(c *net.Config) { c.TacticalPlanes = true }, []string{
 			"encoding      version 2\n",
 			"architecture  1 residual block × 8 channels, value head 8, 46 input planes\n",
@@ -84,9 +79,6 @@ func TestInfoHeads(t *testing.T) {
 		m := modeltest.NewModelOf(t, "frostviken", cfg, 2)
 		if cfg.ScoreHead {
 			m.ScoreUtility = 0.25
-		}
-		if cfg.MovesLeftHead {
-			m.MovesLeftUtility = 0.5
 		}
 		path := filepath.Join(t.TempDir(), "s.dbm")
 		if err := m.Save(path, nil); err != nil {

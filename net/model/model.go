@@ -31,61 +31,23 @@ const (
 	// (SelfPlayConfig.ScoreUtility), which its players use by default;
 	// only in the files of networks with a score head.
 	MetaScoreUtility = "score_utility"
-	// MetaMovesLeftUtility is the moves-left utility the network was
-	// trained with (SelfPlayConfig.MovesLeftUtility), which its players
-	// use by default; only in the files of networks with a moves-left
-	// head.
-	MetaMovesLeftUtility = "moves_left_utility"
 )
 
 // MaxScoreUtility bounds a score utility: the score then counts at most as
 // much as the value.
 const MaxScoreUtility = 1
 
-// MaxMovesLeftUtility bounds a moves-left utility u: the value v·(1 − u·m)
-// then never flips v's sign and stays in [-1, 1].
-const MaxMovesLeftUtility = 1
-
 // CheckScoreUtility returns an error unless u is a score utility a network
 // can use: 0 (off), or for a network with a score head (hasHead) a number
 // up to MaxScoreUtility.
 func CheckScoreUtility(u float64, hasHead bool) error {
-	return checkUtility("score", u, MaxScoreUtility, hasHead)
-}
-
-// CheckMovesLeftUtility returns an error unless u is a moves-left utility
-// a network can use: 0 (off), or for a network with a moves-left head
-// (hasHead) a number up to MaxMovesLeftUtility.
-func CheckMovesLeftUtility(u float64, hasHead bool) error {
-	return checkUtility("moves-left", u, MaxMovesLeftUtility, hasHead)
-}
-
-// checkUtility returns an error unless u is a utility of the head named
-// head that a network with it or without it (hasHead) can use: 0, or with
-// the head a number up to most.
-func checkUtility(head string, u float64, most int, hasHead bool) error {
 	switch {
-	case !(u >= 0 && u <= float64(most)):
-		return fmt.Errorf("%s utility %v: want a number from 0 to %d", head, u, most)
+	case !(u >= 0 && u <= MaxScoreUtility):
+		return fmt.Errorf("score utility %v: want a number from 0 to %d", u, MaxScoreUtility)
 	case u > 0 && !hasHead:
-		return fmt.Errorf("%s utility %v: the network has no %s head (0 turns it off)", head, u, head)
+		return fmt.Errorf("score utility %v: the network has no score head (0 turns it off)", u)
 	}
 	return nil
-}
-
-// utility is a weight of a head in the value a model's evaluators give,
-// which its file records.
-type utility struct {
-	key   string                              // the metadata key
-	check func(u float64, hasHead bool) error // CheckScoreUtility, …
-	head  func(net.Config) bool               // whether a network has the head
-	of    func(*Model) *float64               // the Model field
-}
-
-// utilities are the utilities a model file records.
-var utilities = []utility{
-	{MetaScoreUtility, CheckScoreUtility, func(c net.Config) bool { return c.ScoreHead }, func(m *Model) *float64 { return &m.ScoreUtility }},
-	{MetaMovesLeftUtility, CheckMovesLeftUtility, func(c net.Config) bool { return c.MovesLeftHead }, func(m *Model) *float64 { return &m.MovesLeftUtility }},
 }
 
 // TrainingSummary is the provenance a model file carries: where its weights
@@ -121,11 +83,6 @@ type Model struct {
 	// file records (MetaScoreUtility), 0 without a score head. Save
 	// records it.
 	ScoreUtility float64
-	// MovesLeftUtility is the moves-left utility u in the value its
-	// evaluators give (v·(1 − u·m), see NetEvaluator): the one its file
-	// records (MetaMovesLeftUtility), 0 without a moves-left head. Save
-	// records it.
-	MovesLeftUtility float64
 	// Metadata holds every entry of the file, including the ones above.
 	Metadata map[string]string
 }
@@ -196,15 +153,12 @@ func (m *Model) Save(path string, extra map[string]string) error {
 	meta[MetaCreated] = time.Now().UTC().Format(time.RFC3339)
 	meta[MetaGeneration] = strconv.Itoa(m.Training.Generation)
 	meta[MetaTraining] = string(ts)
-	for _, u := range utilities {
-		delete(meta, u.key)
-		hasHead := u.head(m.Weights.Config)
-		if err := u.check(*u.of(m), hasHead); err != nil {
-			return fmt.Errorf("model: save: %w", err)
-		}
-		if hasHead {
-			meta[u.key] = strconv.FormatFloat(*u.of(m), 'g', -1, 64)
-		}
+	delete(meta, MetaScoreUtility)
+	if err := CheckScoreUtility(m.ScoreUtility, m.Weights.Config.ScoreHead); err != nil {
+		return fmt.Errorf("model: save: %w", err)
+	}
+	if m.Weights.Config.ScoreHead {
+		meta[MetaScoreUtility] = strconv.FormatFloat(m.ScoreUtility, 'g', -1, 64)
 	}
 	return net.Save(path, m.Topology, m.Weights, meta)
 }
@@ -272,19 +226,15 @@ func DecodeModel(buf []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, u := range utilities {
-		s, ok := meta[u.key]
-		if !ok {
-			continue
-		}
-		x, err := strconv.ParseFloat(s, 64)
+	if s, ok := meta[MetaScoreUtility]; ok {
+		u, err := strconv.ParseFloat(s, 64)
 		if err != nil {
-			return nil, fmt.Errorf("bad %s %q in the model: %v", u.key, s, err)
+			return nil, fmt.Errorf("bad %s %q in the model: %v", MetaScoreUtility, s, err)
 		}
-		if err := u.check(x, u.head(nm.Weights.Config)); err != nil {
-			return nil, fmt.Errorf("the model's %s: %w", u.key, err)
+		if err := CheckScoreUtility(u, nm.Weights.Config.ScoreHead); err != nil {
+			return nil, fmt.Errorf("the model's %s: %w", MetaScoreUtility, err)
 		}
-		*u.of(m) = x
+		m.ScoreUtility = u
 	}
 	m.Metadata = nm.Metadata
 	return m, nil

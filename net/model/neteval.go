@@ -18,14 +18,9 @@ import (
 // ScoreUtility unless SetScoreUtility changes it), the value is
 // value + u·score, clipped to [-1, 1], and the WDL moves with it
 // (mcts.Request.SetValue): KataGo's score utility, which makes every
-// soldier of the predicted lead count in the search. With a moves-left
-// head and a moves-left utility u (the model's MovesLeftUtility unless
-// SetMovesLeftUtility changes it), the value v then becomes v·(1 − u·m),
-// m in [0, 1] the head's decisions left to a decided end mapped as
-// (o+1)/2 (Lc0's moves-left utility): a win far away is worth a little
-// less than a win near, a loss far away is a little less bad. It is not
-// safe for concurrent use: put an mcts.Batcher in front to share it
-// between searches.
+// soldier of the predicted lead count in the search. It is not safe for
+// concurrent use: put an mcts.Batcher in front to share it between
+// searches.
 type NetEvaluator struct {
 	m        *Model
 	ws       *net.Workspace
@@ -40,7 +35,6 @@ type NetEvaluator struct {
 	NetTime            time.Duration
 	threads            int
 	scoreUtility       float64
-	movesLeftUtility   float64
 }
 
 // NewEvaluator returns an evaluator of m that runs up to maxBatch positions
@@ -48,7 +42,7 @@ type NetEvaluator struct {
 func (m *Model) NewEvaluator(maxBatch, threads int) *NetEvaluator {
 	maxBatch = max(maxBatch, 1)
 	return &NetEvaluator{m: m, ws: m.Net.NewWorkspace(maxBatch, threads), maxBatch: maxBatch, threads: threads,
-		input: make([]float32, maxBatch*m.Encoder.InputSize()), scoreUtility: m.ScoreUtility, movesLeftUtility: m.MovesLeftUtility}
+		input: make([]float32, maxBatch*m.Encoder.InputSize()), scoreUtility: m.ScoreUtility}
 }
 
 // SetScoreUtility sets the weight u of the score head in the value (see
@@ -65,26 +59,12 @@ func (e *NetEvaluator) SetScoreUtility(u float64) error {
 // ScoreUtility returns the weight of the score head in the value.
 func (e *NetEvaluator) ScoreUtility() float64 { return e.scoreUtility }
 
-// SetMovesLeftUtility sets the moves-left utility u (see NetEvaluator); 0
-// turns it off. A u above 0 for a network without a moves-left head, or
-// out of range, is an error.
-func (e *NetEvaluator) SetMovesLeftUtility(u float64) error {
-	if err := CheckMovesLeftUtility(u, e.m.Weights.Config.MovesLeftHead); err != nil {
-		return err
-	}
-	e.movesLeftUtility = u
-	return nil
-}
-
-// MovesLeftUtility returns the moves-left utility.
-func (e *NetEvaluator) MovesLeftUtility() float64 { return e.movesLeftUtility }
-
 // Clone returns a new evaluator of the same model and batch size with
 // buffers of its own and one thread: a search that owns it evaluates on its
 // own goroutine (mcts.SpecOptions.OwnEvaluators).
 func (e *NetEvaluator) Clone() mcts.Evaluator {
 	c := e.m.NewEvaluator(e.maxBatch, 1)
-	c.scoreUtility, c.movesLeftUtility = e.scoreUtility, e.movesLeftUtility
+	c.scoreUtility = e.scoreUtility
 	return c
 }
 
@@ -117,12 +97,9 @@ func (e *NetEvaluator) evaluate(batch []mcts.Request) error {
 	}
 	e.Batches++
 	e.Positions += int64(len(batch))
-	var score, left []float32
+	var score []float32
 	if e.scoreUtility != 0 {
 		score = e.ws.Score()
-	}
-	if e.movesLeftUtility != 0 {
-		left = e.ws.MovesLeft()
 	}
 	ps := enc.PolicySize()
 	for i := range batch {
@@ -137,10 +114,6 @@ func (e *NetEvaluator) evaluate(batch []mcts.Request) error {
 		r.Value = w[0] - w[2]
 		if score != nil {
 			r.SetValue(float64(r.Value) + e.scoreUtility*float64(score[i]))
-		}
-		if left != nil {
-			m := max(0, min(1, (float64(left[i])+1)/2))
-			r.SetValue(float64(r.Value) * (1 - e.movesLeftUtility*m))
 		}
 	}
 	return nil

@@ -156,7 +156,6 @@ func compatibleTrainConfig(saved, tc TrainConfig) error {
 		{"ScoreWeight", saved.ScoreWeight, tc.ScoreWeight},
 		{"ShortTermWeight", saved.ShortTermWeight, tc.ShortTermWeight},
 		{"OwnershipWeight", saved.OwnershipWeight, tc.OwnershipWeight},
-		{"MovesLeftWeight", saved.MovesLeftWeight, tc.MovesLeftWeight},
 		{"Beta1", saved.Beta1, tc.Beta1},
 		{"Beta2", saved.Beta2, tc.Beta2},
 		{"Epsilon", saved.Epsilon, tc.Epsilon},

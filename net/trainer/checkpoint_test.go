@@ -141,8 +141,6 @@ func TestCheckpointRejects(t *testing.T) {
 	otherTC.Beta1 = 0.8
 	otherBatch := tc
 	otherBatch.BatchSize = 8
-	otherLeft := tc
-	otherLeft.MovesLeftWeight = 0.5
 	cases := []struct {
 		name string
 		buf  []byte
@@ -175,7 +173,6 @@ func TestCheckpointRejects(t *testing.T) {
 		{"step edited", imagetest.RewriteHeader(t, good, func(h map[string]any) { meta(h)[MetaStep] = "7" }), topo, tc, "metadata checksum mismatch"},
 		{"changed beta1", good, topo, otherTC, "Beta1"},
 		{"changed batch size", good, topo, otherBatch, "BatchSize"},
-		{"changed moves-left weight", good, topo, otherLeft, "MovesLeftWeight"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -71,11 +71,8 @@ func TestEvaluatorMatchesGorgonia(t *testing.T) {
 		{"short-term heads", smallBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ShortTermHeads: 3}, 4, nil},
 		{"both", largeBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, ScoreHead: true, ShortTermHeads: 2}, 3, nil},
 		{"ownership head", smallBoard(), net.Config{Blocks: 2, Channels: 8, InputPlanes: 5, ValueHidden: 8, OwnershipHead: true}, 4, nil},
-		{"moves-left head", largeBoard(), net.Config{Blocks: 1, Channels: 8, InputPlanes: 5, ValueHidden: 8, MovesLeftHead: true}, 4, nil},
 		{"all heads", dablotTopo, net.Config{Blocks: 1, Channels: 8, InputPlanes: tactical.Planes(), ValueHidden: 8,
 			ScoreHead: true, ShortTermHeads: 2, OwnershipHead: true, TacticalPlanes: true}, 5, tactical},
-		{"score, ownership and moves-left heads", smallBoard(), net.Config{Blocks: 2, Channels: 8, InputPlanes: 5, ValueHidden: 8,
-			ScoreHead: true, OwnershipHead: true, MovesLeftHead: true}, 4, nil},
 		{"tactical planes", dablotTopo, net.Config{Blocks: 2, Channels: 8, InputPlanes: tactical.Planes(), ValueHidden: 8, TacticalPlanes: true}, 6, tactical},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,9 +120,6 @@ func TestEvaluatorMatchesGorgonia(t *testing.T) {
 				}
 				if tc.cfg.ScoreHead != (ws.Score() != nil) {
 					t.Fatalf("score head %v, evaluator's scores %v", tc.cfg.ScoreHead, ws.Score())
-				}
-				if ml := ws.MovesLeft(); tc.cfg.MovesLeftHead != (ml != nil) || ml != nil && len(ml) != tc.n {
-					t.Fatalf("moves-left head %v, evaluator's moves left %v", tc.cfg.MovesLeftHead, ml)
 				}
 				for i, h := range heads {
 					out := ws.HeadOutputs(h.Name)

@@ -43,11 +43,6 @@ type TrainConfig struct {
 	// net.Config.OwnershipHead); 0 without the head, and left out of the
 	// JSON of checkpoints then, which read as before.
 	OwnershipWeight float64 `json:",omitempty"`
-	// MovesLeftWeight is the weight of the moves-left head's loss (the
-	// squared error of its output, net.Config.MovesLeftHead); 0 without
-	// the head, and left out of the JSON of checkpoints then, which read
-	// as before.
-	MovesLeftWeight float64 `json:",omitempty"`
 	Beta1, Beta2    float64 // Adam moment decay rates
 	Epsilon         float64 // Adam denominator guard
 }
@@ -75,9 +70,8 @@ func (c TrainConfig) Validate() error {
 		return fmt.Errorf("net: train config: cosine schedule needs TotalSteps > 0")
 	case c.Schedule == "step" && (c.StepEvery < 1 || !(c.StepGamma > 0)):
 		return fmt.Errorf("net: train config: step schedule needs StepEvery > 0 and StepGamma > 0")
-	case c.WarmupSteps < 0 || c.WeightDecay < 0 || c.ValueWeight < 0 || c.ScoreWeight < 0 || c.ShortTermWeight < 0 || c.OwnershipWeight < 0 ||
-		c.MovesLeftWeight < 0:
-		return fmt.Errorf("net: train config: negative warm-up, weight decay, value weight, score weight, short-term weight, ownership weight or moves-left weight")
+	case c.WarmupSteps < 0 || c.WeightDecay < 0 || c.ValueWeight < 0 || c.ScoreWeight < 0 || c.ShortTermWeight < 0 || c.OwnershipWeight < 0:
+		return fmt.Errorf("net: train config: negative warm-up, weight decay, value weight, score weight, short-term weight or ownership weight")
 	case !(c.Beta1 >= 0 && c.Beta1 < 1) || !(c.Beta2 >= 0 && c.Beta2 < 1) || !(c.Epsilon > 0):
 		return fmt.Errorf("net: train config: Adam betas must be in [0,1) and epsilon > 0")
 	}
@@ -127,12 +121,6 @@ type Batch struct {
 	// ignore them.
 	Ownership     []float32
 	OwnershipMask []float32
-	// MovesLeft holds the moves-left head's targets (N values in [-1, 1],
-	// net.MovesLeftScale) and MovesLeftMask their weights (N values, 0 for
-	// a position without a target, such as one of a drawn game); nil
-	// means no targets. Networks without a moves-left head ignore them.
-	MovesLeft     []float32
-	MovesLeftMask []float32
 }
 
 // auxHead binds an auxiliary head of a network (net.Head, by its name) to
@@ -152,8 +140,6 @@ var auxHeads = []auxHead{
 		func(b *Batch) ([]float32, []float32) { return b.ShortTerm, b.ShortTermMask }, func(l *Losses) *float64 { return &l.ShortTerm }},
 	{net.OwnershipHeadName, "ownership", func(c *TrainConfig) float64 { return c.OwnershipWeight },
 		func(b *Batch) ([]float32, []float32) { return b.Ownership, b.OwnershipMask }, func(l *Losses) *float64 { return &l.Ownership }},
-	{net.MovesLeftHeadName, "moves-left", func(c *TrainConfig) float64 { return c.MovesLeftWeight },
-		func(b *Batch) ([]float32, []float32) { return b.MovesLeft, b.MovesLeftMask }, func(l *Losses) *float64 { return &l.MovesLeft }},
 }
 
 // auxHeadNamed returns the entry of auxHeads of the head named name.
@@ -184,7 +170,6 @@ type Losses struct {
 	Score        float64 // squared error of the score head, mean over the batch (unweighted; 0 without the head)
 	ShortTerm    float64 // squared errors of the short-term value head, summed over its outputs, mean over the batch (unweighted; 0 without the head)
 	Ownership    float64 // squared errors of the ownership head, mean over the points and the batch (unweighted; 0 without the head)
-	MovesLeft    float64 // squared error of the moves-left head, mean over the batch (unweighted; 0 without the head)
 	L2           float64 // WeightDecay/2 * sum(w^2) before the update
 	Total        float64 // Policy + ValueWeight*Value + the auxiliary heads' weighted losses + L2
 	LearningRate float64 // rate used for this step

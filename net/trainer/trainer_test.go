@@ -157,26 +157,6 @@ func TestLearningRateSchedules(t *testing.T) {
 	}
 }
 
-// TestTrainConfigNegativeWeights: every loss weight must be 0 or more.
-func TestTrainConfigNegativeWeights(t *testing.T) {
-	for name, set := range map[string]func(*TrainConfig){
-		"value":      func(c *TrainConfig) { c.ValueWeight = -1 },
-		"score":      func(c *TrainConfig) { c.ScoreWeight = -1 },
-		"short-term": func(c *TrainConfig) { c.ShortTermWeight = -1 },
-		"ownership":  func(c *TrainConfig) { c.OwnershipWeight = -1 },
-		"moves-left": func(c *TrainConfig) { c.MovesLeftWeight = -0.5 },
-	} {
-		c := DefaultTrainConfig()
-		set(&c)
-		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "negative") {
-			t.Errorf("a negative %s weight: %v", name, err)
-		}
-	}
-	if err := DefaultTrainConfig().Validate(); err != nil {
-		t.Errorf("the default: %v", err)
-	}
-}
-
 // randomTarget is a target of TestTrainerAuxHeads: random, from -0.8 to
 // 0.8.
 func randomTarget(r *rand.Rand, _ []float32, _, _ int) float32 { return float32(r.Float64()*1.6 - 0.8) }
@@ -190,8 +170,7 @@ func occupancyTarget(_ *rand.Rand, in []float32, planes, i int) float32 {
 }
 
 // TestTrainerAuxHeads trains a network with an auxiliary head (the score
-// head, the short-term value head of three outputs, the ownership head,
-// the moves-left head) on
+// head, the short-term value head of three outputs, the ownership head) on
 // fixed random positions with targets (the ownership head's a toy
 // occupancy of every point): its squared error must fall to nearly 0 and
 // the evaluator's outputs must then give the targets. An entry whose mask
@@ -212,8 +191,6 @@ func TestTrainerAuxHeads(t *testing.T) {
 			func(b *Batch, tg, m []float32) { b.ShortTerm, b.ShortTermMask = tg, m }, randomTarget, "without the short-term value head"},
 		{net.OwnershipHeadName, func(c *net.Config) { c.OwnershipHead = true }, func(c *TrainConfig, w float64) { c.OwnershipWeight = w },
 			func(b *Batch, tg, m []float32) { b.Ownership, b.OwnershipMask = tg, m }, occupancyTarget, "without the ownership head"},
-		{net.MovesLeftHeadName, func(c *net.Config) { c.MovesLeftHead = true }, func(c *TrainConfig, w float64) { c.MovesLeftWeight = w },
-			func(b *Batch, tg, m []float32) { b.MovesLeft, b.MovesLeftMask = tg, m }, randomTarget, "without the moves-left head"},
 	} {
 		t.Run(tc.head, func(t *testing.T) {
 			topo := smallBoard()

@@ -80,9 +80,6 @@ type Generation struct {
 	// OwnershipLoss is the ownership head's squared error, averaged over
 	// the points (networks with the head only).
 	OwnershipLoss float64 `json:"ownership_loss,omitempty"`
-	// MovesLeftLoss is the moves-left head's squared error, over the
-	// samples of decided games (networks with the head only).
-	MovesLeftLoss float64 `json:"moves_left_loss,omitempty"`
 	TrainSteps    int     `json:"train_steps"` // cumulative optimiser steps
 	LearningRate  float64 `json:"learning_rate"`
 

@@ -3,7 +3,6 @@ package samples
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"reflect"
@@ -11,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/dablot-zero/dablot/configs"
-	"github.com/dablot-zero/dablot/game"
 )
 
 // FuzzDecode feeds shard contents to decode. It must never panic; contents
@@ -29,7 +27,7 @@ func FuzzDecode(f *testing.F) {
 		own[q] = int8(q%3 - 1)
 	}
 	p.Apply(ds[0])
-	ss = append(ss, Sample{Position: p, Result: -1, Ownership: own, Left: 300, HasLeft: true})
+	ss = append(ss, Sample{Position: p, Result: -1, Ownership: own})
 	good, err := encode(r, Header{Generation: 3, Games: 1, Worker: "fuzz"}, ss)
 	if err != nil {
 		f.Fatal(err)
@@ -102,54 +100,6 @@ func TestDecodeOwnershipRange(t *testing.T) {
 		sum := sha256.Sum256(raw)
 		_, _, err := decode(append(raw, sum[:]...), "x.shard", r)
 		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
-		}
-	}
-}
-
-// TestDecodeLeft: a sample's decisions left read back with their flag; a
-// shard whose sample has decisions left without the flag, or the flag in
-// a shard of format 5 (which knows no such flag), is refused as corrupt,
-// while the same record of format 5 without the flag reads.
-func TestDecodeLeft(t *testing.T) {
-	r := configs.MustVariant("keyland")
-	p := r.Start()
-	for _, tc := range []struct {
-		name     string
-		s        Sample
-		format5  bool // the record without its decisions left, as format 5
-		setFlags byte
-		clrFlags byte
-		want     string // "" if it reads
-	}{
-		{"decisions left", Sample{Position: p, Result: 1, Left: 0x1234, HasLeft: true}, false, 0, 0, ""},
-		{"none", Sample{Position: p, Result: 1}, false, 0, 0, ""},
-		{"left without its flag", Sample{Position: p, Result: 1, Left: 0x1234, HasLeft: true}, false, 0, flagHasLeft, "sample 0: fields out of range"},
-		{"format 5", Sample{Position: p, Result: 1}, true, 0, 0, ""},
-		{"format 5 with the flag", Sample{Position: p, Result: 1}, true, flagHasLeft, 0, "sample 0: fields out of range"},
-	} {
-		good, err := encode(r, Header{Count: 1}, []Sample{tc.s})
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw := append([]byte(nil), good[:len(good)-sha256.Size]...)
-		hl := int(binary.LittleEndian.Uint32(raw[len(magic):]))
-		rec := len(magic) + 4 + hl + game.PositionSize // the sample's result
-		left := rec + 1 + 1 + 4 + 4 + 4 + 1 + 1        // result, flags, value, target, lead, two counts
-		if got := binary.LittleEndian.Uint16(raw[left:]); got != tc.s.Left {
-			t.Fatalf("%s: %#x where the decisions left %#x should be", tc.name, got, tc.s.Left)
-		}
-		raw[rec+1] = raw[rec+1]&^tc.clrFlags | tc.setFlags
-		if tc.format5 {
-			copy(raw, magicV5)
-			raw = append(raw[:left], raw[left+2:]...)
-		}
-		sum := sha256.Sum256(raw)
-		_, got, err := decode(append(raw, sum[:]...), "x.shard", r)
-		switch {
-		case tc.want == "" && (err != nil || len(got) != 1 || got[0].Left != tc.s.Left || got[0].HasLeft != tc.s.HasLeft):
-			t.Errorf("%s: %+v, %v; want decisions left %d (%v)", tc.name, got, err, tc.s.Left, tc.s.HasLeft)
-		case tc.want != "" && (!errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
 	}

@@ -1,16 +1,15 @@
 // Package samples stores self-play training samples in shard files.
 //
-// A shard is one zstd stream holding: the magic "DBLTSHD6", a JSON header
+// A shard is one zstd stream holding: the magic "DBLTSHD5", a JSON header
 // (variant, rules fingerprint, number of samples, provenance), the samples
 // in a fixed binary layout, and a SHA-256 of everything before it. Shards
-// of the previous formats still read: "DBLTSHD5", whose samples have no
-// decisions left (Sample.HasLeft false), "DBLTSHD4", whose samples have no
-// ownership targets either (Sample.Ownership nil), "DBLTSHD3", whose
-// samples have no short-term value targets either (Sample.ShortTerm nil),
-// and "DBLTSHD2", whose samples have no future material lead either
-// (Sample.HasLead false). Shards are written to a temporary name, synced
-// and renamed, so a reader sees a whole shard or none; a damaged shard is
-// refused with an error.
+// of the previous formats still read: "DBLTSHD4", whose samples have no
+// ownership targets (Sample.Ownership nil), "DBLTSHD3", whose samples have
+// no short-term value targets either (Sample.ShortTerm nil), and
+// "DBLTSHD2", whose samples have no future material lead either
+// (Sample.HasLead false). Shards
+// are written to a temporary name, synced and renamed, so a reader sees a
+// whole shard or none; a damaged shard is refused with an error.
 package samples
 
 import (
@@ -30,13 +29,11 @@ import (
 )
 
 // The magics of the shard formats: magic is the one Write writes; shards
-// of magicV5 (before samples carried the decisions left), of magicV4
-// (before they carried ownership targets), of magicV3 (before they
-// carried short-term value targets) and of magicV2 (before they carried
-// their material lead) still read.
+// of magicV4 (before samples carried ownership targets), of magicV3
+// (before they carried short-term value targets) and of magicV2 (before
+// they carried their material lead) still read.
 const (
-	magic   = "DBLTSHD6"
-	magicV5 = "DBLTSHD5"
+	magic   = "DBLTSHD5"
 	magicV4 = "DBLTSHD4"
 	magicV3 = "DBLTSHD3"
 	magicV2 = "DBLTSHD2"
@@ -46,7 +43,6 @@ const (
 const (
 	flagFull    = 1 << 0 // Sample.Full
 	flagHasLead = 1 << 1 // Sample.HasLead (format 3)
-	flagHasLeft = 1 << 2 // Sample.HasLeft (format 6)
 )
 
 // PolicyEntry is the target probability of one decision, by its policy index.
@@ -91,13 +87,6 @@ type Sample struct {
 	// head, or a shard of a previous format), which then trains no
 	// ownership head.
 	Ownership []int8
-	// Left is the number of decisions from this sample to the end of its
-	// game, whatever the game's result: the moves-left head's target when
-	// the game was decided (Result not 0). HasLeft is false for a sample
-	// without it (from a shard of a previous format), which then trains no
-	// moves-left head.
-	Left    uint16
-	HasLeft bool
 }
 
 // MaxLead bounds a sample's material lead: every point of the largest
@@ -187,11 +176,6 @@ func encode(r *game.Rules, h Header, ss []Sample) ([]byte, error) {
 			flags |= flagHasLead
 			lead = s.Lead
 		}
-		left := uint16(0)
-		if s.HasLeft {
-			flags |= flagHasLeft
-			left = s.Left
-		}
 		rec = append(rec, byte(s.Result), flags)
 		rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(s.Value))
 		rec = binary.LittleEndian.AppendUint32(rec, math.Float32bits(s.Target))
@@ -204,7 +188,6 @@ func encode(r *game.Rules, h Header, ss []Sample) ([]byte, error) {
 		for _, v := range s.Ownership {
 			rec = append(rec, byte(v))
 		}
-		rec = binary.LittleEndian.AppendUint16(rec, left)
 		rec = binary.LittleEndian.AppendUint16(rec, uint16(len(s.Policy)))
 		for _, e := range s.Policy {
 			rec = binary.LittleEndian.AppendUint16(rec, e.Index)
@@ -304,7 +287,7 @@ func corruptError(path, format string, args ...any) error {
 	return fmt.Errorf("shard %s: %w: %s", path, ErrCorrupt, fmt.Sprintf(format, args...))
 }
 
-// formatOf returns the format (2 to 6) of a shard that begins with raw,
+// formatOf returns the format (2 to 5) of a shard that begins with raw,
 // or 0 if raw does not begin with a shard's magic.
 func formatOf(raw []byte) int {
 	if len(raw) < len(magic) {
@@ -312,8 +295,6 @@ func formatOf(raw []byte) int {
 	}
 	switch string(raw[:len(magic)]) {
 	case magic:
-		return 6
-	case magicV5:
 		return 5
 	case magicV4:
 		return 4
@@ -356,6 +337,18 @@ func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 	if len(raw) < len(magic)+4+sha256.Size || format == 0 {
 		return corrupt(path, "not a sample shard (bad magic or too short)")
 	}
+	fixed := 12 // result, flags, value, target, policy length
+	maxFlags := byte(flagFull)
+	if format >= 3 {
+		fixed += 4 // lead
+		maxFlags |= flagHasLead
+	}
+	if format >= 4 {
+		fixed++ // number of short-term value targets
+	}
+	if format >= 5 {
+		fixed++ // number of ownership targets
+	}
 	body, sum := raw[:len(raw)-sha256.Size], raw[len(raw)-sha256.Size:]
 	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
 		return corrupt(path, "checksum mismatch")
@@ -374,136 +367,77 @@ func decode(raw []byte, path string, r *game.Rules) (Header, []Sample, error) {
 	if h.Count < 0 || h.Count > len(rest)/game.PositionSize {
 		return corrupt(path, "count %d does not fit the data", h.Count)
 	}
-	l := layoutOf(format)
 	ss := make([]Sample, h.Count)
 	for i := range ss {
-		if ss[i], rest, err = l.decodeSample(rest, r); err != nil {
+		if len(rest) < game.PositionSize+fixed {
+			return corrupt(path, "sample %d truncated", i)
+		}
+		p, err := game.DecodePosition(r, rest[:game.PositionSize])
+		if err != nil {
 			return corrupt(path, "sample %d: %v", i, err)
 		}
+		rest = rest[game.PositionSize:]
+		flags := rest[1]
+		s := Sample{Position: p, Result: int8(rest[0]), Full: flags&flagFull != 0, HasLead: flags&flagHasLead != 0}
+		s.Value = math.Float32frombits(binary.LittleEndian.Uint32(rest[2:]))
+		s.Target = math.Float32frombits(binary.LittleEndian.Uint32(rest[6:]))
+		rest = rest[10:]
+		if format >= 3 {
+			s.Lead = math.Float32frombits(binary.LittleEndian.Uint32(rest))
+			rest = rest[4:]
+		}
+		if format >= 4 {
+			k := int(rest[0])
+			rest = rest[1:]
+			if k > net.MaxShortTermHeads || len(rest) < 4*k+2 {
+				return corrupt(path, "sample %d: %d short-term value targets", i, k)
+			}
+			if k > 0 {
+				s.ShortTerm = make([]float32, k)
+				for j := range s.ShortTerm {
+					s.ShortTerm[j] = math.Float32frombits(binary.LittleEndian.Uint32(rest[4*j:]))
+				}
+				rest = rest[4*k:]
+			}
+		}
+		if format >= 5 {
+			k := int(rest[0])
+			rest = rest[1:]
+			if len(rest) < k+2 {
+				return corrupt(path, "sample %d: %d ownership targets past the end", i, k)
+			}
+			if k > 0 {
+				s.Ownership = make([]int8, k)
+				for j := range s.Ownership {
+					s.Ownership[j] = int8(rest[j])
+				}
+				rest = rest[k:]
+			}
+			if err := checkOwnership(s.Ownership, r.Board.Points()); err != nil {
+				return corrupt(path, "sample %d: %v", i, err)
+			}
+		}
+		n := int(binary.LittleEndian.Uint16(rest))
+		rest = rest[2:]
+		if s.Result < -1 || s.Result > 1 || flags&^maxFlags != 0 || n > maxPolicy || len(rest) < 6*n ||
+			!inUnitRange(s.Value, s.Target) || !inUnitRange(s.ShortTerm...) ||
+			!(math.Abs(float64(s.Lead)) <= MaxLead) || (!s.HasLead && s.Lead != 0) {
+			return corrupt(path, "sample %d: fields out of range", i)
+		}
+		size := game.PolicySize(r.Board.Points())
+		s.Policy = make([]PolicyEntry, n)
+		for j := range s.Policy {
+			e := PolicyEntry{binary.LittleEndian.Uint16(rest), math.Float32frombits(binary.LittleEndian.Uint32(rest[2:]))}
+			if int(e.Index) >= size || !(e.Prob >= 0 && e.Prob <= 1) {
+				return corrupt(path, "sample %d: policy entry %d out of range", i, j)
+			}
+			s.Policy[j] = e
+			rest = rest[6:]
+		}
+		ss[i] = s
 	}
 	if len(rest) != 0 {
 		return corrupt(path, "%d bytes after the last sample", len(rest))
 	}
 	return h, ss, nil
-}
-
-// layout is the record of a sample in a shard of one format.
-type layout struct {
-	format int
-	// fixed counts the bytes of a record besides its position and its
-	// targets of variable length, which come after their counts.
-	fixed    int
-	maxFlags byte // the flags the format knows
-}
-
-// layoutOf returns the layout of the samples of format (2 to 6).
-func layoutOf(format int) layout {
-	l := layout{format: format, fixed: 12, maxFlags: flagFull} // result, flags, value, target, policy length
-	if format >= 3 {
-		l.fixed += 4 // lead
-		l.maxFlags |= flagHasLead
-	}
-	if format >= 4 {
-		l.fixed++ // number of short-term value targets
-	}
-	if format >= 5 {
-		l.fixed++ // number of ownership targets
-	}
-	if format >= 6 {
-		l.fixed += 2 // decisions left
-		l.maxFlags |= flagHasLeft
-	}
-	return l
-}
-
-// decodeSample parses the sample at the start of rest, a shard's samples
-// of variant r, and returns it with the rest.
-func (l layout) decodeSample(rest []byte, r *game.Rules) (Sample, []byte, error) {
-	if len(rest) < game.PositionSize+l.fixed {
-		return Sample{}, nil, errors.New("truncated")
-	}
-	p, err := game.DecodePosition(r, rest[:game.PositionSize])
-	if err != nil {
-		return Sample{}, nil, err
-	}
-	rest = rest[game.PositionSize:]
-	flags := rest[1]
-	s := Sample{Position: p, Result: int8(rest[0]), Full: flags&flagFull != 0, HasLead: flags&flagHasLead != 0, HasLeft: flags&flagHasLeft != 0}
-	s.Value = math.Float32frombits(binary.LittleEndian.Uint32(rest[2:]))
-	s.Target = math.Float32frombits(binary.LittleEndian.Uint32(rest[6:]))
-	rest = rest[10:]
-	if l.format >= 3 {
-		s.Lead = math.Float32frombits(binary.LittleEndian.Uint32(rest))
-		rest = rest[4:]
-	}
-	if rest, err = l.decodeTargets(&s, rest, r.Board.Points()); err != nil {
-		return Sample{}, nil, err
-	}
-	n := int(binary.LittleEndian.Uint16(rest))
-	rest = rest[2:]
-	if s.Result < -1 || s.Result > 1 || flags&^l.maxFlags != 0 || n > maxPolicy || len(rest) < 6*n ||
-		!inUnitRange(s.Value, s.Target) || !inUnitRange(s.ShortTerm...) ||
-		!(math.Abs(float64(s.Lead)) <= MaxLead) || (!s.HasLead && s.Lead != 0) || (!s.HasLeft && s.Left != 0) {
-		return Sample{}, nil, errors.New("fields out of range")
-	}
-	size := game.PolicySize(r.Board.Points())
-	s.Policy = make([]PolicyEntry, n)
-	for j := range s.Policy {
-		e := PolicyEntry{binary.LittleEndian.Uint16(rest), math.Float32frombits(binary.LittleEndian.Uint32(rest[2:]))}
-		if int(e.Index) >= size || !(e.Prob >= 0 && e.Prob <= 1) {
-			return Sample{}, nil, fmt.Errorf("policy entry %d out of range", j)
-		}
-		s.Policy[j] = e
-		rest = rest[6:]
-	}
-	return s, rest, nil
-}
-
-// decodeTargets parses into s the targets of a record that come after its
-// lead and before its policy, from rest (the short-term value targets
-// from format 4 on, the ownership targets of a board of points points
-// from format 5, the decisions left from format 6), and returns the rest.
-// rest holds at least the counts' bytes; every count is checked against
-// what follows.
-func (l layout) decodeTargets(s *Sample, rest []byte, points int) ([]byte, error) {
-	tail := 2 // the policy length
-	if l.format >= 6 {
-		tail += 2 // decisions left
-	}
-	if l.format >= 4 {
-		k := int(rest[0])
-		rest = rest[1:]
-		if k > net.MaxShortTermHeads || len(rest) < 4*k+tail {
-			return nil, fmt.Errorf("%d short-term value targets", k)
-		}
-		if k > 0 {
-			s.ShortTerm = make([]float32, k)
-			for j := range s.ShortTerm {
-				s.ShortTerm[j] = math.Float32frombits(binary.LittleEndian.Uint32(rest[4*j:]))
-			}
-			rest = rest[4*k:]
-		}
-	}
-	if l.format >= 5 {
-		k := int(rest[0])
-		rest = rest[1:]
-		if len(rest) < k+tail {
-			return nil, fmt.Errorf("%d ownership targets past the end", k)
-		}
-		if k > 0 {
-			s.Ownership = make([]int8, k)
-			for j := range s.Ownership {
-				s.Ownership[j] = int8(rest[j])
-			}
-			rest = rest[k:]
-		}
-		if err := checkOwnership(s.Ownership, points); err != nil {
-			return nil, err
-		}
-	}
-	if l.format >= 6 {
-		s.Left = binary.LittleEndian.Uint16(rest)
-		rest = rest[2:]
-	}
-	return rest, nil
 }

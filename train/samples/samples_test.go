@@ -21,8 +21,7 @@ import (
 // randomSamples makes n samples of random positions of r with what shards
 // of format hold: from format 3 on, three in four of them have a material
 // lead; from format 4 on, three in four have 0 to 3 short-term value
-// targets; from format 5 on, three in four have an ownership target; from
-// format 6 on, three in four have their decisions left.
+// targets; from format 5 on, three in four have an ownership target.
 func randomSamples(r *game.Rules, n int, seed uint64, format int) []samples.Sample {
 	rng := rand.New(rand.NewPCG(seed, 9))
 	p := r.Start()
@@ -50,9 +49,6 @@ func randomSamples(r *game.Rules, n int, seed uint64, format int) []samples.Samp
 				s.Ownership[q] = int8(rng.IntN(3) - 1)
 			}
 		}
-		if format >= 6 && rng.IntN(4) > 0 {
-			s.Left, s.HasLeft = uint16(rng.IntN(1<<16)), true
-		}
 		for _, d := range ds {
 			s.Policy = append(s.Policy, samples.PolicyEntry{Index: uint16(d.PolicyIndex(r.Board)), Prob: 1 / float32(len(ds))})
 		}
@@ -65,17 +61,15 @@ func randomSamples(r *game.Rules, n int, seed uint64, format int) []samples.Samp
 func TestRoundTrip(t *testing.T) {
 	for _, v := range []string{"keyland", "frostviken"} {
 		r := configs.MustVariant(v)
-		ss := randomSamples(r, 500, 1, 6)
+		ss := randomSamples(r, 500, 1, 5)
 		path := filepath.Join(t.TempDir(), "a.shard")
 		if err := samples.Write(path, r, samples.Header{Generation: 3, Games: 2}, ss); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.HasLead && s.Lead != 0 }) ||
 			!slices.ContainsFunc(ss, func(s samples.Sample) bool { return len(s.ShortTerm) == 3 }) ||
-			!slices.ContainsFunc(ss, func(s samples.Sample) bool { return slices.Contains(s.Ownership, -1) }) ||
-			!slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.HasLeft && s.Left > 255 }) ||
-			!slices.ContainsFunc(ss, func(s samples.Sample) bool { return !s.HasLeft }) {
-			t.Fatal("no sample with a material lead, short-term value targets, an ownership target, decisions left or none to round-trip")
+			!slices.ContainsFunc(ss, func(s samples.Sample) bool { return slices.Contains(s.Ownership, -1) }) {
+			t.Fatal("no sample with a material lead, short-term value targets or an ownership target to round-trip")
 		}
 		h, back, err := samples.Read(path, r)
 		if err != nil {
@@ -100,7 +94,7 @@ func TestDamagedShards(t *testing.T) {
 	r := configs.MustVariant("keyland")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.shard")
-	if err := samples.Write(path, r, samples.Header{}, randomSamples(r, 50, 2, 6)); err != nil {
+	if err := samples.Write(path, r, samples.Header{}, randomSamples(r, 50, 2, 5)); err != nil {
 		t.Fatal(err)
 	}
 	good, _ := os.ReadFile(path)
@@ -133,7 +127,7 @@ func TestReadHeader(t *testing.T) {
 	r := configs.MustVariant("keyland")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.shard")
-	if err := samples.Write(path, r, samples.Header{Generation: 3, Worker: "w1", Games: 2, Run: "RUN1"}, randomSamples(r, 200, 3, 6)); err != nil {
+	if err := samples.Write(path, r, samples.Header{Generation: 3, Worker: "w1", Games: 2, Run: "RUN1"}, randomSamples(r, 200, 3, 5)); err != nil {
 		t.Fatal(err)
 	}
 	want, _, err := samples.Read(path, r)
@@ -163,16 +157,15 @@ func TestReadHeader(t *testing.T) {
 // carried their material lead), testdata/format3.shard (DBLTSHD3, at
 // 09df31c, before they carried short-term value targets) and
 // testdata/format4.shard (DBLTSHD4, at 69ef372, before they carried
-// ownership targets) and testdata/format5.shard (DBLTSHD5, at e213ce2,
-// before they carried the decisions left). Their samples read as they
-// were written, without what their format lacks.
+// ownership targets). Their samples read as they were written, without
+// what their format lacks.
 func TestReadOldFormats(t *testing.T) {
 	r := configs.MustVariant("keyland")
 	for _, tc := range []struct {
 		format     int
 		seed       uint64
 		generation int
-	}{{2, 5, 4}, {3, 6, 5}, {4, 7, 6}, {5, 8, 7}} {
+	}{{2, 5, 4}, {3, 6, 5}, {4, 7, 6}} {
 		path := fmt.Sprintf("testdata/format%d.shard", tc.format)
 		h, ss, err := samples.Read(path, r)
 		if err != nil {
@@ -188,10 +181,8 @@ func TestReadOldFormats(t *testing.T) {
 		hasLead := slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.HasLead })
 		hasShortTerm := slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.ShortTerm != nil })
 		hasOwnership := slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.Ownership != nil })
-		hasLeft := slices.ContainsFunc(ss, func(s samples.Sample) bool { return s.HasLeft || s.Left != 0 })
-		if hasLead != (tc.format >= 3) || hasShortTerm != (tc.format >= 4) || hasOwnership != (tc.format >= 5) || hasLeft {
-			t.Errorf("%s: samples with a lead %v, with short-term targets %v, with ownership targets %v, with decisions left %v",
-				path, hasLead, hasShortTerm, hasOwnership, hasLeft)
+		if hasLead != (tc.format >= 3) || hasShortTerm != (tc.format >= 4) || hasOwnership {
+			t.Errorf("%s: samples with a lead %v, with short-term targets %v, with ownership targets %v", path, hasLead, hasShortTerm, hasOwnership)
 		}
 	}
 }

@@ -299,7 +299,6 @@ func TestLossSeries(t *testing.T) {
 		{"short-term heads", []runlog.Generation{{ShortTermLoss: 0.2}}, "policy loss, value loss, short-term value loss"},
 		{"ownership head", []runlog.Generation{{ValueLoss: 1}, {OwnershipLoss: 0.3}}, "policy loss, value loss, ownership loss"},
 		{"all heads", []runlog.Generation{{ScoreLoss: 0.1, ShortTermLoss: 0.2, OwnershipLoss: 0.3}}, "policy loss, value loss, score loss, short-term value loss, ownership loss"},
-		{"moves-left head", []runlog.Generation{{ValueLoss: 1}, {OwnershipLoss: 0.3, MovesLeftLoss: 0.2}}, "policy loss, value loss, ownership loss, moves-left loss"},
 	} {
 		if got := names(tc.gens); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)

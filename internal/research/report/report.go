@@ -225,7 +225,6 @@ var auxLosses = []series{
 	{"score loss", func(g runlog.Generation) float64 { return g.ScoreLoss }},
 	{"short-term value loss", func(g runlog.Generation) float64 { return g.ShortTermLoss }},
 	{"ownership loss", func(g runlog.Generation) float64 { return g.OwnershipLoss }},
-	{"moves-left loss", func(g runlog.Generation) float64 { return g.MovesLeftLoss }},
 }
 
 // lossSeries returns the losses to plot: policy and value, and the
