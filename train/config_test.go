@@ -133,6 +133,8 @@ func TestConfigBaseErrors(t *testing.T) {
 			[]string{"train.ownership_weight = 1: want no value without network.ownership_head"}},
 		{"ownership weight out of range", "base: hour\nname: x\nnetwork: {ownership_head: true}\ntrain: {ownership_weight: -0.5}\n", nil,
 			[]string{"train.ownership_weight = -0.5: want 0 to 100"}},
+		{"negative defence simulations", "base: hour\nname: x\nselfplay: {defence_sims: -1}\n", nil,
+			[]string{"selfplay.defence_sims = -1: want 0 to 1000000"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := parseConfig([]byte(tc.data), withBases(tc.bases))
@@ -345,11 +347,22 @@ func TestMovesLeftControlConfig(t *testing.T) {
 	sameConfig(t, control.Name, preset(t, "../docs/experiments/configs/overnight-movesleft-control.yaml"), control)
 }
 
+// TestDefenceArmConfig: Stage B's defence arm is its control (the
+// moves-left arm's) with selfplay.defence_sims at the full simulations.
+func TestDefenceArmConfig(t *testing.T) {
+	want := preset(t, "../docs/experiments/configs/overnight-movesleft-control.yaml")
+	want.Name = "overnight-defence"
+	want.SelfPlay.DefenceSims = want.SelfPlay.FullSims
+	sameConfig(t, want.Name, preset(t, "../docs/experiments/configs/overnight-defence.yaml"), want)
+}
+
 // maxConfigKeys bounds the settings of a training config (issue 69: the
 // settings that lost or came out level leave, and new ones must earn
 // their place): 62 since selfplay.reanalyse and endgame_tables left
-// (docs/experiments/2026-12-learning.md, Stage B).
-const maxConfigKeys = 62
+// (docs/experiments/2026-12-learning.md, Stage B), and 63 with
+// selfplay.defence_sims on trial in Stage B, which leaves if its arm does
+// not win.
+const maxConfigKeys = 63
 
 // TestConfigKeys: a training config has at most maxConfigKeys settings,
 // counted as the leaf keys of its YAML (configKeys), and none of them is
