@@ -1,7 +1,6 @@
 package train
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -49,16 +48,10 @@ func TestSelfPlayDefenceSims(t *testing.T) {
 	play := func(defence, workers int) []*SelfPlayGame {
 		sp := cfg.SelfPlay
 		sp.EndgameFraction, sp.EndgameSoldiers, sp.Workers, sp.DefenceSims = 1, 6, workers, defence
-		games, err := SelfPlay(context.Background(), m, sp, 5, 0, 4, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return games
+		return playGames(t, m, sp, 5, 4)
 	}
 	plain, strong := play(0, 2), play(32, 2)
-	if again := play(32, 1); !slices.EqualFunc(strong, again, func(a, b *SelfPlayGame) bool {
-		return a.Record.Setup == b.Record.Setup && slices.Equal(a.Record.Turns, b.Record.Turns)
-	}) {
+	if again := play(32, 1); !slices.EqualFunc(strong, again, sameGame) {
 		t.Fatal("games with defence_sims differ between 1 and 2 workers")
 	}
 	changed := 0
@@ -66,7 +59,7 @@ func TestSelfPlayDefenceSims(t *testing.T) {
 		if _, err := g.Record.Replay(m.Rules); err != nil {
 			t.Fatalf("game %d does not replay: %v", i, err)
 		}
-		same := slices.Equal(g.Record.Turns, plain[i].Record.Turns)
+		same := sameGame(g, plain[i])
 		if !same {
 			changed++
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/net/model/modeltest"
 )
 
@@ -18,16 +19,10 @@ func TestSelfPlayEndgames(t *testing.T) {
 	play := func(fraction float64, workers int) []*SelfPlayGame {
 		sp := cfg.SelfPlay
 		sp.EndgameFraction, sp.EndgameSoldiers, sp.Workers = fraction, 4, workers
-		games, err := SelfPlay(context.Background(), m, sp, 5, 0, 8, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return games
+		return playGames(t, m, sp, 5, 8)
 	}
 	plain, half := play(0, 2), play(0.5, 2)
-	if again := play(0.5, 1); !slices.EqualFunc(half, again, func(a, b *SelfPlayGame) bool {
-		return a.Record.Setup == b.Record.Setup && slices.Equal(a.Record.Turns, b.Record.Turns)
-	}) {
+	if again := play(0.5, 1); !slices.EqualFunc(half, again, sameGame) {
 		t.Fatal("curriculum games differ between 1 and 2 workers")
 	}
 	endgames := 0
@@ -58,4 +53,20 @@ func TestSelfPlayEndgames(t *testing.T) {
 			t.Fatalf("game %d is an endgame without the curriculum", i)
 		}
 	}
+}
+
+// sameGame reports whether two self-play games have the same start and
+// turns.
+func sameGame(a, b *SelfPlayGame) bool {
+	return a.Record.Setup == b.Record.Setup && slices.Equal(a.Record.Turns, b.Record.Turns)
+}
+
+// playGames plays self-play games 0 to n-1 of m with sp and seed.
+func playGames(t *testing.T, m *model.Model, sp SelfPlayConfig, seed uint64, n int) []*SelfPlayGame {
+	t.Helper()
+	games, err := SelfPlay(context.Background(), m, sp, seed, 0, n, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return games
 }
