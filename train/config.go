@@ -162,16 +162,6 @@ type SelfPlayConfig struct {
 	// searches, and the trainer needs no weights. Fast searches still
 	// write none.
 	PolicySurprise bool `yaml:"policy_surprise,omitempty"`
-	// DefenceSims, when above 0, strengthens the defence once the race
-	// for the king is decided: a decision of a side without a king,
-	// against a side that holds one (the only king, which it alone can
-	// take), is searched with at least DefenceSims simulations, full or
-	// fast. Whether it becomes a sample is the playout cap's draw, as
-	// before. Self-play's fast defence loses races its networks do not
-	// lose against each other's guarded defence (docs/diagnosis.md §6);
-	// on trial in issue 70's Stage B, it leaves if its arm does not win.
-	// 0 turns it off.
-	DefenceSims int `yaml:"defence_sims,omitempty"`
 }
 
 // TrainerConfig sets up the network training of each generation.
@@ -480,7 +470,6 @@ func (c *Config) Validate() error {
 		{s.MaterialBlend >= 0 && s.MaterialBlend <= 100, "selfplay.material_blend", "0 to 100", s.MaterialBlend},
 		{s.EndgameFraction >= 0 && s.EndgameFraction <= 1, "selfplay.endgame_fraction", "0 to 1", s.EndgameFraction},
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
-		{s.DefenceSims >= 0 && s.DefenceSims <= mcts.MaxSims, "selfplay.defence_sims", fmt.Sprintf("0 to %d", mcts.MaxSims), s.DefenceSims},
 		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},

@@ -43,6 +43,7 @@ var retiredKeys = []retiredKey{
 	{"selfplay.guard", []string{"0"}, guardRecord},
 	{"selfplay.guard_margin", []string{"null"}, guardRecord},
 	{"selfplay.reanalyse", []string{"0"}, "reanalysis of the replay window's positions behind the guard and the tables, docs/experiments/2026-12-learning.md (Stage B): 46.5 %, level or below"},
+	{"selfplay.defence_sims", []string{"0"}, "a full search for the side without a king once the other holds the only king, docs/experiments/2026-12-learning.md (Stage B, technique 7): 42.0 %, lost"},
 	{"selfplay.endgame_tables", []string{"0"}, "self-play games ended at N pieces with the tables' result, docs/experiments/2026-12-learning.md (Stage B): 48.0 %, level"},
 }
 

@@ -15,6 +15,7 @@ import (
 var retiredOn = map[string]string{
 	"selfplay.quiescence":            "2",
 	"selfplay.trade_down":            "20",
+	"selfplay.defence_sims":          "64",
 	"network.short_term_heads":       "2",
 	"selfplay.short_term_horizons":   "[8, 32]",
 	"train.short_term_weight":        "1",

@@ -277,16 +277,12 @@ func (gp *gameInPlay) decide(ctx context.Context) (game.Decision, error) {
 
 // searchDecision searches the position with selfplay.full_sims simulations in a share full_fraction of
 // decisions (playout-cap randomisation), which become samples, and
-// fast_sims in the others (at least defence_sims where the side to move
-// is defending), and returns the search's choice.
+// fast_sims in the others, and returns the search's choice.
 func (gp *gameInPlay) searchDecision(ctx context.Context) (game.Decision, error) {
 	full := gp.rng.Float64() < gp.cfg.FullFraction
 	sims := gp.cfg.FastSims
 	if full {
 		sims = gp.cfg.FullSims
-	}
-	if gp.cfg.DefenceSims > 0 && defending(&gp.p) {
-		sims = max(sims, gp.cfg.DefenceSims)
 	}
 	s := gp.search
 	s.SetPosition(gp.p)
@@ -304,14 +300,6 @@ func (gp *gameInPlay) searchDecision(ctx context.Context) (game.Decision, error)
 	}
 	conf := s.Config()
 	return res.Choose(conf.TemperatureAt(len(gp.g.Record.Turns)), gp.rng), nil
-}
-
-// defending reports whether the side to move in p has no king while the
-// other side has one: the race for the king is lost, and the side to move
-// can at best hold (selfplay.defence_sims).
-func defending(p *game.Position) bool {
-	me := p.SideToMove()
-	return p.Pieces(me, game.King).Empty() && !p.Pieces(me.Other(), game.King).Empty()
 }
 
 // policyTarget returns the policy target of probabilities probs over the
