@@ -592,3 +592,22 @@ func (t *TrainerConfig) WindowSize(total int64) int {
 	}
 	return int(min(w, float64(t.WindowMax)))
 }
+
+// WarmWindow returns the replay window and the share of a generation's
+// steps to train, for a run that holds held samples of the total it has
+// taken in, begun from a model of its own variant trained on inherited
+// samples (0 for a run from scratch or across variants). A warm start
+// keeps its history's window, WindowSize(inherited + total), but its
+// buffer starts empty: until the buffer fills that window it trains the
+// share held/window of the steps, so that each sample is drawn as often a
+// generation as in the unbroken run. With all the steps, an --init drew
+// its first games some eight times each in three generations and ended
+// half a CPU hour some 50 Elo behind the same network resumed, and below
+// the network it began from (docs/diagnosis.md §4).
+func (t *TrainerConfig) WarmWindow(inherited, total int64, held int) (window int, share float64) {
+	window = t.WindowSize(inherited + total)
+	if inherited == 0 || held >= window {
+		return window, 1
+	}
+	return window, float64(held) / float64(window)
+}

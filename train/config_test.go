@@ -3,6 +3,7 @@ package train
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -371,4 +372,33 @@ func TestConfigKeys(t *testing.T) {
 		t.Errorf("the keys counted: %v", keys)
 	}
 	t.Logf("%d settings", len(keys))
+}
+
+// TestWarmWindow: a run from scratch trains every step on its own window;
+// a warm start keeps its history's window and trains the share of it its
+// buffer holds, all the steps once the buffer fills it.
+func TestWarmWindow(t *testing.T) {
+	tc := TrainerConfig{WindowMin: 20000, WindowMax: 1000000, WindowExponent: 0.75}
+	lineage := tc.WindowSize(1_000_000 + 50_000) // about 390,000
+	for _, c := range []struct {
+		name             string
+		inherited, total int64
+		held             int
+		window           int
+		share            float64
+	}{
+		{"scratch, first generation", 0, 6000, 6000, 20000, 1},
+		{"scratch, later", 0, 500_000, 200_000, tc.WindowSize(500_000), 1},
+		{"warm start, first generation", 1_000_000, 6000, 6000, tc.WindowSize(1_006_000), 6000 / float64(tc.WindowSize(1_006_000))},
+		{"warm start, filling", 1_000_000, 50_000, 50_000, lineage, 50_000 / float64(lineage)},
+		{"warm start, full", 1_000_000, 600_000, 600_000, tc.WindowSize(1_600_000), 1},
+	} {
+		window, share := tc.WarmWindow(c.inherited, c.total, c.held)
+		if window != c.window || math.Abs(share-c.share) > 1e-12 {
+			t.Errorf("%s: window %d, share %g; want %d, %g", c.name, window, share, c.window, c.share)
+		}
+	}
+	if lineage < 300_000 || lineage > 450_000 {
+		t.Errorf("the window after 1,050,000 samples is %d, not about 390,000", lineage)
+	}
 }

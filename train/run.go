@@ -618,9 +618,10 @@ func (r *Run) train(ctx context.Context, g int, seed uint64, games int, m *runlo
 }
 
 // trainSteps takes the new shards into the replay buffer and trains the
-// network on batches drawn from its window (train.WindowSize), their
+// network on batches drawn from its window (train.WarmWindow), their
 // random choices from seed: reuse × new samples / batch_size steps, at
-// least min_steps, none while the buffer holds less than a batch. It puts
+// least min_steps, scaled by the warm start's share until its buffer
+// fills its window, none while the buffer holds less than a batch. It puts
 // the mean losses and the last learning rate in m and returns the number
 // of steps.
 func (r *Run) trainSteps(ctx context.Context, g int, seed uint64, m *runlog.Generation) (int, error) {
@@ -629,8 +630,9 @@ func (r *Run) trainSteps(ctx context.Context, g int, seed uint64, m *runlog.Gene
 	if err != nil {
 		return 0, err
 	}
-	window := tc.WindowSize(r.replay.Total())
+	window, share := tc.WarmWindow(r.inheritedSamples(), r.replay.Total(), r.replay.Len())
 	steps := max(tc.MinSteps, int(math.Ceil(tc.Reuse*float64(fresh)/float64(tc.BatchSize))))
+	steps = int(math.Ceil(share * float64(steps)))
 	if r.replay.Len() < tc.BatchSize {
 		steps = 0 // not enough samples yet for one batch
 	}
@@ -663,6 +665,17 @@ func (r *Run) trainSteps(ctx context.Context, g int, seed uint64, m *runlog.Gene
 		m.PolicyLoss, m.ValueLoss, m.ScoreLoss, m.OwnershipLoss = sum.Policy/n, sum.Value/n, sum.Score/n, sum.Ownership/n
 	}
 	return steps, nil
+}
+
+// inheritedSamples returns the samples of the run's history before it
+// began that count towards its replay window (TrainerConfig.WarmWindow):
+// the --init model's, none for a run from scratch or a transfer, which
+// learns another variant than its history's.
+func (r *Run) inheritedSamples() int64 {
+	if r.state.InitVariant != "" {
+		return 0
+	}
+	return r.state.InitSamples
 }
 
 // evaluate reports whether the candidate cand of generation g replaces the

@@ -718,6 +718,24 @@ func TestInitAcrossVariants(t *testing.T) {
 	if v := same.Best().Training.InitVariant; v != "" {
 		t.Errorf("init from the same variant recorded InitVariant %q", v)
 	}
+	// A transfer keeps no window of its history's; the same variant does.
+	src.Training.Samples = 5000
+	if err := src.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []struct {
+		variant string
+		want    int64
+	}{{"keyland", 0}, {"frostviken", 5000}} {
+		r, err := CreateRun(filepath.Join(t.TempDir(), v.variant), cfg, configs.MustVariant(v.variant), path, RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := r.inheritedSamples(); n != v.want {
+			t.Errorf("%s run from a frostviken model of 5000 samples inherits %d samples of window, want %d", v.variant, n, v.want)
+		}
+		r.Close()
+	}
 }
 
 // TestInitCarriesTotals warm-starts a run and checks that the init model's
@@ -756,6 +774,14 @@ func TestInitCarriesTotals(t *testing.T) {
 	st, added := r.state, r.replay.Total()
 	if added == 0 {
 		t.Fatal("the run wrote no samples")
+	}
+	// Its buffer holds its own samples alone, a small share of the window
+	// of its 5000 samples' history: it trains that share of the steps.
+	tc := cfg.Train
+	window := tc.WindowSize(5000 + added)
+	full := max(tc.MinSteps, int(math.Ceil(tc.Reuse*float64(added)/float64(tc.BatchSize))))
+	if want := int(math.Ceil(float64(full) * float64(added) / float64(window))); st.TrainSteps-300 != want || want >= full {
+		t.Errorf("a warm start with %d of a %d-sample window trained %d steps, want %d of %d", added, window, st.TrainSteps-300, want, full)
 	}
 	if st.Games != 100+cfg.SelfPlay.Games || st.Samples != 5000+added || st.TrainSteps <= 300 || st.Hours <= 0.5 {
 		t.Errorf("totals after a generation: games %d, samples %d (%d new), steps %d, hours %g; want 100+%d games, 5000+new samples, more than 300 steps and 0.5 h",
