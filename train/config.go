@@ -168,8 +168,12 @@ type SelfPlayConfig struct {
 type TrainerConfig struct {
 	BatchSize    int     `yaml:"batch_size"`
 	LearningRate float64 `yaml:"learning_rate"`
-	WeightDecay  float64 `yaml:"weight_decay"`
-	ValueWeight  float64 `yaml:"value_weight"`
+	// RateDrops lowers the learning rate as the run's history grows: from
+	// a drop's Samples on, the rate is its Rate (see RateAt). Empty keeps
+	// LearningRate throughout.
+	RateDrops   []RateDrop `yaml:"rate_drops,omitempty"`
+	WeightDecay float64    `yaml:"weight_decay"`
+	ValueWeight float64    `yaml:"value_weight"`
 	// Reuse is how many times, on average, each new sample is drawn for
 	// training: a generation trains ceil(Reuse·new samples / BatchSize)
 	// steps (at least MinSteps).
@@ -194,6 +198,43 @@ type TrainerConfig struct {
 	// errors, averaged over the points); only with network.ownership_head,
 	// which it defaults to 1 for (see OwnershipLossWeight).
 	OwnershipWeight *float64 `yaml:"ownership_weight,omitempty"`
+}
+
+// RateDrop is one step down of the learning rate: Rate from Samples of
+// history on (TrainerConfig.RateDrops).
+type RateDrop struct {
+	Samples int64   `yaml:"samples"`
+	Rate    float64 `yaml:"rate"`
+}
+
+// maxRateDrops bounds train.rate_drops: a schedule needs a few steps.
+const maxRateDrops = 16
+
+// RateAt returns the learning rate after history samples: that of the
+// last drop whose Samples history has reached, else LearningRate. The
+// history is every sample the network has trained towards: the run's
+// own and, after a same-variant --init, its model's (Run.inheritedSamples),
+// so a warm start goes on at the rate its history had reached and a
+// transfer to another variant begins again at the top.
+func (t *TrainerConfig) RateAt(history int64) float64 {
+	lr := t.LearningRate
+	for _, d := range t.RateDrops {
+		if history >= d.Samples {
+			lr = d.Rate
+		}
+	}
+	return lr
+}
+
+// validDrops reports whether ds has at most maxRateDrops drops at samples
+// that increase strictly from above 0, each rate between 0 and 1.
+func validDrops(ds []RateDrop) bool {
+	for i, d := range ds {
+		if d.Samples <= 0 || !(d.Rate > 0 && d.Rate < 1) || i > 0 && d.Samples <= ds[i-1].Samples {
+			return false
+		}
+	}
+	return len(ds) <= maxRateDrops
 }
 
 // ScoreLossWeight returns the weight of the score head's loss of a network
@@ -473,6 +514,7 @@ func (c *Config) Validate() error {
 		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},
 		{t.LearningRate > 0 && t.LearningRate < 1, "train.learning_rate", "between 0 and 1", t.LearningRate},
+		{validDrops(t.RateDrops), "train.rate_drops", fmt.Sprintf("at most %d drops at samples increasing from above 0, each rate between 0 and 1", maxRateDrops), t.RateDrops},
 		{t.WeightDecay >= 0 && t.WeightDecay < 1, "train.weight_decay", "0 to 1", t.WeightDecay},
 		{t.ValueWeight >= 0 && t.ValueWeight <= 100, "train.value_weight", "0 to 100", t.ValueWeight},
 		{t.Reuse > 0 && t.Reuse <= 1000, "train.reuse", "more than 0, at most 1000", t.Reuse},

@@ -188,6 +188,7 @@ func TestOvernightAndShortAreHour(t *testing.T) {
 	want.Name = "overnight"
 	want.Network.Blocks = 3
 	want.Train.WindowMax = 1000000
+	want.Train.RateDrops = []RateDrop{{Samples: 1_000_000, Rate: 0.0005}}
 	want.Rating.Anchors = []string{"alphabeta:depth=2", "alphabeta:depth=4"}
 	want.Rating.Every = 40
 	want.Stop.Hours = 8
@@ -352,8 +353,9 @@ func TestMovesLeftControlConfig(t *testing.T) {
 // settings that lost or came out level leave, and new ones must earn
 // their place): 62 since selfplay.reanalyse and endgame_tables left
 // (docs/experiments/2026-12-learning.md, Stage B); selfplay.defence_sims
-// was on trial there and left when its arm lost.
-const maxConfigKeys = 62
+// was on trial there and left when its arm lost; 63 since
+// train.rate_drops won its arm (technique 8).
+const maxConfigKeys = 63
 
 // TestConfigKeys: a training config has at most maxConfigKeys settings,
 // counted as the leaf keys of its YAML (configKeys), and none of them is
@@ -400,5 +402,22 @@ func TestWarmWindow(t *testing.T) {
 	}
 	if lineage < 300_000 || lineage > 450_000 {
 		t.Errorf("the window after 1,050,000 samples is %d, not about 390,000", lineage)
+	}
+}
+
+func TestRateAt(t *testing.T) {
+	tc := TrainerConfig{LearningRate: 0.002, RateDrops: []RateDrop{{1_000_000, 0.0005}, {3_000_000, 0.000125}}}
+	for _, c := range []struct {
+		history int64
+		want    float64
+	}{
+		{0, 0.002}, {999_999, 0.002}, {1_000_000, 0.0005}, {2_999_999, 0.0005}, {3_000_000, 0.000125}, {1 << 40, 0.000125},
+	} {
+		if got := tc.RateAt(c.history); got != c.want {
+			t.Errorf("RateAt(%d) = %g, want %g", c.history, got, c.want)
+		}
+	}
+	if got := (&TrainerConfig{LearningRate: 0.002}).RateAt(1 << 40); got != 0.002 {
+		t.Errorf("no drops: RateAt = %g, want the learning rate", got)
 	}
 }

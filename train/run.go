@@ -621,7 +621,8 @@ func (r *Run) train(ctx context.Context, g int, seed uint64, games int, m *runlo
 // network on batches drawn from its window (train.WarmWindow), their
 // random choices from seed: reuse × new samples / batch_size steps, at
 // least min_steps, scaled by the warm start's share until its buffer
-// fills its window, none while the buffer holds less than a batch. It puts
+// fills its window, none while the buffer holds less than a batch, at the
+// learning rate of the run's history (TrainerConfig.RateAt). It puts
 // the mean losses and the last learning rate in m and returns the number
 // of steps.
 func (r *Run) trainSteps(ctx context.Context, g int, seed uint64, m *runlog.Generation) (int, error) {
@@ -631,6 +632,9 @@ func (r *Run) trainSteps(ctx context.Context, g int, seed uint64, m *runlog.Gene
 		return 0, err
 	}
 	window, share := tc.WarmWindow(r.inheritedSamples(), r.replay.Total(), r.replay.Len())
+	if err := r.trainer.SetLearningRate(tc.RateAt(r.inheritedSamples() + r.replay.Total())); err != nil {
+		return 0, err
+	}
 	steps := max(tc.MinSteps, int(math.Ceil(tc.Reuse*float64(fresh)/float64(tc.BatchSize))))
 	steps = int(math.Ceil(share * float64(steps)))
 	if r.replay.Len() < tc.BatchSize {

@@ -77,6 +77,10 @@ func TestConfigErrors(t *testing.T) {
 		{"- random", "- gumbel:model=x.dbm,sims=0", "sims=0"},
 		{"value_weight: 1", "value_weight: .inf", "train.value_weight"},
 		{"reuse: 2", "reuse: .inf", "train.reuse"},
+		{"reuse: 2", "reuse: 2\n    rate_drops: [{samples: 0, rate: 0.001}]", "train.rate_drops"},
+		{"reuse: 2", "reuse: 2\n    rate_drops: [{samples: 500, rate: 1}]", "train.rate_drops"},
+		{"reuse: 2", "reuse: 2\n    rate_drops: [{samples: 500, rate: 0.001}, {samples: 500, rate: 0.0005}]", "train.rate_drops"},
+		{"reuse: 2", "reuse: 2\n    rate_drops: [{samples: 500, rat: 0.001}]", "field rat not found"},
 		{"hours: 0", "hours: .inf", "stop.hours"},
 		{"mode: games", "mode: sprt", "evaluation.elo1"},
 		{"adjudication_scale: 4", "adjudication_scale: .inf", "selfplay.adjudication_scale"},
@@ -749,6 +753,9 @@ func TestInitCarriesTotals(t *testing.T) {
 		t.Fatal(err)
 	}
 	src.Training.Games, src.Training.Samples, src.Training.TrainSteps, src.Training.Hours = 100, 5000, 300, 0.5
+	// The rate drops at 4000 samples of history, which the init model's
+	// 5000 have passed: the run trains at the dropped rate from the start.
+	cfg.Train.RateDrops = []RateDrop{{Samples: 4000, Rate: cfg.Train.LearningRate / 4}}
 	path := filepath.Join(t.TempDir(), "init.dbm")
 	if err := src.Save(path, nil); err != nil {
 		t.Fatal(err)
@@ -786,6 +793,9 @@ func TestInitCarriesTotals(t *testing.T) {
 	if st.Games != 100+cfg.SelfPlay.Games || st.Samples != 5000+added || st.TrainSteps <= 300 || st.Hours <= 0.5 {
 		t.Errorf("totals after a generation: games %d, samples %d (%d new), steps %d, hours %g; want 100+%d games, 5000+new samples, more than 300 steps and 0.5 h",
 			st.Games, st.Samples, added, st.TrainSteps, st.Hours, cfg.SelfPlay.Games)
+	}
+	if got := r.trainer.TrainConfig().LearningRate; got != cfg.Train.LearningRate/4 {
+		t.Errorf("a warm start past its rate's drop trained at %g, want %g", got, cfg.Train.LearningRate/4)
 	}
 	tr := r.Best().Training
 	if tr.Games != st.Games || tr.Samples != st.Samples || tr.TrainSteps != st.TrainSteps {

@@ -39,6 +39,20 @@ var checkpointKind = net.FileKind{What: "checkpoint", Format: CheckpointFormat, 
 // TrainConfig returns the optimiser settings in use.
 func (t *Trainer) TrainConfig() TrainConfig { return t.tc }
 
+// SetLearningRate sets the peak learning rate of the steps to come, the
+// schedule's base (TrainConfig.LearningRate), as LoadTrainer may: when the
+// rate changes is the caller's decision. A rate that TrainConfig.Validate
+// refuses is refused, and the trainer is left as it was.
+func (t *Trainer) SetLearningRate(lr float64) error {
+	tc := t.tc
+	tc.LearningRate = lr
+	if err := tc.Validate(); err != nil {
+		return err
+	}
+	t.tc = tc
+	return nil
+}
+
 // SaveCheckpoint writes everything needed to continue training exactly
 // where it stands: the weights, Adam's moments, the step counter and the
 // TrainConfig, with the caller's metadata entries (which may not use the

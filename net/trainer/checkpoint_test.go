@@ -1,6 +1,7 @@
 package trainer
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -112,6 +113,51 @@ func TestCheckpointContinuesExactly(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(path))
 	if len(entries) != 1 {
 		t.Fatalf("temporary files left behind: %v", entries)
+	}
+}
+
+// TestSetLearningRate changes the rate between steps: the next step uses
+// the new rate (after the warm-up, as a constant schedule), a checkpoint
+// saves it, and a rate Validate refuses leaves the trainer as it was.
+func TestSetLearningRate(t *testing.T) {
+	topo, w, tc, batches := checkpointSetup(t)
+	tc.Schedule, tc.WarmupSteps = "constant", 0
+	tr, err := NewTrainer(topo, w, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	for _, bad := range []float64{0, -1e-3, math.NaN(), 11} {
+		if err := tr.SetLearningRate(bad); err == nil {
+			t.Errorf("SetLearningRate(%v) accepted", bad)
+		}
+	}
+	for i, lr := range []float64{3e-3, 3e-3 / 4, 1e-5} {
+		if i > 0 {
+			if err := tr.SetLearningRate(lr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l, err := tr.Step(batches[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.LearningRate != lr || tr.TrainConfig().LearningRate != lr {
+			t.Fatalf("step %d: rate %v, config %v, want %v", i, l.LearningRate, tr.TrainConfig().LearningRate, lr)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "ckpt.safetensors")
+	if err := tr.SaveCheckpoint(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	tr2, meta, err := LoadTrainer(path, topo, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr2.Close()
+	var saved TrainConfig
+	if err := json.Unmarshal([]byte(meta[MetaTrainConfig]), &saved); err != nil || saved.LearningRate != 1e-5 {
+		t.Errorf("checkpoint's train config %s (%v), want the rate set last, 1e-5", meta[MetaTrainConfig], err)
 	}
 }
 
