@@ -405,6 +405,8 @@ func TestWarmWindow(t *testing.T) {
 	}
 }
 
+// TestRateAt: the rate is learning_rate until the history reaches the
+// first drop, then each drop's rate from its samples on.
 func TestRateAt(t *testing.T) {
 	tc := TrainerConfig{LearningRate: 0.002, RateDrops: []RateDrop{{1_000_000, 0.0005}, {3_000_000, 0.000125}}}
 	for _, c := range []struct {

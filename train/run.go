@@ -631,8 +631,9 @@ func (r *Run) trainSteps(ctx context.Context, g int, seed uint64, m *runlog.Gene
 	if err != nil {
 		return 0, err
 	}
-	window, share := tc.WarmWindow(r.inheritedSamples(), r.replay.Total(), r.replay.Len())
-	if err := r.trainer.SetLearningRate(tc.RateAt(r.inheritedSamples() + r.replay.Total())); err != nil {
+	inherited := r.inheritedSamples()
+	window, share := tc.WarmWindow(inherited, r.replay.Total(), r.replay.Len())
+	if err := r.trainer.SetLearningRate(tc.RateAt(inherited + r.replay.Total())); err != nil {
 		return 0, err
 	}
 	steps := max(tc.MinSteps, int(math.Ceil(tc.Reuse*float64(fresh)/float64(tc.BatchSize))))
