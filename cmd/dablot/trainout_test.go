@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -191,6 +193,18 @@ rating: {every: 2, games: 2, sims: 4, anchors: [random], random_turns: 1}
 stop: {generations: 3, hours: 0}
 `
 
+// startHangable starts cmd with SIGHUP at its default even when the tests
+// run with it ignored (under nohup), which the child would inherit, and
+// the trainer would then rightly go on after a hangup: while this process
+// handles SIGHUP, a child starts with the default (a hangup in that
+// instant is caught and dropped).
+func startHangable(cmd *exec.Cmd) error {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	return cmd.Start()
+}
+
 // TestTrainHangup runs the trainer in a process of its own with its
 // output a pipe, as `make train 2>&1 | tee train.log` does, and takes the
 // terminal away in the first generation: the pipe's reader closes (as tee
@@ -226,7 +240,7 @@ func TestTrainHangup(t *testing.T) {
 			}
 			cmd := childCommand(root, []string{"train", "--config", "tiny.yaml", "--variant", "frostviken", "--run", dir}, nil)
 			cmd.Stdout, cmd.Stderr = w, w
-			if err := cmd.Start(); err != nil {
+			if err := startHangable(cmd); err != nil {
 				t.Fatal(err)
 			}
 			w.Close()
