@@ -211,3 +211,56 @@ func TestGrow(t *testing.T) {
 		}
 	}
 }
+
+// TestAverage: the mean of networks is taken parameter by parameter, the
+// mean of one network is that network, the inputs are not changed, and
+// networks of other architectures or with non-finite weights are refused.
+func TestAverage(t *testing.T) {
+	base := Config{Blocks: 1, Channels: 8, InputPlanes: 42, ValueHidden: 8}
+	a, b, c := perturbed(base, 3, 0.5), perturbed(base, 4, 0.5), perturbed(base, 5, 0.5)
+	before := a.Clone()
+	avg, err := Average([]*Weights{a, b, c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if avg.Config != base {
+		t.Errorf("config %+v, want %+v", avg.Config, base)
+	}
+	for i, tn := range avg.Tensors {
+		for j, v := range tn.Data {
+			want := (float64(a.Tensors[i].Data[j]) + float64(b.Tensors[i].Data[j]) + float64(c.Tensors[i].Data[j])) / 3
+			if math.Abs(float64(v)-want) > 1e-6 {
+				t.Fatalf("%s[%d] = %v, want %v", tn.Name, j, v, want)
+			}
+		}
+	}
+	for i := range a.Tensors {
+		if !slices.Equal(a.Tensors[i].Data, before.Tensors[i].Data) {
+			t.Fatalf("Average changed its input's tensor %s", a.Tensors[i].Name)
+		}
+	}
+	one, err := Average([]*Weights{b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range one.Tensors {
+		if !slices.Equal(one.Tensors[i].Data, b.Tensors[i].Data) {
+			t.Errorf("the mean of one network differs from it in %s", one.Tensors[i].Name)
+		}
+	}
+	wider := perturbed(Config{Blocks: 1, Channels: 16, InputPlanes: 42, ValueHidden: 8}, 6, 0.5)
+	broken := a.Clone()
+	broken.Tensors[0].Data[0] = float32(math.NaN())
+	for _, tc := range []struct {
+		ws   []*Weights
+		want string
+	}{
+		{nil, "no networks"},
+		{[]*Weights{a, wider}, "network 2 has architecture"},
+		{[]*Weights{a, b, broken}, "network 3"},
+	} {
+		if _, err := Average(tc.ws); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%d networks: error %v, want one containing %q", len(tc.ws), err, tc.want)
+		}
+	}
+}
