@@ -1,7 +1,6 @@
 package net
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -309,47 +308,6 @@ func (w *Weights) Clone() *Weights {
 		c.Tensors[i] = Tensor{Name: t.Name, Shape: append([]int(nil), t.Shape...), Data: append([]float32(nil), t.Data...)}
 	}
 	return c
-}
-
-// Average returns the mean of networks of one architecture, parameter by
-// parameter: stochastic weight averaging (Izmailov et al., 2018), which
-// KataGo and lc0 apply to the networks they export. Networks of a training
-// run near one another lie in one basin of the loss, so their mean plays
-// as a network of that basin with the noise of the last steps averaged
-// out. Each parameter is summed in float64. The networks must share their
-// architecture; ws is not changed.
-func Average(ws []*Weights) (*Weights, error) {
-	if len(ws) == 0 {
-		return nil, errors.New("net: average: no networks")
-	}
-	first := ws[0]
-	if err := first.Check(); err != nil {
-		return nil, fmt.Errorf("net: average: network 1: %w", err)
-	}
-	sums := make([][]float64, len(first.Tensors))
-	for i, t := range first.Tensors {
-		sums[i] = make([]float64, len(t.Data))
-	}
-	for n, w := range ws {
-		if w.Config != first.Config {
-			return nil, fmt.Errorf("net: average: network %d has architecture %+v, network 1 %+v", n+1, w.Config, first.Config)
-		}
-		if err := w.Check(); err != nil {
-			return nil, fmt.Errorf("net: average: network %d: %w", n+1, err)
-		}
-		for i, t := range first.Tensors {
-			for j, v := range w.Tensor(t.Name).Data {
-				sums[i][j] += float64(v)
-			}
-		}
-	}
-	avg := first.Clone()
-	for i := range avg.Tensors {
-		for j, s := range sums[i] {
-			avg.Tensors[i].Data[j] = float32(s / float64(len(ws)))
-		}
-	}
-	return avg, nil
 }
 
 // Grow returns w grown to the architecture c, which may differ from w's

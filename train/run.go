@@ -374,7 +374,7 @@ func generationOf(name, prefix string) (int, bool) {
 	return n, err == nil
 }
 
-func modelName(gen int) string { return rundir.ModelName(gen) }
+func modelName(gen int) string { return fmt.Sprintf("gen-%06d.dbm", gen) }
 
 // ResumeCommand is the command line that continues the run once it has
 // stopped: "bin/dablot train --resume runs/x", with the program named as

@@ -12,7 +12,6 @@ import (
 
 	"github.com/dablot-zero/dablot/internal/research/report"
 	"github.com/dablot-zero/dablot/mcts/match/rating"
-	"github.com/dablot-zero/dablot/net"
 	"github.com/dablot-zero/dablot/net/model"
 	"github.com/dablot-zero/dablot/train"
 	"github.com/dablot-zero/dablot/train/rundir"
@@ -21,15 +20,11 @@ import (
 // cmdExport exports a run's best model.
 var cmdExport = &command{
 	name:  "export",
-	usage: "DIR --out models/NAME.dbm [--average N]",
+	usage: "DIR --out models/NAME.dbm",
 	short: "export a run's best model with its ratings",
 	long: `Writes the best model of the run in DIR (DIR/best.dbm: network, variant, rules and
 training history) to --out, with the ratings of the run's matches added, and prints
-them. The file is what play, serve, engine and arena take.
-
-With --average N it writes instead the mean of the networks of the N generations up
-to the best's, parameter by parameter (stochastic weight averaging), without the
-ratings, which are the best network's.`,
+them. The file is what play, serve, engine and arena take.`,
 	run: runExport,
 }
 
@@ -49,7 +44,6 @@ kept).`,
 func runExport(args []string, out io.Writer) error {
 	fs := newFlags("export", out)
 	dest := fs.String("out", "", "model file to write")
-	average := rangeFlag(fs, "average", 1, 1, maxAverage, "write the mean of the networks of this many generations, up to the best's")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -63,12 +57,8 @@ func runExport(args []string, out io.Writer) error {
 		return err
 	}
 	extra := map[string]string{}
-	var table rating.Table
-	if *average > 1 {
-		if m, err = averageRun(dir, m, *average); err != nil {
-			return err
-		}
-	} else if table, err = bestRatings(dir); err != nil {
+	table, err := bestRatings(dir)
+	if err != nil {
 		return err
 	}
 	if table != nil {
@@ -81,57 +71,12 @@ func runExport(args []string, out io.Writer) error {
 	if err := m.Save(*dest, extra); err != nil {
 		return err
 	}
-	what := fmt.Sprintf("generation %d", m.Training.Generation)
-	if *average > 1 {
-		what = fmt.Sprintf("the mean of generations %d to %d", m.Training.Generation-*average+1, m.Training.Generation)
-	}
-	fmt.Fprintf(out, "exported %s: %s, %s, %d games, %.2f hours of training\n",
-		*dest, m.Rules.Name, what, m.Training.Games, m.Training.Hours)
+	fmt.Fprintf(out, "exported %s: %s, generation %d, %d games, %.2f hours of training\n",
+		*dest, m.Rules.Name, m.Training.Generation, m.Training.Games, m.Training.Hours)
 	if table != nil {
 		fmt.Fprint(out, table.Markdown())
 	}
 	return nil
-}
-
-// maxAverage bounds export --average: more networks than a long run's
-// generations.
-const maxAverage = 100_000
-
-// averageRun returns the mean of the networks of the n generations of the
-// run in dir up to best's (best itself and the n-1 before it in
-// rundir.ModelDir), with best's variant, training history and score
-// utility, and the number averaged recorded.
-func averageRun(dir string, best *model.Model, n int) (*model.Model, error) {
-	g := best.Training.Generation
-	if n > g {
-		return nil, fmt.Errorf("export --average %d: the best network is generation %d, so at most %d trained networks end there", n, g, g)
-	}
-	ws := []*net.Weights{best.Weights}
-	for k := g - n + 1; k < g; k++ {
-		m, err := model.LoadModel(filepath.Join(dir, rundir.ModelDir, rundir.ModelName(k)))
-		if err != nil {
-			return nil, fmt.Errorf("export --average: %w", err)
-		}
-		if m.Rules.Fingerprint() != best.Rules.Fingerprint() {
-			return nil, fmt.Errorf("export --average: generation %d plays %s, the best network %s", k, m.Rules.Name, best.Rules.Name)
-		}
-		ws = append(ws, m.Weights)
-	}
-	w, err := net.Average(ws)
-	if err != nil {
-		return nil, fmt.Errorf("export --average: %w", err)
-	}
-	ts := best.Training
-	ts.Averaged = n
-	avg, err := model.NewModel(best.Rules, w, ts)
-	if err != nil {
-		return nil, err
-	}
-	avg.ScoreUtility = best.ScoreUtility
-	if v := best.Metadata[model.MetaTrainedBy]; v != "" {
-		avg.Metadata[model.MetaTrainedBy] = v
-	}
-	return avg, nil
 }
 
 // bestRatings fits the run's rating matches (nil if it has none).

@@ -98,9 +98,6 @@ func printModelInfo(out io.Writer, file string, m *model.Model) error {
 	row("parameters", "%s (%.1f MFLOP per position)", groupDigits(params), cfg.FLOPsPerPosition(r.Board.Points())/1e6)
 	ts := m.Training
 	row("generation", "%d", ts.Generation)
-	if ts.Averaged > 1 {
-		row("averaged", "the mean of the networks of generations %d to %d", ts.Generation-ts.Averaged+1, ts.Generation)
-	}
 	row("training", "%s games, %s samples, %s steps, %.2f hours", groupDigits(ts.Games), groupDigits(int(ts.Samples)),
 		groupDigits(ts.TrainSteps), ts.Hours)
 	if ts.Run != "" || ts.Preset != "" {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -161,7 +160,6 @@ func TestTrainSmoke(t *testing.T) {
 	if m.Training.Generation != last.Best || m.Training.Games != best.Games || m.Training.Hours <= 0 {
 		t.Errorf("exported training summary %+v", m.Training)
 	}
-	checkExportAverage(t, dir, m)
 
 	// make train FRESH=1 moves the run aside and starts anew (here it ends at
 	// once: --hours is a moment, though a fast machine may reach the first
@@ -430,51 +428,5 @@ func TestTrainFork(t *testing.T) {
 	}
 	if out, err := runCmd(t, "train", "--fork", src, "--run", dst, "--set", "train.learning_rate=0.0005"); err == nil || !strings.Contains(out, "already holds files") {
 		t.Errorf("a fork into a used directory: %v\n%s", err, out)
-	}
-}
-
-// checkExportAverage: export --average N writes the mean of the networks of
-// the N generations up to the best's, with best's history, the number
-// averaged and no ratings, and refuses more generations than there are.
-func checkExportAverage(t *testing.T, dir string, best *model.Model) {
-	t.Helper()
-	g := best.Training.Generation
-	file := filepath.Join(t.TempDir(), "mean.dbm")
-	got, err := runCmd(t, "export", dir, "--out", file, "--average", strconv.Itoa(g))
-	if err != nil || !strings.Contains(got, fmt.Sprintf("the mean of generations 1 to %d,", g)) {
-		t.Fatalf("export --average %d: %v\n%s", g, err, got)
-	}
-	m, err := model.LoadModel(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws := []*net.Weights{}
-	for k := 1; k <= g; k++ {
-		gm, err := model.LoadModel(filepath.Join(dir, rundir.ModelDir, rundir.ModelName(k)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws = append(ws, gm.Weights)
-	}
-	want, err := net.Average(ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, tn := range m.Weights.Tensors {
-		if !slices.Equal(tn.Data, want.Tensors[i].Data) {
-			t.Fatalf("tensor %s is not the mean of generations 1 to %d", tn.Name, g)
-		}
-	}
-	if m.Training.Averaged != g || m.Training.Generation != g || m.Training.Games != best.Training.Games {
-		t.Errorf("the mean's training summary %+v, best's %+v", m.Training, best.Training)
-	}
-	if r, ok := m.Metadata[model.MetaRatings]; ok {
-		t.Errorf("the mean carries the best network's ratings %q", r)
-	}
-	if info, err := runCmd(t, "info", file); err != nil || !strings.Contains(info, fmt.Sprintf("the mean of the networks of generations 1 to %d", g)) {
-		t.Errorf("info of the mean: %v\n%s", err, info)
-	}
-	if _, err := runCmd(t, "export", dir, "--out", file, "--average", strconv.Itoa(g+1)); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("at most %d trained networks", g)) {
-		t.Errorf("export --average %d with a best of generation %d: %v", g+1, g, err)
 	}
 }

@@ -66,10 +66,6 @@ type TrainingSummary struct {
 	InitVariant string  `json:"init_variant,omitempty"` // the variant of InitFrom, when it is not this one (transfer)
 	InitSHA256  string  `json:"init_sha256,omitempty"`  // the checksum of InitFrom's data, which names it wherever the file moves
 	Description string  `json:"description,omitempty"`
-	// Averaged is the number of the run's generations, up to Generation,
-	// whose networks the weights are the mean of (dablot export
-	// --average); 0 when they are one generation's network.
-	Averaged int `json:"averaged,omitempty"`
 }
 
 // Model is a network together with the variant it plays: what a model file

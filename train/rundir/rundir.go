@@ -30,10 +30,6 @@ const (
 	ShardExt    = ".samples.zst"
 )
 
-// ModelName is the file name, in ModelDir, of the network generation gen
-// trained.
-func ModelName(gen int) string { return fmt.Sprintf("gen-%06d.dbm", gen) }
-
 // SelfPlayName is the player name of the network in the records of
 // self-play games (GamesDir).
 const SelfPlayName = "self-play"
