@@ -162,14 +162,6 @@ type SelfPlayConfig struct {
 	// searches, and the trainer needs no weights. Fast searches still
 	// write none.
 	PolicySurprise bool `yaml:"policy_surprise,omitempty"`
-	// AttackFull, when set, searches every decision of the side that holds
-	// the only king (the side to move has its king, the other has none) as
-	// a full search, which becomes a sample, whatever the playout cap
-	// drew. Between guarded players the opening decides the king race and
-	// the points are made by converting it (docs/diagnosis.md §6); the
-	// gains of issue 70 so far were all conversions. On trial in issue
-	// 70's Stage B (technique 10); it leaves if its arm does not win.
-	AttackFull bool `yaml:"attack_full,omitempty"`
 }
 
 // TrainerConfig sets up the network training of each generation.

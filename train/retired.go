@@ -45,6 +45,7 @@ var retiredKeys = []retiredKey{
 	{"selfplay.reanalyse", []string{"0"}, "reanalysis of the replay window's positions behind the guard and the tables, docs/experiments/2026-12-learning.md (Stage B): 46.5 %, level or below"},
 	{"selfplay.defence_sims", []string{"0"}, "a full search for the side without a king once the other holds the only king, docs/experiments/2026-12-learning.md (Stage B, technique 7): 42.0 %, lost"},
 	{"selfplay.endgame_tables", []string{"0"}, "self-play games ended at N pieces with the tables' result, docs/experiments/2026-12-learning.md (Stage B): 48.0 %, level"},
+	{"selfplay.attack_full", []string{"false"}, "a full search for every decision of the side holding the only king, docs/experiments/2026-12-learning.md (Stage B, technique 10): 48.5 %, level"},
 }
 
 // The records of settings that left, those that more than one key or

@@ -32,6 +32,7 @@ var retiredOn = map[string]string{
 	"selfplay.guard_margin":          "40",
 	"selfplay.reanalyse":             "0.25",
 	"selfplay.endgame_tables":        "3",
+	"selfplay.attack_full":           "true",
 }
 
 // TestRetiredKeys: a run's config written before settings left the

@@ -277,14 +277,9 @@ func (gp *gameInPlay) decide(ctx context.Context) (game.Decision, error) {
 
 // searchDecision searches the position with selfplay.full_sims simulations in a share full_fraction of
 // decisions (playout-cap randomisation), which become samples, and
-// fast_sims in the others (with selfplay.attack_full, every decision of
-// the side holding the only king is full), and returns the search's
-// choice.
+// fast_sims in the others, and returns the search's choice.
 func (gp *gameInPlay) searchDecision(ctx context.Context) (game.Decision, error) {
 	full := gp.rng.Float64() < gp.cfg.FullFraction
-	if gp.cfg.AttackFull && attacking(&gp.p) {
-		full = true // after the draw, so that the game's stream is unchanged
-	}
 	sims := gp.cfg.FastSims
 	if full {
 		sims = gp.cfg.FullSims
@@ -305,13 +300,6 @@ func (gp *gameInPlay) searchDecision(ctx context.Context) (game.Decision, error)
 	}
 	conf := s.Config()
 	return res.Choose(conf.TemperatureAt(len(gp.g.Record.Turns)), gp.rng), nil
-}
-
-// attacking reports whether the side to move in p holds the only king:
-// its own king stands and the other side has none (selfplay.attack_full).
-func attacking(p *game.Position) bool {
-	me := p.SideToMove()
-	return !p.Pieces(me, game.King).Empty() && p.Pieces(me.Other(), game.King).Empty()
 }
 
 // policyTarget returns the policy target of probabilities probs over the
