@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -14,12 +15,13 @@ import (
 	"github.com/dablot-zero/dablot/internal/durable"
 	"github.com/dablot-zero/dablot/internal/research/study"
 	"github.com/dablot-zero/dablot/mcts/match"
+	"github.com/dablot-zero/dablot/net/model"
 )
 
 // cmdKingRace tells whose king fell first in each game, and what followed.
 var cmdKingRace = &command{
 	name:  "kingrace",
-	usage: "--records FILE [--variant V] [--from-start] [--list] [--book OUT]",
+	usage: "--records FILE [--variant V] [--from-start] [--list] [--book OUT] [--model FILE [--every N]]",
 	short: "whose king fell first in game records, and how those games ended",
 	long: `Replays game records (PGN-like or JSON lines, such as arena and ladder --out write)
 and finds in each the first king taken: whose, at which turn, with how many pieces
@@ -37,6 +39,12 @@ pair. Then, for each player that took the first king, its
 results by its lead in pieces beside the kings just after: what it paid for the king
 (§26); and its draws holding the only king by what the other side had left at the
 end: the conversions it missed (§28).
+
+--model FILE then shows what that model knows of the races in the records: every N
+turns from the first king's fall (--every), the model's win chance for the side
+holding the only king, by that side's pieces beside its king and the other side's
+pieces, against the share of those positions whose game the holder won. A model that
+knows the races believes what the players in the records made of them.
 
 --book OUT writes, for each opening, the position just after the first king fell in
 its first game that went on after it (each position once), as a book for arena
@@ -56,11 +64,16 @@ func runKingRace(args []string, out io.Writer) error {
 	list := fs.Bool("list", false, "list every game: whose king fell first, at which turn, and the result")
 	fromStart := fs.Bool("from-start", false, "only the games that began at the variant's start position")
 	book := fs.String("book", "", "write the positions just after the first king fell, one for each opening, to this book file")
+	modelPath := fs.String("model", "", "model file whose win chance for the side with the only king to set against the records' results")
+	every := fs.Int("every", 10, "with --model, judge the position every this many turns from the first king's fall")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *records == "" {
 		return usagef("--records is required")
+	}
+	if *every < 1 || *every > maxEvery {
+		return usagef("--every %d: want 1 to %d", *every, maxEvery)
 	}
 	recs, r, err := readRecords(*records, *variant)
 	if err != nil {
@@ -129,7 +142,68 @@ func runKingRace(args []string, out io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	return writeOnlyKingDraws(out, stats)
+	if err := writeOnlyKingDraws(out, stats); err != nil {
+		return err
+	}
+	if *modelPath == "" {
+		return nil
+	}
+	if *fromStart {
+		recs = slices.DeleteFunc(recs, func(rec *game.Record) bool { return rec.Setup != "" })
+	}
+	return writeRaceBeliefs(out, recs, r, *modelPath, *every)
+}
+
+// maxEvery bounds kingrace's --every: a game's length.
+const maxEvery = 10000
+
+// writeRaceBeliefs writes, for each player that held the only king in
+// recs (variant r), the model's win chance for it against the share of
+// positions whose game it won (study.RaceBeliefs), by class of position.
+func writeRaceBeliefs(out io.Writer, recs []*game.Record, r *game.Rules, path string, every int) error {
+	m, err := model.LoadModel(path)
+	if err != nil {
+		return err
+	}
+	if err := m.CheckRules(r); err != nil {
+		return fmt.Errorf("model %s: %w", path, err)
+	}
+	ev := m.NewEvaluator(64, 1)
+	defer ev.Close()
+	beliefs, err := study.RaceBeliefs(recs, r, every, ev)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\n%s's win chance for the side with the only king, every %d turns from the first king's fall, against the share of those positions whose game that side won\n", filepath.Base(path), every)
+	var tw *tabwriter.Writer
+	for i, b := range beliefs {
+		if i == 0 || b.Holder != beliefs[i-1].Holder {
+			if tw != nil {
+				if err := tw.Flush(); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(out, "holding the only king: %s\n", b.Holder)
+			tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "beside its king\tthe other side\tpositions\tgames\tthe model's win %\twon %\t")
+		}
+		beside := fmt.Sprint(b.Class.Beside)
+		if b.Class.Beside == study.RaceBesideCap {
+			beside += "+"
+		}
+		lo := b.Class.Against * study.RaceAgainstStep
+		against := fmt.Sprintf("%d-%d", lo, lo+study.RaceAgainstStep-1)
+		if b.Class.Against == study.RaceAgainstCap {
+			against = fmt.Sprintf("%d+", lo)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f\t%.1f\t\n", beside, against, b.Positions, b.Games,
+			100*b.Belief/float64(b.Positions), 100*float64(b.Won)/float64(b.Positions))
+	}
+	if tw == nil {
+		fmt.Fprintln(out, "(no game went on after its first king fell)")
+		return nil
+	}
+	return tw.Flush()
 }
 
 // listRaces writes a line for each game: whose king fell first, when,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -85,6 +86,33 @@ func TestKingRace(t *testing.T) {
 	if out, err := runCmd(t, "analyse", "kingrace", "--records", pairFile); err != nil || !strings.Contains(out,
 		"pairs of games from one opening, colours swapped: 1; the first king fell to the same side in both in 1 (south 1, north 0), to the same player in 0, and in one of them no king fell in 0\n") {
 		t.Errorf("a pair of games: %v\n%s", err, out)
+	}
+	// --model: the one position after the race in each game, South's
+	// king against North's soldier, judged for A and for B; both drew.
+	modelFile := filepath.Join(dir, "tiny.dbm")
+	saveTinyModel(t, "dablot", modelFile)
+	out, err = runCmd(t, "analyse", "kingrace", "--records", pairFile, "--model", modelFile, "--every", "1")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	belief := regexp.MustCompile(`holding the only king: (A|B)\n +beside its king +the other side +positions +games +the model's win % +won %\n +1 +0-2 +1 +1 +[0-9.]+ +0\.0\n`)
+	if got := belief.FindAllStringSubmatch(out, -1); !strings.Contains(out, "tiny.dbm's win chance for the side with the only king, every 1 turns") ||
+		len(got) != 2 || got[0][1] != "A" || got[1][1] != "B" {
+		t.Errorf("--model: the beliefs of A and B, one position each, are not in\n%s", out)
+	}
+	otherModel := filepath.Join(dir, "winther.dbm")
+	saveTinyModel(t, "winther", otherModel)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--model", otherModel}, "winther"},
+		{[]string{"--model", modelFile, "--every", "0"}, "--every 0: want 1 to"},
+		{[]string{"--model", filepath.Join(dir, "none.dbm")}, "none.dbm"},
+	} {
+		if out, err := runCmd(t, append([]string{"analyse", "kingrace", "--records", pairFile}, c.args...)...); err == nil || !strings.Contains(err.Error()+out, c.want) {
+			t.Errorf("%v: %v\n%s", c.args, err, out)
+		}
 	}
 	// --book: the position after the race, once for the one start
 	// position, readable as an arena book.
