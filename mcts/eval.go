@@ -155,10 +155,13 @@ var DefaultWeights = [game.NumRanks]float64{1, 3, 5}
 // material hardly decides a game between its own weak players, and a
 // search on its value then gives soldiers away to a player that counts
 // them; the blend makes every soldier count at search time. The priors are
-// the inner evaluator's. It is safe for concurrent use if Inner is.
+// the inner evaluator's. With PlainRaces, positions with one king on the
+// board (OneKing) keep the inner value. It is safe for concurrent use if
+// Inner is.
 type MaterialBlend struct {
 	Inner      Evaluator
 	PerSoldier float64
+	PlainRaces bool
 }
 
 // Evaluate implements Evaluator.
@@ -168,6 +171,9 @@ func (e *MaterialBlend) Evaluate(batch []Request) error {
 	}
 	for i := range batch {
 		r := &batch[i]
+		if e.PlainRaces && OneKing(&r.Pos) {
+			continue
+		}
 		me := r.Pos.SideToMove()
 		b := sideMaterial(&r.Pos, me, &DefaultWeights) - sideMaterial(&r.Pos, me.Other(), &DefaultWeights)
 		if b != 0 {
@@ -175,6 +181,13 @@ func (e *MaterialBlend) Evaluate(batch []Request) error {
 		}
 	}
 	return nil
+}
+
+// OneKing reports whether p has exactly one king on the board: in a
+// variant where a king falls only to a king, the side that has it holds
+// the only king and cannot lose.
+func OneKing(p *game.Position) bool {
+	return p.Pieces(game.South, game.King).Count()+p.Pieces(game.North, game.King).Count() == 1
 }
 
 // Ablated takes apart another evaluator for diagnosis: with UniformPolicy

@@ -46,8 +46,11 @@ type PlayerConfig struct {
 	// diagnosis of what each head is worth.
 	UniformPolicy, MaterialValue bool
 	// MaterialBlend adds that much per soldier of material balance to the
-	// value's logit (MaterialBlend): self-play's selfplay.material_blend.
+	// value's logit (MaterialBlend): self-play's selfplay.material_blend;
+	// PlainRaces leaves positions with one king out of it
+	// (selfplay.plain_races).
 	MaterialBlend float64
+	PlainRaces    bool
 	// Guard is the alpha-beta guard that vetoes root decisions before
 	// each search (Depth 0: none).
 	Guard GuardConfig
@@ -190,7 +193,7 @@ func (c *PlayerConfig) Evaluator(base Evaluator) Evaluator {
 		ev = &Ablated{Inner: ev, UniformPolicy: c.UniformPolicy, MaterialValue: c.MaterialValue}
 	}
 	if c.MaterialBlend > 0 {
-		ev = &MaterialBlend{Inner: ev, PerSoldier: c.MaterialBlend}
+		ev = &MaterialBlend{Inner: ev, PerSoldier: c.MaterialBlend, PlainRaces: c.PlainRaces}
 	}
 	return ev
 }

@@ -81,7 +81,7 @@ func TestPlayerConfigResolves(t *testing.T) {
 // their order.
 func TestNewPlayerAssembles(t *testing.T) {
 	c := ShippedPlayer("")
-	c.Model, c.Eval, c.Cache, c.MaterialBlend, c.MaterialValue = "", "material", 16, 0.3, true
+	c.Model, c.Eval, c.Cache, c.MaterialBlend, c.MaterialValue, c.PlainRaces = "", "material", 16, 0.3, true, true
 	pl, err := c.NewPlayer(&MaterialEvaluator{}, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -90,8 +90,8 @@ func TestNewPlayerAssembles(t *testing.T) {
 		t.Errorf("guard %v, tables %v", pl.Guard, pl.Endgames)
 	}
 	blend, ok := c.Evaluator(&MaterialEvaluator{}).(*MaterialBlend)
-	if !ok {
-		t.Fatalf("outermost evaluator %T, want the material blend", c.Evaluator(&MaterialEvaluator{}))
+	if !ok || blend.PerSoldier != 0.3 || !blend.PlainRaces {
+		t.Fatalf("outermost evaluator %#v, want the material blend, 0.3 a soldier, races plain", c.Evaluator(&MaterialEvaluator{}))
 	}
 	ab, ok := blend.Inner.(*Ablated)
 	if !ok {

@@ -141,19 +141,45 @@ func TestMaterialBlend(t *testing.T) {
 		// South's prince (3) against North's soldier (1), kings on both sides.
 		{"a prince against a soldier", "5k/5/6/5/6/5/s5/5/P4K/5/6/5/6 s", -0.4, 2},
 		{"level: the inner value stands", "5k/5/6/5/6/5/s5/5/6/5/6/5/S4K s", 0.3, 0},
+		// South alone has a king (5) and a soldier against two soldiers.
+		{"the only king", "6/5/6/5/6/5/s5/5/6/5/s5/5/S4K s", 0.1, 4},
+		{"the only king, the other side to move", "6/5/6/5/6/5/s5/5/6/5/s5/5/S4K n", -0.1, -4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := mustFEN(t, "keyland", tc.fen)
-			batch := []Request{{Pos: p, Legal: p.Decisions(nil)}}
-			batch[0].Priors = make([]float32, len(batch[0].Legal))
-			e := &MaterialBlend{Inner: constEvaluator{tc.inner}, PerSoldier: 0.3}
-			if err := e.Evaluate(batch); err != nil {
-				t.Fatal(err)
-			}
-			want := math.Tanh(math.Atanh(float64(tc.inner)) + 0.3*tc.b)
-			if got := float64(batch[0].Value); math.Abs(got-want) > 1e-6 {
-				t.Fatalf("value %v, want %v", got, want)
+			// With PlainRaces a position with one king keeps the
+			// inner value; others are blended alike.
+			for _, plain := range []bool{false, true} {
+				batch := []Request{{Pos: p, Legal: p.Decisions(nil)}}
+				batch[0].Priors = make([]float32, len(batch[0].Legal))
+				e := &MaterialBlend{Inner: constEvaluator{tc.inner}, PerSoldier: 0.3, PlainRaces: plain}
+				if err := e.Evaluate(batch); err != nil {
+					t.Fatal(err)
+				}
+				b := tc.b
+				if plain && OneKing(&p) {
+					b = 0
+				}
+				want := math.Tanh(math.Atanh(float64(tc.inner)) + 0.3*b)
+				if got := float64(batch[0].Value); math.Abs(got-want) > 1e-6 {
+					t.Fatalf("plain races %v: value %v, want %v", plain, got, want)
+				}
 			}
 		})
+	}
+}
+
+// TestOneKing: a king on each side, one, or none.
+func TestOneKing(t *testing.T) {
+	for fen, want := range map[string]bool{
+		"5k/5/6/5/6/5/s5/5/6/5/s5/5/S4K s": false,
+		"6/5/6/5/6/5/s5/5/6/5/s5/5/S4K s":  true,
+		"5k/5/6/5/6/5/s5/5/6/5/s5/5/S5 n":  true,
+		"6/5/6/5/6/5/s5/5/6/5/s5/5/S5 s":   false,
+	} {
+		p := mustFEN(t, "keyland", fen)
+		if got := OneKing(&p); got != want {
+			t.Errorf("OneKing(%s) = %v, want %v", fen, got, want)
+		}
 	}
 }

@@ -162,6 +162,20 @@ type SelfPlayConfig struct {
 	// searches, and the trainer needs no weights. Fast searches still
 	// write none.
 	PolicySurprise bool `yaml:"policy_surprise,omitempty"`
+	// PlainRaces, when set, turns the hand-written material terms off in
+	// positions with one king on the board: once one side holds the only
+	// king (a king falls only to a king, so that side cannot lose). The
+	// material blend (MaterialBlend) leaves their values as the network
+	// gives them, a game drawn by a limit with one king left is a draw in
+	// the value targets (no Adjudication), and a sample of such a position
+	// has its game's result as its value target (no material term). The
+	// terms count the king as 5 soldiers, so they call every race the
+	// holder's, drawn or not, whatever it keeps beside its king, and the
+	// network believes a lone king wins a third of the races it never wins
+	// (docs/diagnosis.md §6). Before a race, with a king on each side, the
+	// kings cancel and nothing changes. On trial in issue 70's Stage B
+	// (technique 11); it leaves if its arm does not win.
+	PlainRaces bool `yaml:"plain_races,omitempty"`
 }
 
 // TrainerConfig sets up the network training of each generation.

@@ -355,8 +355,10 @@ func TestMovesLeftControlConfig(t *testing.T) {
 // (docs/experiments/2026-12-learning.md, Stage B); selfplay.defence_sims
 // was on trial there and left when its arm lost; 63 since
 // train.rate_drops won its arm (technique 8). selfplay.attack_full was on
-// trial (technique 10) and left when its arm did not win.
-const maxConfigKeys = 63
+// trial (technique 10) and left when its arm did not win; 64 with
+// selfplay.plain_races on trial (technique 11), which leaves if its arm
+// does not win.
+const maxConfigKeys = 64
 
 // TestConfigKeys: a training config has at most maxConfigKeys settings,
 // counted as the leaf keys of its YAML (configKeys), and none of them is

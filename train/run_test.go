@@ -130,11 +130,20 @@ func TestConfigErrors(t *testing.T) {
 }
 
 // TestSelfPlayBlend checks that self-play with the material blend in front
-// of the network plays legal games that depend on the seed alone.
+// of the network plays legal games that depend on the seed alone, with
+// selfplay.plain_races too, which reaches the blend.
 func TestSelfPlayBlend(t *testing.T) {
 	sp := testConfig(t, 1).SelfPlay
 	sp.MaterialBlend = 0.3
 	checkWorkersAgree(t, modeltest.NewModel(t, "frostviken", 2), sp)
+	if sp.Player(8, true).PlainRaces {
+		t.Fatal("races plain without selfplay.plain_races")
+	}
+	sp.PlainRaces = true
+	if !sp.Player(8, true).PlainRaces {
+		t.Fatal("selfplay.plain_races does not reach the player")
+	}
+	checkWorkersAgree(t, modeltest.NewModel(t, "dablot", 2), sp)
 }
 
 // checkWorkersAgree plays three self-play games of sp with 1 and with 3
@@ -974,6 +983,16 @@ func TestRatingPrevious(t *testing.T) {
 // sample or at the end of the game.
 func TestSetTargets(t *testing.T) {
 	pos := sidePositions(t)
+	// North holds the only king (selfplay.plain_races).
+	race := map[game.Side]game.Position{}
+	r := configs.MustVariant("dablot")
+	for side, fen := range map[game.Side]string{game.South: "6/5/6/5/2k3/5/6/5/6/5/S5/5/S5 s", game.North: "6/5/6/5/2k3/5/6/5/6/5/S5/5/S5 n"} {
+		p, err := game.ParseFEN(r, fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		race[side] = p
+	}
 	// South's lead before each of 5 decisions, then at the end.
 	balance := []float64{0, 1, 3, 3, -2, -4}
 	southWin := game.Status{Outcome: game.SouthWins, Reason: game.KingCaptured}
@@ -983,11 +1002,15 @@ func TestSetTargets(t *testing.T) {
 	mixed.MaterialWeight = 0.5
 	noHorizon := base
 	noHorizon.MaterialHorizon = 0
+	plain := mixed
+	plain.PlainRaces = true
 	shaped := func(lead float64) float32 { return float32(0.5 * math.Tanh(lead/6)) }
 	for _, tc := range []struct {
 		name    string
 		cfg     SelfPlayConfig
 		side    game.Side
+		race    bool // the sample holds one king
+		oneKing bool // the game ended with one king
 		at      int
 		st      game.Status
 		result  int8
@@ -995,19 +1018,31 @@ func TestSetTargets(t *testing.T) {
 		lead    float32
 		hasLead bool
 	}{
-		{"South, lead 2 on", base, game.South, 0, southWin, 1, 1, 3, true},
-		{"North, South's lead 2 on", base, game.North, 1, southWin, -1, -1, -3, true},
-		{"South, past the end", base, game.South, 4, southWin, 1, 1, -4, true},
-		{"North, past the end", base, game.North, 5, southWin, -1, -1, 4, true},
-		{"North, drawn by the limit", base, game.North, 2, limitDraw, 0, shaped(4), 2, true},
-		{"South, drawn by the limit", base, game.South, 2, limitDraw, 0, shaped(-4), -2, true},
-		{"South, material mixed in", mixed, game.South, 0, southWin, 1, 0.5 + 0.5*shaped(3), 3, true},
-		{"North, material mixed in", mixed, game.North, 0, southWin, -1, -0.5 + 0.5*shaped(-3), -3, true},
-		{"no horizon: no lead", noHorizon, game.North, 1, southWin, -1, -1, 0, false},
+		{"South, lead 2 on", base, game.South, false, false, 0, southWin, 1, 1, 3, true},
+		{"North, South's lead 2 on", base, game.North, false, false, 1, southWin, -1, -1, -3, true},
+		{"South, past the end", base, game.South, false, false, 4, southWin, 1, 1, -4, true},
+		{"North, past the end", base, game.North, false, false, 5, southWin, -1, -1, 4, true},
+		{"North, drawn by the limit", base, game.North, false, false, 2, limitDraw, 0, shaped(4), 2, true},
+		{"South, drawn by the limit", base, game.South, false, false, 2, limitDraw, 0, shaped(-4), -2, true},
+		{"South, material mixed in", mixed, game.South, false, false, 0, southWin, 1, 0.5 + 0.5*shaped(3), 3, true},
+		{"North, material mixed in", mixed, game.North, false, false, 0, southWin, -1, -0.5 + 0.5*shaped(-3), -3, true},
+		{"no horizon: no lead", noHorizon, game.North, false, false, 1, southWin, -1, -1, 0, false},
+		// Without plain_races a race is shaped like any game.
+		{"a race drawn, shaped", mixed, game.North, true, true, 2, limitDraw, 0, 0.5*shaped(4) + 0.5*shaped(2), 2, true},
+		// With it a race's sample has the game's result, and a game that
+		// ended in a race is not adjudicated, also before the race.
+		{"a race drawn, plain", plain, game.North, true, true, 2, limitDraw, 0, 0, 2, true},
+		{"a race won, plain", plain, game.South, true, false, 0, southWin, 1, 1, 3, true},
+		{"before a drawn race, plain", plain, game.South, false, true, 0, limitDraw, 0, 0.5 * shaped(3), 3, true},
+		{"a drawn game without a race, plain", plain, game.South, false, false, 2, limitDraw, 0, 0.5*shaped(-4) + 0.5*shaped(-2), -2, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ss := []samples.Sample{{Position: pos[tc.side]}}
-			tc.cfg.setTargets(ss, []int{tc.at}, balance, tc.st)
+			p := pos[tc.side]
+			if tc.race {
+				p = race[tc.side]
+			}
+			ss := []samples.Sample{{Position: p}}
+			tc.cfg.setTargets(ss, []int{tc.at}, balance, tc.st, tc.oneKing)
 			s := ss[0]
 			if s.Result != tc.result || math.Abs(float64(s.Target-tc.target)) > 1e-6 || s.Lead != tc.lead || s.HasLead != tc.hasLead {
 				t.Errorf("result %d, target %v, lead %v (%v); want %d, %v, %v (%v)", s.Result, s.Target, s.Lead, s.HasLead, tc.result, tc.target, tc.lead, tc.hasLead)

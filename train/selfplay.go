@@ -57,7 +57,7 @@ func (s *SelfPlayConfig) Player(sims int, noise bool) mcts.PlayerConfig {
 		c.Search.NoiseEpsilon = s.Noise
 		c.Search.Temperature, c.Search.TemperaturePlies = 1, s.TemperatureTurns
 	}
-	c.MaterialBlend = s.MaterialBlend
+	c.MaterialBlend, c.PlainRaces = s.MaterialBlend, s.PlainRaces
 	c.Guard = mcts.GuardConfig{}
 	c.Endgames = 0
 	return c
@@ -325,7 +325,7 @@ func (gp *gameInPlay) finish() *SelfPlayGame {
 	g.Status = gp.p.Status()
 	g.Record.Finish(g.Status)
 	gp.balance = append(gp.balance, southBalance(&gp.p))
-	gp.cfg.setTargets(g.Samples, gp.sampleAt, gp.balance, g.Status)
+	gp.cfg.setTargets(g.Samples, gp.sampleAt, gp.balance, g.Status, mcts.OneKing(&gp.p))
 	if gp.m.Weights.Config.OwnershipHead {
 		setOwnership(gp.m.Encoder, g.Samples, &gp.p)
 	}
@@ -360,13 +360,15 @@ func southView(x float64, side game.Side) float64 {
 // SelfPlayConfig.Adjudication and MaterialWeight), and with a material
 // horizon its material lead (samples.Sample.Lead) MaterialHorizon
 // decisions on, or at the end if sooner, all from its side to move's
-// point of view.
-func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance []float64, st game.Status) {
+// point of view. oneKing is whether the game ended with one king on the
+// board (see PlainRaces).
+func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balance []float64, st game.Status, oneKing bool) {
 	shaped := func(lead float64) float64 { return cfg.Adjudication * math.Tanh(lead/cfg.AdjudicationScale) }
 	// The game's result for South (-1, 0 or 1), adjudicated if the limits
 	// drew it.
-	outcome := 2*st.Outcome.ScoreFor(game.South) - 1
-	if r := st.Reason; cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies) {
+	result := 2*st.Outcome.ScoreFor(game.South) - 1
+	outcome := result
+	if r := st.Reason; cfg.Adjudication > 0 && (r == game.NoCaptureLimit || r == game.MaxPlies) && !(cfg.PlainRaces && oneKing) {
 		outcome = shaped(balance[len(balance)-1])
 	}
 	for i := range ss {
@@ -374,10 +376,14 @@ func (cfg *SelfPlayConfig) setTargets(ss []samples.Sample, sampleAt []int, balan
 		me := s.Position.SideToMove()
 		s.Result = int8(2*st.Outcome.ScoreFor(me) - 1)
 		t := southView(outcome, me)
+		plain := cfg.PlainRaces && mcts.OneKing(&s.Position)
+		if plain {
+			t = southView(result, me)
+		}
 		if cfg.MaterialHorizon > 0 {
 			later := southView(balance[min(sampleAt[i]+cfg.MaterialHorizon, len(balance)-1)], me)
 			s.Lead, s.HasLead = float32(later), true
-			if w := cfg.MaterialWeight; w > 0 {
+			if w := cfg.MaterialWeight; w > 0 && !plain {
 				t = (1-w)*t + w*shaped(later)
 			}
 		}
