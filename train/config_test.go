@@ -189,6 +189,7 @@ func TestOvernightAndShortAreHour(t *testing.T) {
 	want.Network.Blocks = 3
 	want.Train.WindowMax = 1000000
 	want.Train.RateDrops = []RateDrop{{Samples: 1_000_000, Rate: 0.0005}}
+	want.SelfPlay.PlainRaces = true
 	want.Rating.Anchors = []string{"alphabeta:depth=2", "alphabeta:depth=4"}
 	want.Rating.Every = 40
 	want.Stop.Hours = 8
@@ -355,9 +356,8 @@ func TestMovesLeftControlConfig(t *testing.T) {
 // (docs/experiments/2026-12-learning.md, Stage B); selfplay.defence_sims
 // was on trial there and left when its arm lost; 63 since
 // train.rate_drops won its arm (technique 8). selfplay.attack_full was on
-// trial (technique 10) and left when its arm did not win; 64 with
-// selfplay.plain_races on trial (technique 11), which leaves if its arm
-// does not win.
+// trial (technique 10) and left when its arm did not win; 64 since
+// selfplay.plain_races won its arm (technique 11).
 const maxConfigKeys = 64
 
 // TestConfigKeys: a training config has at most maxConfigKeys settings,
