@@ -50,51 +50,9 @@ type RaceBelief struct {
 // The sums come ordered by holder (in order of first appearance) and
 // class. ev must fill the WDL of its requests (a network's does).
 func RaceBeliefs(recs []*game.Record, r *game.Rules, every int, ev mcts.Evaluator) ([]RaceBelief, error) {
-	every = max(every, 1)
-	type key struct {
-		holder string
-		class  RaceClass
-	}
-	sums := map[key]*RaceBelief{}
-	var holders []string
-	var batch []mcts.Request
-	var keys []key
-	var won []bool
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		if err := ev.Evaluate(batch); err != nil {
-			return err
-		}
-		for i := range batch {
-			b := sums[keys[i]]
-			wdl := batch[i].WDL
-			if holderToMove := batch[i].Pos.SideToMove() == holderSide(&batch[i].Pos); holderToMove {
-				b.Belief += float64(wdl[0])
-			} else {
-				b.Belief += float64(wdl[2])
-			}
-			if won[i] {
-				b.Won++
-			}
-		}
-		batch, keys, won = batch[:0], keys[:0], won[:0]
-		return nil
-	}
+	acc := beliefSums{ev: ev, sums: map[beliefKey]*RaceBelief{}}
 	for i, rec := range recs {
-		var positions []game.Position
-		fell, before := -1, 0
-		end, st, err := replayFinished(i, rec, r, func(k int, p *game.Position) {
-			kings := p.Pieces(game.South, game.King).Count() + p.Pieces(game.North, game.King).Count()
-			if fell < 0 && before == 2 && kings == 1 {
-				fell = k
-			}
-			before = kings
-			if fell >= 0 && kings == 1 && (k-fell)%every == 0 && !p.Status().Over() {
-				positions = append(positions, *p)
-			}
-		})
+		positions, end, st, err := racePositions(i, rec, r, max(every, 1))
 		if err != nil {
 			return nil, err
 		}
@@ -106,48 +64,123 @@ func RaceBeliefs(recs []*game.Record, r *game.Rules, every int, ev mcts.Evaluato
 		if holder == game.North {
 			name = rec.North
 		}
-		if !slices.Contains(holders, name) {
-			holders = append(holders, name)
+		if !slices.Contains(acc.holders, name) {
+			acc.holders = append(acc.holders, name)
 		}
-		gameWon := st.Outcome.ScoreFor(holder) == 1
-		seen := map[RaceClass]bool{}
-		for _, p := range positions {
-			k := key{name, raceClass(besideKings(&p, holder), besideKings(&p, holder.Other()))}
-			if sums[k] == nil {
-				sums[k] = &RaceBelief{Holder: name, Class: k.class}
-			}
-			sums[k].Positions++
-			if !seen[k.class] {
-				seen[k.class] = true
-				sums[k].Games++
-			}
-			batch = append(batch, mcts.Request{Pos: p, Legal: p.Decisions(nil)})
-			batch[len(batch)-1].Priors = make([]float32, len(batch[len(batch)-1].Legal))
-			keys, won = append(keys, k), append(won, gameWon)
-			if len(batch) == raceBatch {
-				if err := flush(); err != nil {
-					return nil, err
-				}
-			}
+		if err := acc.addGame(positions, name, holder, st.Outcome.ScoreFor(holder) == 1); err != nil {
+			return nil, err
 		}
 	}
-	if err := flush(); err != nil {
+	if err := acc.flush(); err != nil {
 		return nil, err
 	}
-	out := make([]RaceBelief, 0, len(sums))
-	for _, b := range sums {
+	return acc.sorted(), nil
+}
+
+// racePositions replays record i (variant r) and returns the positions
+// every every turns from the first king's fall while the game is not
+// over (none if no king fell), with the game's end and status.
+func racePositions(i int, rec *game.Record, r *game.Rules, every int) ([]game.Position, game.Position, game.Status, error) {
+	var positions []game.Position
+	fell, before := -1, 0
+	end, st, err := replayFinished(i, rec, r, func(k int, p *game.Position) {
+		kings := p.Pieces(game.South, game.King).Count() + p.Pieces(game.North, game.King).Count()
+		if fell < 0 && before == 2 && kings == 1 {
+			fell = k
+		}
+		before = kings
+		if fell >= 0 && kings == 1 && (k-fell)%every == 0 && !p.Status().Over() {
+			positions = append(positions, *p)
+		}
+	})
+	return positions, end, st, err
+}
+
+// beliefKey names one sum of RaceBeliefs: a holder and a class.
+type beliefKey struct {
+	holder string
+	class  RaceClass
+}
+
+// beliefSums gathers RaceBeliefs' sums, evaluating the positions in
+// batches of raceBatch.
+type beliefSums struct {
+	ev      mcts.Evaluator
+	sums    map[beliefKey]*RaceBelief
+	holders []string // in order of first appearance
+	batch   []mcts.Request
+	keys    []beliefKey
+	won     []bool
+}
+
+// addGame counts one game's positions, whose only king the player name
+// holds as holder, and queues them for evaluation.
+func (a *beliefSums) addGame(positions []game.Position, name string, holder game.Side, gameWon bool) error {
+	seen := map[RaceClass]bool{}
+	for _, p := range positions {
+		k := beliefKey{name, raceClass(besideKings(&p, holder), besideKings(&p, holder.Other()))}
+		if a.sums[k] == nil {
+			a.sums[k] = &RaceBelief{Holder: name, Class: k.class}
+		}
+		a.sums[k].Positions++
+		if !seen[k.class] {
+			seen[k.class] = true
+			a.sums[k].Games++
+		}
+		legal := p.Decisions(nil)
+		a.batch = append(a.batch, mcts.Request{Pos: p, Legal: legal, Priors: make([]float32, len(legal))})
+		a.keys, a.won = append(a.keys, k), append(a.won, gameWon)
+		if len(a.batch) == raceBatch {
+			if err := a.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// flush evaluates the queued positions and adds the holder's win chance
+// (its WDL's win if it is to move, else the loss) to their sums.
+func (a *beliefSums) flush() error {
+	if len(a.batch) == 0 {
+		return nil
+	}
+	if err := a.ev.Evaluate(a.batch); err != nil {
+		return err
+	}
+	for i := range a.batch {
+		b := a.sums[a.keys[i]]
+		wdl := a.batch[i].WDL
+		if a.batch[i].Pos.SideToMove() == holderSide(&a.batch[i].Pos) {
+			b.Belief += float64(wdl[0])
+		} else {
+			b.Belief += float64(wdl[2])
+		}
+		if a.won[i] {
+			b.Won++
+		}
+	}
+	a.batch, a.keys, a.won = a.batch[:0], a.keys[:0], a.won[:0]
+	return nil
+}
+
+// sorted returns the sums ordered by holder (in order of first
+// appearance), then class.
+func (a *beliefSums) sorted() []RaceBelief {
+	out := make([]RaceBelief, 0, len(a.sums))
+	for _, b := range a.sums {
 		out = append(out, *b)
 	}
-	slices.SortFunc(out, func(a, b RaceBelief) int {
-		if c := slices.Index(holders, a.Holder) - slices.Index(holders, b.Holder); c != 0 {
+	slices.SortFunc(out, func(x, y RaceBelief) int {
+		if c := slices.Index(a.holders, x.Holder) - slices.Index(a.holders, y.Holder); c != 0 {
 			return c
 		}
-		if a.Class.Beside != b.Class.Beside {
-			return a.Class.Beside - b.Class.Beside
+		if x.Class.Beside != y.Class.Beside {
+			return x.Class.Beside - y.Class.Beside
 		}
-		return a.Class.Against - b.Class.Against
+		return x.Class.Against - y.Class.Against
 	})
-	return out, nil
+	return out
 }
 
 // raceBatch is how many positions RaceBeliefs evaluates at once.
