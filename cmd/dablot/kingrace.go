@@ -101,45 +101,18 @@ func runKingRace(args []string, out io.Writer) error {
 			return err
 		}
 	}
-	turns, after := 0, 0
-	for _, kr := range races {
-		turns += kr.Turns
-		if kr.Taken {
-			after += kr.Turns - kr.Turn
-		}
-	}
-	fmt.Fprintf(out, "kingrace: %s, %d games from %s; %d of their %d turns (%.1f %%) came after the first king fell\n",
-		r.Name, len(races), *records, after, turns, 100*float64(after)/float64(max(1, turns)))
+	fmt.Fprintf(out, "kingrace: %s, %d games from %s; %s\n", r.Name, len(races), *records, afterFall(races))
 	if *list {
 		listRaces(out, races)
 	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "player\tW/D/L\town king first: games, W/D/L, median turn\tthe other's first\tno king taken\tdraws with only its king\twith only the other's")
 	stats := study.SumKingRaces(races)
-	for _, st := range stats {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", st.Player, wdlText(st.All), raceCell(st.OwnFirst, st.OwnTurns),
-			raceCell(st.TheirsFirst, st.TheirTurns), raceCell(st.NoneTaken, nil), st.DrawsOnlyKing, st.DrawsOpponentOnlyKing)
-	}
-	if err := tw.Flush(); err != nil {
+	if err := writeRaceStats(out, stats); err != nil {
 		return err
 	}
 	if err := writeOpeningRaces(out, study.SumOpenings(races), stats); err != nil {
 		return err
 	}
-	fmt.Fprintln(out, "\nlead beside the kings when the player took the first king: W/D/L")
-	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	for _, st := range stats {
-		leads := slices.Sorted(maps.Keys(st.ByLead))
-		if len(leads) == 0 {
-			continue
-		}
-		cells := make([]string, len(leads))
-		for i, l := range leads {
-			cells[i] = fmt.Sprintf("%+d: %s", l, wdlText(st.ByLead[l]))
-		}
-		fmt.Fprintf(tw, "%s\t%s\n", st.Player, strings.Join(cells, "\t"))
-	}
-	if err := tw.Flush(); err != nil {
+	if err := writeRaceLeads(out, stats); err != nil {
 		return err
 	}
 	if err := writeOnlyKingDraws(out, stats); err != nil {
@@ -152,6 +125,50 @@ func runKingRace(args []string, out io.Writer) error {
 		recs = slices.DeleteFunc(recs, func(rec *game.Record) bool { return rec.Setup != "" })
 	}
 	return writeRaceBeliefs(out, recs, r, *modelPath, *every)
+}
+
+// afterFall says how many of the games' turns came after the first king
+// fell.
+func afterFall(races []study.KingRace) string {
+	turns, after := 0, 0
+	for _, kr := range races {
+		turns += kr.Turns
+		if kr.Taken {
+			after += kr.Turns - kr.Turn
+		}
+	}
+	return fmt.Sprintf("%d of their %d turns (%.1f %%) came after the first king fell",
+		after, turns, 100*float64(after)/float64(max(1, turns)))
+}
+
+// writeRaceStats writes each player's results by whose king fell first.
+func writeRaceStats(out io.Writer, stats []study.KingRaceStats) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "player\tW/D/L\town king first: games, W/D/L, median turn\tthe other's first\tno king taken\tdraws with only its king\twith only the other's")
+	for _, st := range stats {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", st.Player, wdlText(st.All), raceCell(st.OwnFirst, st.OwnTurns),
+			raceCell(st.TheirsFirst, st.TheirTurns), raceCell(st.NoneTaken, nil), st.DrawsOnlyKing, st.DrawsOpponentOnlyKing)
+	}
+	return tw.Flush()
+}
+
+// writeRaceLeads writes each player's results by its lead beside the
+// kings when it took the first king.
+func writeRaceLeads(out io.Writer, stats []study.KingRaceStats) error {
+	fmt.Fprintln(out, "\nlead beside the kings when the player took the first king: W/D/L")
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	for _, st := range stats {
+		leads := slices.Sorted(maps.Keys(st.ByLead))
+		if len(leads) == 0 {
+			continue
+		}
+		cells := make([]string, len(leads))
+		for i, l := range leads {
+			cells[i] = fmt.Sprintf("%+d: %s", l, wdlText(st.ByLead[l]))
+		}
+		fmt.Fprintf(tw, "%s\t%s\n", st.Player, strings.Join(cells, "\t"))
+	}
+	return tw.Flush()
 }
 
 // maxEvery bounds kingrace's --every: a game's length.
