@@ -156,17 +156,7 @@ func endgameRecords(out io.Writer, path, variant string, pieces int, list bool) 
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	var ms []endgame.Material
-	reached := 0
-	for _, e := range ends {
-		if !e.Reached {
-			continue
-		}
-		reached++
-		if m := endgame.MaterialOf(&e.Position); !slices.Contains(ms, m) {
-			ms = append(ms, m)
-		}
-	}
+	ms, reached := reachedMaterials(ends)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
@@ -176,24 +166,10 @@ func endgameRecords(out io.Writer, path, variant string, pieces int, list bool) 
 	}
 	fmt.Fprintf(out, "endgame: %s, %d games from %s; %d reached an ending of %d pieces or fewer (%d endings solved, %v)\n",
 		r.Name, len(recs), path, reached, pieces, len(t.Classes), time.Since(start).Round(time.Second))
-	// Each player's results: in all its games, and in those reaching an
-	// ending as played and as the tables give them.
-	type tally struct {
-		all, played, tables match.WDL
-		missed              int // won by the tables, not won in play
-	}
-	byPlayer := map[string]*tally{}
-	var players []string
-	player := func(name string) *tally {
-		if byPlayer[name] == nil {
-			byPlayer[name] = &tally{}
-			players = append(players, name)
-		}
-		return byPlayer[name]
-	}
+	var ts endingTallies
 	for _, e := range ends {
-		player(e.South).all.Add(e.Result.Outcome.ScoreFor(game.South))
-		player(e.North).all.Add(e.Result.Outcome.ScoreFor(game.North))
+		ts.player(e.South).all.Add(e.Result.Outcome.ScoreFor(game.South))
+		ts.player(e.North).all.Add(e.Result.Outcome.ScoreFor(game.North))
 	}
 	late := 0 // games whose ending came too late in the game for the tables
 	for _, e := range ends {
@@ -208,32 +184,86 @@ func endgameRecords(out io.Writer, path, variant string, pieces int, list bool) 
 		if !ok {
 			return fmt.Errorf("%s: record %d: the tables do not hold %s", path, e.Record, e.Position.FEN())
 		}
-		mover := e.Position.SideToMove()
-		for _, side := range []game.Side{game.South, game.North} {
-			name := e.South
-			if side == game.North {
-				name = e.North
-			}
-			tl := player(name)
-			got, want := e.Result.Outcome.ScoreFor(side), res.GameOutcome(mover).ScoreFor(side)
-			tl.played.Add(got)
-			tl.tables.Add(want)
-			if want == 1 && got < 1 {
-				tl.missed++
-			}
-		}
+		ts.add(e, res)
 		if list {
 			fmt.Fprintf(out, "game %d: %s after turn %d: %s to move %s; played: %s (%s) in %d turns\n", e.Record,
-				endgame.MaterialOf(&e.Position), e.Turn, mover, res.Outcome, e.Result.Outcome.Result(), e.Result.Reason.Key(), e.Turns)
+				endgame.MaterialOf(&e.Position), e.Turn, e.Position.SideToMove(), res.Outcome, e.Result.Outcome.Result(), e.Result.Reason.Key(), e.Turns)
 		}
 	}
 	if late > 0 {
 		fmt.Fprintf(out, "%d games reached their ending too near the game's length limit (max_plies %d) for the tables to judge: counted as played\n", late, r.MaxPlies)
 	}
+	return ts.write(out)
+}
+
+// reachedMaterials returns the materials of the endings the games
+// reached, each once, and how many games reached one.
+func reachedMaterials(ends []study.Ending) ([]endgame.Material, int) {
+	var ms []endgame.Material
+	reached := 0
+	for _, e := range ends {
+		if !e.Reached {
+			continue
+		}
+		reached++
+		if m := endgame.MaterialOf(&e.Position); !slices.Contains(ms, m) {
+			ms = append(ms, m)
+		}
+	}
+	return ms, reached
+}
+
+// endingTally is one player's results: in all its games, and in those
+// reaching an ending as played and as the tables give them.
+type endingTally struct {
+	all, played, tables match.WDL
+	missed              int // won by the tables, not won in play
+}
+
+// endingTallies holds each player's endingTally, in order of first
+// appearance.
+type endingTallies struct {
+	by      map[string]*endingTally
+	players []string
+}
+
+func (ts *endingTallies) player(name string) *endingTally {
+	if ts.by == nil {
+		ts.by = map[string]*endingTally{}
+	}
+	if ts.by[name] == nil {
+		ts.by[name] = &endingTally{}
+		ts.players = append(ts.players, name)
+	}
+	return ts.by[name]
+}
+
+// add counts ending e, whose exact result the tables give as res, for
+// both its players.
+func (ts *endingTallies) add(e study.Ending, res endgame.Result) {
+	mover := e.Position.SideToMove()
+	for _, side := range []game.Side{game.South, game.North} {
+		name := e.South
+		if side == game.North {
+			name = e.North
+		}
+		tl := ts.player(name)
+		got, want := e.Result.Outcome.ScoreFor(side), res.GameOutcome(mover).ScoreFor(side)
+		tl.played.Add(got)
+		tl.tables.Add(want)
+		if want == 1 && got < 1 {
+			tl.missed++
+		}
+	}
+}
+
+// write writes the players' table: their results, in the endings as
+// played and by the tables, and their score had the tables played on.
+func (ts *endingTallies) write(out io.Writer) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "player\tW/D/L\tin the endings: played\tthe tables\twins not played out\tscore played\twith the tables from there")
-	for _, name := range players {
-		tl := byPlayer[name]
+	for _, name := range ts.players {
+		tl := ts.by[name]
 		with := tl.all
 		with.W += tl.tables.W - tl.played.W
 		with.D += tl.tables.D - tl.played.D
