@@ -143,7 +143,7 @@ func runDiagnoseSelfPlay(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeRecordsFile(filepath.Join(*dir, "games.jsonl"), recs); err != nil {
+	if err := writeRows(filepath.Join(*dir, "games.jsonl"), recs); err != nil {
 		return err
 	}
 	if err := writeFile(filepath.Join(*dir, "samples.jsonl"), func(w io.Writer) error { return diagnose.WriteSamples(w, ss) }); err != nil {
@@ -319,15 +319,7 @@ func redoSearches(ctx context.Context, out io.Writer, f *positionsFlags, in *pos
 	if err != nil {
 		return err
 	}
-	if err := writeFile(f.redo, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		for i := range done {
-			if err := enc.Encode(&done[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
+	if err := writeRows(f.redo, done); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "searched %d positions again in %v, %.1f CPU minutes, into %s\n\n", len(done), time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes(), f.redo)
@@ -524,51 +516,78 @@ func runDiagnoseGuard(args []string, out io.Writer) error {
 		r.Name, len(ps), *player, len(recs), *every, opt.Depth, opt.Nodes, opt.Margin, opt.Sims, opt.Tables)
 	var rows []diagnose.GuardRow
 	if *rowsPath != "" {
-		if rows, err = readRows[diagnose.GuardRow](*rowsPath); err != nil {
+		if rows, err = readGuardRows(*rowsPath, ps); err != nil {
 			return err
-		}
-		if len(rows) != len(ps) {
-			return fmt.Errorf("%s: %d rows for %d decisions: not these records, --player and --every", *rowsPath, len(rows), len(ps))
-		}
-		for i := range rows {
-			if rows[i].Index != i || rows[i].FEN != ps[i].Position.FEN() {
-				return fmt.Errorf("%s: row %d is not decision %d of these records, --player and --every", *rowsPath, i, i)
-			}
-			rows[i].Record = ps[i].Record // rows written before it had none
 		}
 		fmt.Fprintf(out, "read %d rows from %s\n\n", len(rows), *rowsPath)
-	} else {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-		defer stop()
-		start, cpu0 := time.Now(), cputime.Process()
-		bar := progress.New(out, len(ps), "decisions")
-		rows, err = diagnose.MeasureGuard(ctx, m, ps, opt, func() { bar.Add(1) })
-		bar.Finish()
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "measured in %v, %.1f CPU minutes\n\n", time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes())
+	} else if rows, err = measureGuard(out, m, ps, opt); err != nil {
+		return err
 	}
 	if *outPath != "" {
-		if err := writeFile(*outPath, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			for i := range rows {
-				if err := enc.Encode(&rows[i]); err != nil {
-					return err
-				}
-			}
-			return nil
-		}); err != nil {
+		if err := writeRows(*outPath, rows); err != nil {
 			return err
 		}
 	}
+	writeGuardTable(out, rows)
+	return nil
+}
+
+// readGuardRows reads the rows of an earlier --out and checks that they
+// are those of the decisions ps.
+func readGuardRows(path string, ps []diagnose.PlayerPosition) ([]diagnose.GuardRow, error) {
+	rows, err := readRows[diagnose.GuardRow](path)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) != len(ps) {
+		return nil, fmt.Errorf("%s: %d rows for %d decisions: not these records, --player and --every", path, len(rows), len(ps))
+	}
+	for i := range rows {
+		if rows[i].Index != i || rows[i].FEN != ps[i].Position.FEN() {
+			return nil, fmt.Errorf("%s: row %d is not decision %d of these records, --player and --every", path, i, i)
+		}
+		rows[i].Record = ps[i].Record // rows written before it had none
+	}
+	return rows, nil
+}
+
+// measureGuard measures the decisions ps with a progress bar, until done
+// or interrupted, and says how long it took.
+func measureGuard(out io.Writer, m *model.Model, ps []diagnose.PlayerPosition, opt diagnose.GuardOptions) ([]diagnose.GuardRow, error) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start, cpu0 := time.Now(), cputime.Process()
+	bar := progress.New(out, len(ps), "decisions")
+	rows, err := diagnose.MeasureGuard(ctx, m, ps, opt, func() { bar.Add(1) })
+	bar.Finish()
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(out, "measured in %v, %.1f CPU minutes\n\n", time.Since(start).Round(time.Second), (cputime.Process() - cpu0).Minutes())
+	return rows, nil
+}
+
+// writeRows writes rows as JSON lines to path, which must not exist.
+func writeRows[T any](path string, rows []T) error {
+	return writeFile(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		for i := range rows {
+			if err := enc.Encode(&rows[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// writeGuardTable prints the guard's measures by phase as a markdown table.
+func writeGuardTable(out io.Writer, rows []diagnose.GuardRow) {
 	fmt.Fprintln(out, "| phase | decisions | forced | tables | guard leaves one | guard leaves a choice | guard ran | vetoes the network's choice | vetoes the prior's top | changes the decision | share let through | guard depth | guard CPU ms | search CPU ms |")
 	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, s := range diagnose.SummariseGuard(rows) {
 		fmt.Fprintf(out, "| %s | %d | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", s.Phase, s.Decisions, pct(s.Forced), pct(s.Tables),
 			pct(s.Guarded), pct(s.Choice), s.Searched, pct(s.NetVetoed), pct(s.PriorVetoed), pct(s.Changed), mean(s.Allowed, 2), mean(s.Depth, 1), mean(s.CPU, 0), mean(s.SearchCPU, 0))
 	}
-	return nil
 }
 
 // pct formats a proportion as "62.3 % [55.1, 69.0]", "–" without trials.
@@ -651,18 +670,4 @@ func writeFile(path string, fill func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
-}
-
-// writeRecordsFile writes game records as JSON lines to path (which must
-// not exist).
-func writeRecordsFile(path string, recs []*game.Record) error {
-	return writeFile(path, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		for _, rec := range recs {
-			if err := enc.Encode(rec); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }
