@@ -227,6 +227,7 @@ type endingTallies struct {
 	players []string
 }
 
+// player returns name's tally, made the first time name is asked for.
 func (ts *endingTallies) player(name string) *endingTally {
 	if ts.by == nil {
 		ts.by = map[string]*endingTally{}
