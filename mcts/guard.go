@@ -352,9 +352,8 @@ func (g *Guard) deadline(start time.Time, lim Limits, q *game.Position) time.Tim
 	return start.Add(time.Duration(share * float64(lim.Time)))
 }
 
-// holdsOnlyKing is whether the side to move of q has a king and the other
-// side none.
+// holdsOnlyKing is whether the side to move of q has the one king on the
+// board (OneKing).
 func holdsOnlyKing(q *game.Position) bool {
-	s := q.SideToMove()
-	return !q.Pieces(s, game.King).Empty() && q.Pieces(s.Other(), game.King).Empty()
+	return OneKing(q) && !q.Pieces(q.SideToMove(), game.King).Empty()
 }
