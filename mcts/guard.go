@@ -31,10 +31,6 @@ type Guard struct {
 	// take (0 to 1): it deepens no further once that time has passed. A
 	// search bounded only by simulations gives it no time limit.
 	Share float64
-	// HoldShare, if more than 0, is Share where the side to move holds the
-	// only king: the conversion, where the network's search may want more
-	// of the time than the guard (an experiment, docs/experiments/2026-12-learning.md).
-	HoldShare float64
 	// Nodes, if more than 0, bounds the alpha-beta nodes of one root's
 	// deepening, all its searches together: the guard deepens no further
 	// once they are spent, and vetoes by the deepest search completed
@@ -250,7 +246,7 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 	if len(legal) <= 1 {
 		return r, nil
 	}
-	ex, depth, err := g.excluded(ctx, q, g.deadline(start, lim, q), lim)
+	ex, depth, err := g.excluded(ctx, q, g.deadline(start, lim), lim)
 	if err != nil {
 		return r, err
 	}
@@ -271,12 +267,8 @@ func (g *Guard) Restrict(ctx context.Context, q *game.Position, lim Limits) (Res
 // A record of games played with a guard names it so, and a guard made
 // with other defaults names itself differently.
 func (g *Guard) Spec() string {
-	s := fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,gking=%d",
+	return fmt.Sprintf("guard=%d,gmargin=%d,gshare=%g,gnodes=%d,gext=%d,gorder=%d,gking=%d",
 		g.Depth, g.Margin, g.Share, g.Nodes, b2i(g.Extend), b2i(g.Order), g.KingValue())
-	if g.HoldShare > 0 {
-		s += fmt.Sprintf(",ghold=%g", g.HoldShare)
-	}
-	return s
 }
 
 // b2i is 1 for true and 0 for false, as spec values are written.
@@ -339,21 +331,11 @@ func onlyAllowed(legal, excluded []game.Decision) (game.Decision, bool) {
 	return 0, false
 }
 
-// deadline is the end of the guard's share of a search of limits lim from
-// q that starts at start; zero without a time limit.
-func (g *Guard) deadline(start time.Time, lim Limits, q *game.Position) time.Time {
+// deadline is the end of the guard's share of a search of limits lim that
+// starts at start; zero without a time limit.
+func (g *Guard) deadline(start time.Time, lim Limits) time.Time {
 	if lim.Time <= 0 {
 		return time.Time{}
 	}
-	share := g.Share
-	if g.HoldShare > 0 && holdsOnlyKing(q) {
-		share = g.HoldShare
-	}
-	return start.Add(time.Duration(share * float64(lim.Time)))
-}
-
-// holdsOnlyKing is whether the side to move of q has the one king on the
-// board (OneKing).
-func holdsOnlyKing(q *game.Position) bool {
-	return OneKing(q) && !q.Pieces(q.SideToMove(), game.King).Empty()
+	return start.Add(time.Duration(g.Share * float64(lim.Time)))
 }

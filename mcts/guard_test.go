@@ -455,35 +455,19 @@ func TestGuardKingValue(t *testing.T) {
 }
 
 // TestGuardDeadline: the guard searches within its share of a time limit,
-// within HoldShare of it where set and the side to move holds the only
-// king, and without a time limit has no deadline.
+// or within the whole time in an endgame handed to it (the network's
+// search will not run), and without a time limit has no deadline.
 func TestGuardDeadline(t *testing.T) {
 	g, err := NewGuard(4, 100, 0.25)
 	if err != nil {
 		t.Fatal(err)
 	}
-	both := mustFEN(t, "dablot", "ssssss/sssss/s1ssss/sssss/s1ss1s/p4/ks1S1K/4P/S1SS1S/SSSS1/SSSSSS/SSSSS/SSSSSS s - 0 5")
-	southHolds := mustFEN(t, "dablot", "ssssss/sssss/s1ssss/sssss/s1ss1s/p4/1s1S1K/4P/S1SS1S/SSSS1/SSSSSS/SSSSS/SSSSSS s - 0 5")
-	northToMove := mustFEN(t, "dablot", "ssssss/sssss/s1ssss/sssss/s1ss1s/p4/1s1S1K/4P/S1SS1S/SSSS1/SSSSSS/SSSSS/SSSSSS n - 0 5")
 	start := time.Date(2026, 11, 27, 4, 0, 0, 0, time.UTC)
 	lim := Limits{Time: 200 * time.Millisecond}
-	for _, tc := range []struct {
-		hold float64
-		q    game.Position
-		want time.Duration
-	}{
-		{0, both, 50 * time.Millisecond},
-		{0, southHolds, 50 * time.Millisecond},
-		{0.1, both, 50 * time.Millisecond},
-		{0.1, southHolds, 20 * time.Millisecond},
-		{0.1, northToMove, 50 * time.Millisecond},
-	} {
-		g.HoldShare = tc.hold
-		if got, want := g.deadline(start, lim, &tc.q), start.Add(tc.want); !got.Equal(want) {
-			t.Errorf("ghold=%g, %s: %v, want %v", tc.hold, tc.q.FEN(), got, want)
-		}
+	if got, want := g.deadline(start, lim), start.Add(50*time.Millisecond); !got.Equal(want) {
+		t.Errorf("share: %v, want %v", got, want)
 	}
-	if got := g.deadline(start, Limits{Sims: 100}, &both); !got.IsZero() {
+	if got := g.deadline(start, Limits{Sims: 100}); !got.IsZero() {
 		t.Errorf("no time limit: %v", got)
 	}
 }
@@ -545,7 +529,7 @@ func TestGuardSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other.Extend, other.Order, other.Nodes, other.HoldShare = false, false, 1000, 0.2
+	other.Extend, other.Order, other.Nodes = false, false, 1000
 	if err := other.SetKingValue(20); err != nil {
 		t.Fatal(err)
 	}

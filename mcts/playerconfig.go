@@ -64,7 +64,6 @@ type GuardConfig struct {
 	Depth     int // 0: no guard
 	Margin    int
 	Share     float64
-	HoldShare float64 // 0: Share
 	Nodes     int64
 	Extend    bool
 	Order     bool
@@ -158,7 +157,7 @@ func (c *PlayerConfig) Validate() error {
 		return fmt.Errorf("mcts: tables of %d pieces: want 0 (none) or 2 to %d", c.Endgames, MaxEndgamePieces)
 	case g.Depth < 0 || g.Depth > MaxGuardDepth:
 		return fmt.Errorf("mcts: guard depth %d: want 0 (none) to %d", g.Depth, MaxGuardDepth)
-	case g.Depth > 0 && (g.Margin < 0 || !(g.Share > 0 && g.Share <= 1) || !(g.HoldShare >= 0 && g.HoldShare <= 1) || g.Nodes < 0 || g.Nodes > MaxGuardNodes ||
+	case g.Depth > 0 && (g.Margin < 0 || !(g.Share > 0 && g.Share <= 1) || g.Nodes < 0 || g.Nodes > MaxGuardNodes ||
 		g.KingValue < 1 || g.KingValue > MaxGuardKingValue):
 		return fmt.Errorf("mcts: guard %+v: a setting out of range", g)
 	}
@@ -209,7 +208,7 @@ func (c *PlayerConfig) NewGuard() (*Guard, error) {
 	if err != nil {
 		return nil, err
 	}
-	guard.Nodes, guard.Extend, guard.Order, guard.HoldShare = g.Nodes, g.Extend, g.Order, g.HoldShare
+	guard.Nodes, guard.Extend, guard.Order = g.Nodes, g.Extend, g.Order
 	return guard, guard.SetKingValue(g.KingValue)
 }
 
@@ -307,9 +306,6 @@ func (c PlayerConfig) String() string {
 		add("gext", b2i(g.Extend))
 		add("gorder", b2i(g.Order))
 		add("gking", g.KingValue)
-		if g.HoldShare > 0 {
-			add("ghold", fmtFloat(g.HoldShare))
-		}
 	}
 	add("eg", c.Endgames)
 	return kind + ":" + strings.Join(kv, ",")

@@ -157,9 +157,7 @@ func TestClassical(t *testing.T) {
 }
 
 // TestSpecKeyCount: the player language stays small (issue 69: at most 40
-// distinct keys; each has its line in docs/player.md or the spec's doc),
-// plus the key of the one experiment being measured (now ghold=), which
-// leaves when it loses.
+// distinct keys; each has its line in docs/player.md or the spec's doc).
 func TestSpecKeyCount(t *testing.T) {
 	keys := map[string]bool{}
 	for _, k := range SpecKinds() {
@@ -167,7 +165,7 @@ func TestSpecKeyCount(t *testing.T) {
 			keys[key] = true
 		}
 	}
-	if len(keys) > 40+1 {
-		t.Errorf("%d distinct player keys, want at most 40 and one experiment's", len(keys))
+	if len(keys) > 40 {
+		t.Errorf("%d distinct player keys, want at most 40", len(keys))
 	}
 }

@@ -26,7 +26,7 @@ type Spec struct {
 
 // guardKeys are the keys that set the guard of an mcts or gumbel player,
 // which mean nothing without guard=.
-var guardKeys = []string{"gmargin", "gshare", "ghold", "gnodes", "gext", "gorder", "gking"}
+var guardKeys = []string{"gmargin", "gshare", "gnodes", "gext", "gorder", "gking"}
 
 // The player kinds and their keys.
 var specKeys = map[string][]string{
@@ -203,7 +203,6 @@ func (r *specReader) ms(key string) time.Duration {
 //	                   and value [net; material] (Ablated); cache [65536 with model=,
 //	                   else 0]; su [the model's score utility]; guard [16: the
 //	                   guard's most turns; 0: none], gmargin [50], gshare [0.5],
-//	                   ghold [0: gshare where the mover holds the only king],
 //	                   gnodes [0 with ms, else 50000], gext [1], gorder [1], gking
 //	                   [10] (GuardConfig); eg [3 where the rules allow: the endings
 //	                   of that many pieces or fewer from exact tables; 0: none]
@@ -345,7 +344,6 @@ func playerConfig(sp Spec, r *specReader, rules *game.Rules) (PlayerConfig, erro
 	g.Depth = r.int("guard", g.Depth, 0, MaxGuardDepth)
 	g.Margin = r.int("gmargin", g.Margin, 0, 1_000_000)
 	g.Share = r.float("gshare", g.Share, 1e-3, 1)
-	g.HoldShare = r.float("ghold", g.HoldShare, 0, 1)
 	g.Nodes = int64(r.int("gnodes", int(g.Nodes), 0, MaxGuardNodes))
 	g.Extend = r.bool("gext", g.Extend)
 	g.Order = r.bool("gorder", g.Order)
