@@ -534,7 +534,7 @@ func (r *Run) selfPlay(ctx context.Context, g int, seed uint64, m *runlog.Genera
 	var recs bytes.Buffer
 	for _, gm := range games {
 		all = append(all, gm.Samples...)
-		gm.Record.Tags = map[string]string{"Generation": strconv.Itoa(g), "Game": strconv.Itoa(gm.Index)}
+		tagGame(gm.Record, g, gm.Index)
 		if err := gm.Record.WritePGN(&recs); err != nil {
 			return 0, err
 		}
@@ -551,6 +551,15 @@ func (r *Run) selfPlay(ctx context.Context, g int, seed uint64, m *runlog.Genera
 	}
 	m.SelfPlaySeconds = time.Since(began).Seconds()
 	return len(games), nil
+}
+
+// tagGame adds the generation and the game's index to the tags of rec,
+// keeping those self-play gave it (such as RaceDefence).
+func tagGame(rec *game.Record, gen, index int) {
+	if rec.Tags == nil {
+		rec.Tags = map[string]string{}
+	}
+	rec.Tags["Generation"], rec.Tags["Game"] = strconv.Itoa(gen), strconv.Itoa(index)
 }
 
 // countGames puts the statistics of a generation's self-play games in m:

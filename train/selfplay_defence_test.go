@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
@@ -154,5 +155,24 @@ func BenchmarkSelfPlayRaceDefence(b *testing.B) {
 			b.ReportMetric(float64(turns)/float64(4*b.N), "turns/game")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns)/1e6, "ms/turn")
 		})
+	}
+}
+
+// TestTagGame: the run's tags join those self-play gave the record.
+func TestTagGame(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tags map[string]string
+		want map[string]string
+	}{
+		{"no tags", nil, map[string]string{"Generation": "12", "Game": "3"}},
+		{"a defended game", map[string]string{raceDefenceTag: raceDefenderName},
+			map[string]string{"Generation": "12", "Game": "3", raceDefenceTag: raceDefenderName}},
+	} {
+		rec := &game.Record{Tags: tc.tags}
+		tagGame(rec, 12, 3)
+		if !maps.Equal(rec.Tags, tc.want) {
+			t.Errorf("%s: tags %v, want %v", tc.name, rec.Tags, tc.want)
+		}
 	}
 }
