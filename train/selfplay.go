@@ -233,10 +233,11 @@ func newGameInPlay(m *model.Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed 
 }
 
 // RaceDefenceDepth is the depth in turns of the alpha-beta that defends
-// the races of self-play games (selfplay.race_defence): the deepest whose
-// turns cost less than self-play's network search (a pilot on the shipped
-// network: 11 ms a turn with the defender at depth 4, 16 ms without;
-// BenchmarkSelfPlayRaceDefence).
+// the races of self-play games (selfplay.race_defence). A pilot on the
+// shipped network put its turns below the network search's (11 ms a turn
+// with the defender at depth 4, 16 ms without; BenchmarkSelfPlayRaceDefence),
+// but in the arm's run, at a share of 0.5, a generation cost 27-80 % more
+// CPU than its control's (docs/experiments/2026-12-learning.md, technique 12).
 const RaceDefenceDepth = 4
 
 // raceDefenceTag is the tag a defended game's record carries;
