@@ -177,21 +177,6 @@ type SelfPlayConfig struct {
 	// with it beat two without from the second curve run's end, 54.0 % with
 	// the shipped player (issue 70's Stage B, technique 11).
 	PlainRaces bool `yaml:"plain_races,omitempty"`
-	// RaceDefence is the share of self-play games in which, once one side
-	// holds the only king, the other side's turns are played by ordered
-	// alpha-beta (RaceDefender) instead of the network's search, and write
-	// no samples; the holder's samples then learn what its decisions are
-	// worth against a defence that counts material, as the classical
-	// control's guard does. Self-play's own defence, the fast network
-	// search, is not the one the player meets at play time: the shipped
-	// player converts 90 % of its races against the control's defence
-	// while its network believes an early race is an even chance, and it
-	// trades its soldiers down to a draw (docs/diagnosis.md §6). Which
-	// games are defended is drawn from a stream of the game's own, so the
-	// others are the games played without it. 0 turns it off. On trial
-	// in issue 70's Stage B (technique 12); it leaves if its arm does not
-	// win.
-	RaceDefence float64 `yaml:"race_defence,omitempty"`
 }
 
 // TrainerConfig sets up the network training of each generation.
@@ -540,7 +525,6 @@ func (c *Config) Validate() error {
 		{s.MaterialWeight >= 0 && s.MaterialWeight <= 1, "selfplay.material_weight", "0 to 1", s.MaterialWeight},
 		{s.MaterialBlend >= 0 && s.MaterialBlend <= 100, "selfplay.material_blend", "0 to 100", s.MaterialBlend},
 		{s.EndgameFraction >= 0 && s.EndgameFraction <= 1, "selfplay.endgame_fraction", "0 to 1", s.EndgameFraction},
-		{s.RaceDefence >= 0 && s.RaceDefence <= 1, "selfplay.race_defence", "0 to 1", s.RaceDefence},
 		{s.EndgameSoldiers >= 0 && s.EndgameSoldiers <= game.MaxPoints, "selfplay.endgame_soldiers", fmt.Sprintf("0 to %d", game.MaxPoints), s.EndgameSoldiers},
 		{s.MaterialWeight == 0 || (s.MaterialHorizon > 0 && s.Adjudication > 0), "selfplay.material_weight", "0 unless material_horizon and adjudication are set", s.MaterialWeight},
 		{t.BatchSize >= 1 && t.BatchSize <= 8192, "train.batch_size", "1 to 8192", t.BatchSize},

@@ -46,6 +46,7 @@ var retiredKeys = []retiredKey{
 	{"selfplay.defence_sims", []string{"0"}, "a full search for the side without a king once the other holds the only king, docs/experiments/2026-12-learning.md (Stage B, technique 7): 42.0 %, lost"},
 	{"selfplay.endgame_tables", []string{"0"}, "self-play games ended at N pieces with the tables' result, docs/experiments/2026-12-learning.md (Stage B): 48.0 %, level"},
 	{"selfplay.attack_full", []string{"false"}, "a full search for every decision of the side holding the only king, docs/experiments/2026-12-learning.md (Stage B, technique 10): 48.5 %, level"},
+	{"selfplay.race_defence", []string{"0"}, "alpha-beta of four turns defending self-play's races once one side holds the only king, docs/experiments/2026-12-learning.md (Stage B, technique 12): 47.5 %, level or below"},
 }
 
 // The records of settings that left, those that more than one key or

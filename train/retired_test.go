@@ -33,6 +33,7 @@ var retiredOn = map[string]string{
 	"selfplay.reanalyse":             "0.25",
 	"selfplay.endgame_tables":        "3",
 	"selfplay.attack_full":           "true",
+	"selfplay.race_defence":          "0.5",
 }
 
 // TestRetiredKeys: a run's config written before settings left the

@@ -554,7 +554,7 @@ func (r *Run) selfPlay(ctx context.Context, g int, seed uint64, m *runlog.Genera
 }
 
 // tagGame adds the generation and the game's index to the tags of rec,
-// keeping those self-play gave it (such as RaceDefence).
+// keeping any it already has.
 func tagGame(rec *game.Record, gen, index int) {
 	if rec.Tags == nil {
 		rec.Tags = map[string]string{}

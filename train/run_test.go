@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -1314,6 +1315,25 @@ func TestRatingOpenings(t *testing.T) {
 		}
 		if len(got) != len(want) || (tc.want && (len(got) == 0 || got[0] != want[0])) {
 			t.Errorf("%s, book %v: %d openings, want %d", tc.variant, tc.book, len(got), len(want))
+		}
+	}
+}
+
+// TestTagGame: the run's tags join any the record already has.
+func TestTagGame(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tags map[string]string
+		want map[string]string
+	}{
+		{"no tags", nil, map[string]string{"Generation": "12", "Game": "3"}},
+		{"a tag of its own", map[string]string{"Opening": "d4"},
+			map[string]string{"Generation": "12", "Game": "3", "Opening": "d4"}},
+	} {
+		rec := &game.Record{Tags: tc.tags}
+		tagGame(rec, 12, 3)
+		if !maps.Equal(rec.Tags, tc.want) {
+			t.Errorf("%s: tags %v, want %v", tc.name, rec.Tags, tc.want)
 		}
 	}
 }

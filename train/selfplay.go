@@ -178,9 +178,6 @@ type gameInPlay struct {
 	p      game.Position
 	g      *SelfPlayGame // the record, the samples and the counts, as they grow
 	search *mcts.Search
-	// defender, in a game selfplay.race_defence drew, plays the turns of
-	// the side without a king once the other holds the only king.
-	defender *mcts.AlphaBetaPlayer
 	// turn holds the decisions of the turn under way, which began in
 	// turnStart.
 	turn      []game.Decision
@@ -220,48 +217,7 @@ func newGameInPlay(m *model.Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed 
 	if gp.search, err = mcts.NewSearch(pc.Evaluator(ev), pc.SearchConfig(mcts.Mix(seed, 1))); err != nil {
 		return nil, err
 	}
-	if cfg.RaceDefence > 0 {
-		drng := rand.New(rand.NewPCG(mcts.Mix(seed, 5), mcts.Mix(seed, 6)))
-		if drng.Float64() < cfg.RaceDefence {
-			if gp.defender, err = mcts.NewAlphaBetaPlayer(RaceDefender()); err != nil {
-				return nil, err
-			}
-			rec.Tags = map[string]string{raceDefenceTag: raceDefenderName}
-		}
-	}
 	return gp, nil
-}
-
-// RaceDefenceDepth is the depth in turns of the alpha-beta that defends
-// the races of self-play games (selfplay.race_defence). A pilot on the
-// shipped network put its turns below the network search's (11 ms a turn
-// with the defender at depth 4, 16 ms without; BenchmarkSelfPlayRaceDefence),
-// but in the arm's run, at a share of 0.5, a generation cost 27-80 % more
-// CPU than its control's (docs/experiments/2026-12-learning.md, technique 12).
-const RaceDefenceDepth = 4
-
-// raceDefenceTag is the tag a defended game's record carries;
-// raceDefenderName, its value, names the defender in the player language.
-const raceDefenceTag = "RaceDefence"
-
-var raceDefenderName = fmt.Sprintf("alphabeta:depth=%d,order=1,ext=1", RaceDefenceDepth)
-
-// RaceDefender returns the settings of the alpha-beta that plays the side
-// without a king in a defended self-play game (selfplay.race_defence):
-// RaceDefenceDepth turns, the usual evaluation with captures resolved,
-// single replies extended, killers, history and null windows, and a small
-// table, since every defended game has its own.
-func RaceDefender() mcts.AlphaBetaConfig {
-	c := mcts.DefaultAlphaBetaConfig()
-	c.Depth, c.TTBits, c.Extend, c.Order = RaceDefenceDepth, 16, true, true
-	return c
-}
-
-// defending reports whether the side to move in p has no king while the
-// other side holds one: the side selfplay.race_defence's defender plays.
-func defending(p *game.Position) bool {
-	me := p.SideToMove()
-	return p.Pieces(me, game.King).Empty() && !p.Pieces(me.Other(), game.King).Empty()
 }
 
 // openingTurns plays selfplay.random_turns random turns, for variety (none
@@ -291,36 +247,16 @@ func (gp *gameInPlay) play(d game.Decision) {
 }
 
 // playOut plays the game to its end by the rules, a decision at a time
-// (decide), or in a defended game a turn at a time where the defender
-// plays (defend).
+// (decide).
 func (gp *gameInPlay) playOut(ctx context.Context) error {
 	for !gp.p.Status().Over() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if gp.defender != nil && len(gp.turn) == 0 && defending(&gp.p) {
-			if err := gp.defend(ctx); err != nil {
-				return err
-			}
-			continue
-		}
 		d, err := gp.decide(ctx)
 		if err != nil {
 			return err
 		}
-		gp.play(d)
-	}
-	return nil
-}
-
-// defend plays the defender's turn: no search of the network, no sample.
-func (gp *gameInPlay) defend(ctx context.Context) error {
-	q := gp.p // PlayTurn checks the turn on q; play records it on gp.p
-	ds, err := mcts.PlayTurn(ctx, gp.defender, &q)
-	if err != nil {
-		return fmt.Errorf("race defence in %s: %w", gp.p.FEN(), err)
-	}
-	for _, d := range ds {
 		gp.play(d)
 	}
 	return nil
