@@ -177,6 +177,20 @@ type SelfPlayConfig struct {
 	// with it beat two without from the second curve run's end, 54.0 % with
 	// the shipped player (issue 70's Stage B, technique 11).
 	PlainRaces bool `yaml:"plain_races,omitempty"`
+	// RaceGuard, when set, runs the shipped player's guard before every
+	// self-play search while both sides have a king, within a node budget
+	// (RaceGuardNodes) since self-play has no clock, and excludes what it
+	// vetoes: the king race is played, and its samples' policy targets
+	// learned, with the tactics of the guard, which the network's fast
+	// search does not see. At play time the shipped player loses the race
+	// from both sides of some openings to the classical control, walking
+	// into a king hunt its network did not see coming (issue 70's Stage B,
+	// technique 13). The race is a few dozen decisions of a dablot game, so
+	// the guard costs little there; where taking a king ends the game
+	// (winther, frostviken) both kings stand until the end and it guards
+	// every decision, as the guard in self-play that lost (ablations §4).
+	// On trial; it leaves if its arm does not win.
+	RaceGuard bool `yaml:"race_guard,omitempty"`
 }
 
 // TrainerConfig sets up the network training of each generation.

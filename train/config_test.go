@@ -358,8 +358,10 @@ func TestMovesLeftControlConfig(t *testing.T) {
 // train.rate_drops won its arm (technique 8). selfplay.attack_full was on
 // trial (technique 10) and left when its arm did not win; 64 since
 // selfplay.plain_races won its arm (technique 11). selfplay.race_defence
-// was on trial (technique 12) and left when its arm did not win.
-const maxConfigKeys = 64
+// was on trial (technique 12) and left when its arm did not win; 65 with
+// selfplay.race_guard on trial (technique 13), which leaves if its arm
+// does not win.
+const maxConfigKeys = 65
 
 // TestConfigKeys: a training config has at most maxConfigKeys settings,
 // counted as the leaf keys of its YAML (configKeys), and none of them is

@@ -178,6 +178,9 @@ type gameInPlay struct {
 	p      game.Position
 	g      *SelfPlayGame // the record, the samples and the counts, as they grow
 	search *mcts.Search
+	// guard, with selfplay.race_guard, vetoes decisions before each search
+	// while both sides have a king (searchDecision).
+	guard *mcts.Guard
 	// turn holds the decisions of the turn under way, which began in
 	// turnStart.
 	turn      []game.Decision
@@ -217,7 +220,31 @@ func newGameInPlay(m *model.Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed 
 	if gp.search, err = mcts.NewSearch(pc.Evaluator(ev), pc.SearchConfig(mcts.Mix(seed, 1))); err != nil {
 		return nil, err
 	}
+	if cfg.RaceGuard {
+		if gp.guard, err = RaceGuard(); err != nil {
+			return nil, err
+		}
+	}
 	return gp, nil
+}
+
+// RaceGuardNodes is the node budget of selfplay.race_guard's guard at each
+// decision: the shipped player's budget for searches with no clock.
+const RaceGuardNodes = mcts.DefaultGuardNodes
+
+// RaceGuard returns the guard of selfplay.race_guard: the shipped
+// player's (mcts.DefaultGuard) within RaceGuardNodes nodes and no clock,
+// so a game's play depends on its seed alone.
+func RaceGuard() (*mcts.Guard, error) {
+	pc := mcts.PlayerConfig{Guard: mcts.DefaultGuard(mcts.Limits{})}
+	pc.Guard.Nodes = RaceGuardNodes
+	return pc.NewGuard()
+}
+
+// bothKings reports whether each side has a king in p: the king race is
+// still to be won.
+func bothKings(p *game.Position) bool {
+	return !p.Pieces(game.South, game.King).Empty() && !p.Pieces(game.North, game.King).Empty()
 }
 
 // openingTurns plays selfplay.random_turns random turns, for variety (none
@@ -277,7 +304,9 @@ func (gp *gameInPlay) decide(ctx context.Context) (game.Decision, error) {
 
 // searchDecision searches the position with selfplay.full_sims simulations in a share full_fraction of
 // decisions (playout-cap randomisation), which become samples, and
-// fast_sims in the others, and returns the search's choice.
+// fast_sims in the others, and returns the search's choice; with
+// selfplay.race_guard, among the decisions the guard left while both sides
+// have a king.
 func (gp *gameInPlay) searchDecision(ctx context.Context) (game.Decision, error) {
 	full := gp.rng.Float64() < gp.cfg.FullFraction
 	sims := gp.cfg.FastSims
@@ -286,6 +315,18 @@ func (gp *gameInPlay) searchDecision(ctx context.Context) (game.Decision, error)
 	}
 	s := gp.search
 	s.SetPosition(gp.p)
+	if gp.guard != nil && bothKings(&gp.p) {
+		r, err := gp.guard.Restrict(ctx, &gp.p, mcts.Limits{Sims: sims})
+		if err != nil {
+			return 0, err
+		}
+		if r.Guarded {
+			return r.Only, nil // the guard left one decision: no search, no sample
+		}
+		if err := s.Exclude(r.Excluded); err != nil {
+			return 0, err
+		}
+	}
 	res, err := s.Run(ctx, mcts.Limits{Sims: sims})
 	if err != nil {
 		return 0, err
