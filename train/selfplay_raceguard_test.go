@@ -25,14 +25,7 @@ func TestSelfPlayRaceGuard(t *testing.T) {
 		sp := cfg.SelfPlay
 		sp.EndgameFraction, sp.EndgameSoldiers, sp.Workers, sp.RaceGuard = 1, 6, workers, guard
 		sp.PolicySurprise = false // a sample for each full search, no copies
-		games, err := SelfPlay(context.Background(), m, sp, 5, 0, 8, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return games
-	}
-	sameGame := func(a, b *SelfPlayGame) bool {
-		return a.Record.Setup == b.Record.Setup && slices.Equal(a.Record.Turns, b.Record.Turns)
+		return playGames(t, m, sp, 5, 8)
 	}
 	plain, guarded := play(false, 2), play(true, 2)
 	if again := play(true, 1); !slices.EqualFunc(guarded, again, sameGame) {
