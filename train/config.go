@@ -178,8 +178,8 @@ type SelfPlayConfig struct {
 	// the shipped player (issue 70's Stage B, technique 11).
 	PlainRaces bool `yaml:"plain_races,omitempty"`
 	// RaceGuard, when set, runs the shipped player's guard before every
-	// self-play search while both sides have a king, within a node budget
-	// (RaceGuardNodes) since self-play has no clock, and excludes what it
+	// self-play search while both sides have a king, within its node budget
+	// (mcts.DefaultGuardNodes) since self-play has no clock, and excludes what it
 	// vetoes: the king race is played, and its samples' policy targets
 	// learned, with the tactics of the guard, which the network's fast
 	// search does not see. At play time the shipped player loses the race

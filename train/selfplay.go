@@ -228,16 +228,11 @@ func newGameInPlay(m *model.Model, ev mcts.Evaluator, cfg *SelfPlayConfig, seed 
 	return gp, nil
 }
 
-// RaceGuardNodes is the node budget of selfplay.race_guard's guard at each
-// decision: the shipped player's budget for searches with no clock.
-const RaceGuardNodes = mcts.DefaultGuardNodes
-
 // RaceGuard returns the guard of selfplay.race_guard: the shipped
-// player's (mcts.DefaultGuard) within RaceGuardNodes nodes and no clock,
-// so a game's play depends on its seed alone.
+// player's (mcts.DefaultGuard) for searches with no clock, within
+// mcts.DefaultGuardNodes nodes, so a game's play depends on its seed alone.
 func RaceGuard() (*mcts.Guard, error) {
 	pc := mcts.PlayerConfig{Guard: mcts.DefaultGuard(mcts.Limits{})}
-	pc.Guard.Nodes = RaceGuardNodes
 	return pc.NewGuard()
 }
 
